@@ -1,0 +1,1 @@
+//! Mirrors of `bg_animation_types.h`, `clientInfo_t` and `playerState_t`.

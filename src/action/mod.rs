@@ -1,0 +1,1 @@
+//! The Torque-style action-animation selector.

@@ -1,0 +1,1 @@
+//! Action-animation selector exports (game and cgame units).

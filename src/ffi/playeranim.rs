@@ -1,0 +1,1 @@
+//! Player animation-script exports (game and cgame units).

@@ -1,0 +1,55 @@
+//! The engine's error functions and the one function that calls them.
+//!
+//! Private to `ffi`: the safe core cannot name these imports, so it cannot
+//! `longjmp` over its own frames.
+
+use crate::cell::ModuleCell;
+use crate::error::{Failure, Text};
+use core::ffi::{c_char, c_int};
+
+extern "C" {
+    /// `void Com_Error(errorParm_t code, const char *format, ...)` — never returns.
+    fn Com_Error(code: c_int, format: *const c_char, ...) -> !;
+}
+
+#[cfg(any(feature = "engine", feature = "client"))]
+extern "C" {
+    /// `void CompileError(uint32_t sourcePos, const char *format, ...)` — never returns.
+    fn CompileError(source_pos: u32, format: *const c_char, ...) -> !;
+    /// `void CompileError2(script_codepos_t codePos, const char *format, ...)` — never returns.
+    fn CompileError2(code_pos: *mut u8, format: *const c_char, ...) -> !;
+}
+
+/// The text being raised: static, so the raising frame owns nothing.
+static RAISED: ModuleCell<Text> = ModuleCell::new(Text::new());
+
+const PERCENT_S: &[u8] = b"%s\0";
+
+/// Hands `failure` to the engine's error function. Never returns.
+///
+/// # Safety
+/// Must be called from an exported frame that owns nothing with a
+/// destructor (see [`guard`](super::guard)); the engine `longjmp`s out.
+pub(crate) unsafe fn raise(failure: Failure) -> ! {
+    // SAFETY: single-threaded module contract (crate::cell); the reference
+    // ends before the engine is called.
+    let text = unsafe { RAISED.get() };
+    *text = *failure.text();
+    let message = text.as_bytes_with_nul().as_ptr() as *const c_char;
+    let format = PERCENT_S.as_ptr() as *const c_char;
+    match failure {
+        // SAFETY: "%s" with a NUL-terminated static buffer.
+        Failure::Error { level, .. } => unsafe { Com_Error(level, format, message) },
+        #[cfg(any(feature = "engine", feature = "client"))]
+        // SAFETY: as above.
+        Failure::Compile { source_pos, .. } => unsafe { CompileError(source_pos, format, message) },
+        #[cfg(any(feature = "engine", feature = "client"))]
+        // SAFETY: the code position is the engine's own pointer, passed back.
+        Failure::Compile2 { code_pos, .. } => unsafe { CompileError2(code_pos as *mut u8, format, message) },
+        #[cfg(not(any(feature = "engine", feature = "client")))]
+        // The player-animation core never produces compile errors; the
+        // module has no CompileError import, so report them as ERR_DROP.
+        // SAFETY: as above.
+        Failure::Compile { .. } | Failure::Compile2 { .. } => unsafe { Com_Error(crate::error::level::DROP, format, message) },
+    }
+}

@@ -1,0 +1,27 @@
+//! uoanim — a C-ABI drop-in replacement for the animation modules of the
+//! Call of Duty: United Offensive reimplementation.
+//!
+//! The crate is split in two layers:
+//!
+//! * the **safe core** (`script`, `tree`, `action`): plain Rust over the
+//!   `#[repr(C)]` mirrors of `abi`, reporting failures as values
+//!   ([`error::Failure`]) and reaching the engine only through the traits it
+//!   declares;
+//! * the **FFI layer** (`ffi`, compiled only for a link unit): the exported C
+//!   functions and data symbols, the engine imports, and the one place that
+//!   turns a failure into the engine's `Com_Error`.
+//!
+//! Which link unit is built (game, cgame, engine, client) is chosen in one
+//! place, [`flavour`].
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod abi;
+pub mod action;
+pub mod cell;
+pub mod error;
+pub mod flavour;
+pub mod script;
+pub mod tree;
+
+#[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
+pub mod ffi;

@@ -1,0 +1,1 @@
+//! Player animation scripts: tokenizer, parser and runtime.

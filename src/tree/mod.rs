@@ -1,0 +1,1 @@
+//! Animation trees: the `.atr` parser, registry, references, pruning and the compact XAnim tree.
