@@ -24,7 +24,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_playeranim.h",
         guard: "UOANIM_PLAYERANIM_H",
-        sources: &["src/abi/common.rs", "src/abi/bg.rs", "src/ffi/playeranim.rs"],
+        sources: &["src/abi/common.rs", "src/abi/bg.rs", "src/ffi/playeranim/mod.rs", "src/ffi/playeranim/runtime.rs"],
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
         includes: &[],
         trailer: "",
@@ -32,7 +32,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_animtree.h",
         guard: "UOANIM_ANIMTREE_H",
-        sources: &["src/abi/common.rs", "src/abi/xanim.rs", "src/ffi/animtree.rs"],
+        sources: &["src/abi/common.rs", "src/abi/xanim.rs", "src/ffi/animtree/mod.rs", "src/ffi/animtree/xanim.rs"],
         defines: &[("feature = client", "UOANIM_FLAVOUR_CLIENT"), ("feature = engine", "UOANIM_FLAVOUR_ENGINE")],
         includes: &[],
         trailer: ANIMTREE_TRAILER,

@@ -1,1 +1,5 @@
-//! Player animation scripts: tokenizer, parser and runtime.
+//! Player animation scripts (`mp/playeranim.script`): tokenizer, parser,
+//! two-pass init and runtime.
+
+pub mod finalize;
+pub mod runtime;

@@ -1,1 +1,4 @@
-//! Animation trees: the `.atr` parser, registry, references, pruning and the compact XAnim tree.
+//! Animation trees: the `.atr` parser, registry, references, pruning and the
+//! compact XAnim tree.
+
+pub mod xanim;

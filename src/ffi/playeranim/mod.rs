@@ -1,1 +1,3 @@
 //! Player animation-script exports (game and cgame units).
+
+mod runtime;

@@ -1,0 +1,3 @@
+//! Animation-tree exports (engine and client units).
+
+mod xanim;

@@ -1,0 +1,1 @@
+//! Runtime exports of the player animation-script module.

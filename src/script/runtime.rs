@@ -1,0 +1,1 @@
+//! Runtime: conditions and animation selection.

@@ -1,0 +1,1 @@
+//! The compact XAnim tree: building, sync setup and queries.
