@@ -24,7 +24,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_playeranim.h",
         guard: "UOANIM_PLAYERANIM_H",
-        sources: &["src/abi/common.rs", "src/abi/bg.rs", "src/ffi/playeranim/mod.rs", "src/ffi/playeranim/runtime.rs"],
+        sources: &["src/abi/common.rs", "src/abi/bg.rs", "src/ffi/playeranim"],
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
         includes: &[],
         trailer: "",
@@ -32,7 +32,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_animtree.h",
         guard: "UOANIM_ANIMTREE_H",
-        sources: &["src/abi/common.rs", "src/abi/xanim.rs", "src/ffi/animtree/mod.rs", "src/ffi/animtree/xanim.rs"],
+        sources: &["src/abi/common.rs", "src/abi/xanim.rs", "src/ffi/animtree"],
         defines: &[("feature = client", "UOANIM_FLAVOUR_CLIENT"), ("feature = engine", "UOANIM_FLAVOUR_ENGINE")],
         includes: &[],
         trailer: ANIMTREE_TRAILER,
@@ -76,8 +76,8 @@ fn main() {
         outputs.push(PathBuf::from(dir));
     }
     for header in HEADERS {
-        for source in header.sources {
-            println!("cargo:rerun-if-changed={source}");
+        for path in source_files(&root, header) {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
         let text = generate(&root, header);
         for dir in &outputs {
@@ -98,11 +98,8 @@ fn generate(root: &Path, header: &Header) -> String {
         config.trailer = Some(header.trailer.to_string());
     }
     let mut builder = cbindgen::Builder::new().with_config(config);
-    for source in header.sources {
-        let path = root.join(source);
-        if path.exists() {
-            builder = builder.with_src(path);
-        }
+    for path in source_files(root, header) {
+        builder = builder.with_src(path);
     }
     let mut bytes = Vec::new();
     builder
@@ -110,6 +107,28 @@ fn generate(root: &Path, header: &Header) -> String {
         .unwrap_or_else(|e| panic!("cbindgen failed for {}: {e}", header.file))
         .write(&mut bytes);
     String::from_utf8(bytes).expect("cbindgen wrote UTF-8")
+}
+
+/// The header's source files: listed files, and every `.rs` file (sorted) of
+/// a listed directory.
+fn source_files(root: &Path, header: &Header) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for source in header.sources {
+        let path = root.join(source);
+        if path.is_dir() {
+            println!("cargo:rerun-if-changed={}", path.display());
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
+                .expect("read source directory")
+                .map(|e| e.expect("directory entry").path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+                .collect();
+            entries.sort();
+            files.extend(entries);
+        } else if path.exists() {
+            files.push(path);
+        }
+    }
+    files
 }
 
 fn write_if_changed(path: &Path, text: &str) {
