@@ -1,0 +1,1 @@
+//! Unit tests of the compact tree (trees built in Rust memory).
