@@ -44,11 +44,6 @@ pub union XAnimEntryPayload {
     pub parent: XAnimParentPayload,
 }
 
-/// Opaque part/stream pair of a loaded xanim (never read by the tree side).
-pub struct xanim_part_stream_pair_t {
-    _private: [u8; 0],
-}
-
 /// `xanim_notetrack_t`: a note track of a loaded xanim; an array of them
 /// ends at `nameHandle == 0`.
 #[repr(C)]
@@ -72,9 +67,11 @@ pub struct XAnimParts {
     pub frameRate: f32,
     pub frequency: f32,
     pub partNameHandles: *mut u16,
-    pub partStreamPairs: *mut xanim_part_stream_pair_t,
+    /// `xanim_part_stream_pair_t *` (never read by the tree side).
+    pub partStreamPairs: *mut c_void,
     pub noteTracks: *mut xanim_notetrack_t,
-    pub deltaMotion: *mut xanim_part_stream_pair_t,
+    /// `xanim_part_stream_pair_t *` (never read by the tree side).
+    pub deltaMotion: *mut c_void,
     pub compressedRotationBits: *mut u8,
 }
 

@@ -21,6 +21,8 @@
 //! // ... every leaf's asset loaded (XAnimLoadFile) ...
 //! xanim::setup_sync_nodes(tree)?;                                        // XAnimSetupSyncNodes
 //! ```
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, XAnim, XAnimEntry, XAnimParentPayload, XAnimParts, XAnimTree,
@@ -309,15 +311,20 @@ pub fn set_leaf_node<E: XAnimEngine + ?Sized>(
     node_index: u16,
     anim_name: &CStr,
 ) -> Outcome<()> {
-    let asset = engine.get_xanim_data(anim_name);
-    if asset.is_null() {
-        return Err(Failure::drop(concat(&[b"\x15Cannot find 'xanim/", anim_name.to_bytes(), b"'"]).as_bytes()));
-    }
+    let asset = find_leaf_asset(engine, anim_name)?;
     if let Some(entry) = tree.entries().get_mut(usize::from(node_index)) {
         entry.childCount = 0;
-        entry.payload.leafAsset = asset;
+        entry.payload.leafAsset = asset.as_ptr();
     }
     Ok(())
+}
+
+/// The asset look-up of [`set_leaf_node`]: `FS_GetDataForFile("xanim",
+/// animName, "")`, NULL → `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
+pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr) -> Outcome<NonNull<fileData_t>> {
+    NonNull::new(engine.get_xanim_data(anim_name)).ok_or_else(|| {
+        Failure::drop(concat(&[b"\x15Cannot find 'xanim/", anim_name.to_bytes(), b"'"]).as_bytes())
+    })
 }
 
 /// `XAnimSetParentNode`: node `node_index` gets `childCount`, `flags` and
