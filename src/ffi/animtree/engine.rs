@@ -73,14 +73,11 @@ impl TreeEngine for Engine {
         out.extend_from_slice(c_bytes(text));
     }
 
-    fn add_source_buffer(&mut self, path: &CStr, out: &mut Vec<u8>) -> bool {
-        // SAFETY: NUL-terminated path; the buffer is NUL-terminated text.
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
+        // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
+        // temp memory, valid until Hunk_ClearTempMemoryHigh.
         let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
-        if text.is_null() {
-            return false;
-        }
-        out.extend_from_slice(c_bytes(text));
-        true
+        (!text.is_null()).then(|| c_bytes(text))
     }
 
     fn clear_temp_memory_high(&mut self) {
