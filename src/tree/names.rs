@@ -135,6 +135,9 @@ impl Names {
     /// Interns `name` with ASCII `A-Z` lowercased (what the engine's
     /// lowercase string lookup does).
     pub fn intern_lowercase(&mut self, name: &[u8]) -> NameId {
+        if !name.iter().any(|b| b.is_ascii_uppercase()) {
+            return self.intern(name);
+        }
         let mut scratch = core::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend(name.iter().take_while(|&&b| b != 0).map(u8::to_ascii_lowercase));

@@ -260,6 +260,7 @@ impl AnimTrees {
         // files); they are dropped when they grow large.
         if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
             self.names.clear();
+            self.tree.forget_names();
             self.cache.clear();
             self.cached_bytes = 0;
         }
