@@ -22,6 +22,8 @@
 //!
 //! The parser keeps its block stack in the state it is given (no recursion),
 //! so nesting depth is bounded by memory only.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use super::lexer::Lexer;
 use super::names::{NameId, Names};

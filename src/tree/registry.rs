@@ -14,6 +14,8 @@
 //!   or on i386 the address of the previously queued cell of the same name:
 //!   the C original threads its list through the cells) and again with
 //!   `(treeIndex << 16) | nodeIndex` when the name is resolved.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use super::hash::FxHashMap;
 use super::lexer::Lexer;

@@ -1,4 +1,6 @@
 //! Tests of the animation-tree script side over a mock engine.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use super::names::CName;
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
@@ -303,6 +305,7 @@ fn checksum_accumulates_over_trees_and_loads() {
     h.find_anim("a", "walk").unwrap();
     h.precache().unwrap();
     assert_eq!(h.checksum, 0x8687_1a67);
+    assert_eq!(h.tree("a").map(|t| t.name.as_str()), Some("a.atr"));
     h.end();
     h.s.set_anim_check(0);
     h.begin();

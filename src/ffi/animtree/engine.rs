@@ -1,5 +1,7 @@
 //! Engine imports of the animation-tree unit and the [`TreeEngine`]
 //! implementation over them.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::xanim::{fileData_t, script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};

@@ -1,6 +1,8 @@
 //! Exports of the animation-tree script side (script_anim_runtime.c and the
 //! anim parts of the compiler glue).
 #![allow(non_upper_case_globals, non_snake_case)]
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
 
 use super::engine::Engine;
 use crate::abi::xanim::{script_anim_tree_alloc_t, script_anim_tree_ref_t, XAnim};
