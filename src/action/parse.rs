@@ -167,6 +167,8 @@ impl ActionTable {
     /// returns how many were added. All or nothing: on the first bad line
     /// (or one that does not fit in the table) the table is left as it was
     /// and the error names the line.
+    // The error carries its message inline (no heap), hence its size.
+    #[allow(clippy::result_large_err)]
     pub fn parse(&mut self, text: &[u8]) -> Result<usize, ParseError> {
         let start = self.len();
         for (number, line) in text.split(|&b| b == b'\n').enumerate() {

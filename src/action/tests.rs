@@ -129,7 +129,7 @@ fn types_must_be_0_to_5() {
     assert_eq!(t.add(b"a", 6, Vec3::ZERO, 0.0, true), Err(AddError::BadType));
     assert_eq!(t.add(b"a", i32::MIN, Vec3::ZERO, 0.0, true), Err(AddError::BadType));
     for kind in ActionType::ALL {
-        assert_eq!(t.add(kind.name().as_bytes(), kind.as_i32(), Vec3::ZERO, 0.0, true).map(|i| t_kind(i)), Ok(kind));
+        assert_eq!(t.add(kind.name().as_bytes(), kind.as_i32(), Vec3::ZERO, 0.0, true).map(t_kind), Ok(kind));
     }
     fn t_kind(i: usize) -> ActionType {
         ActionType::ALL[i]
