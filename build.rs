@@ -52,18 +52,9 @@ const HEADERS: &[Header] = &[
         sources: &["src/ffi/action.rs"],
         defines: &[],
         includes: &[],
-        trailer: ACTION_TRAILER,
+        trailer: "",
     },
 ];
-
-/// The opaque action table is also named without its struct tag (cbindgen's
-/// tag style declares only `struct uoanim_action_table`).
-const ACTION_TRAILER: &str = "
-#ifndef UOANIM_ACTION_TABLE_TYPEDEF
-#define UOANIM_ACTION_TABLE_TYPEDEF
-typedef struct uoanim_action_table uoanim_action_table;
-#endif
-";
 
 /// Declarations cbindgen cannot derive from Rust (x87 `long double`).
 const ANIMTREE_TRAILER: &str = "

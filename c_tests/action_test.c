@@ -1,9 +1,10 @@
+// links: game
 /* Test of the action-animation selector through its C API only
  * (uoanim_action.h + the library).  Prints one line per failure and
  * "N passed, M failed"; exits non-zero when something failed.
  *
  *   gcc [-m32] c_tests/action_test.c -I<header dir> libuoanim.a \
- *       -Wl,--gc-sections -lpthread -ldl -lm
+ *       -lpthread -ldl -lm
  */
 #include <math.h>
 #include <stdio.h>
