@@ -113,19 +113,22 @@ impl Vec3 {
 
     /// The vector scaled to length one: each component divided by
     /// `sqrt(x*x + y*y + z*z)`, in single precision. The zero vector stays
-    /// zero. A finite non-zero vector whose squared length underflows to zero
-    /// or overflows to infinity is first divided by its largest component
-    /// magnitude (exact for powers of two, close otherwise), so it still gets
-    /// a unit direction instead of a zero or NaN one. Non-finite input gives
-    /// a non-finite result (callers reject it before).
+    /// zero. A finite non-zero vector whose squared length is not a normal
+    /// float (it overflows, or underflows into the subnormal range or to
+    /// zero, where that formula loses precision or divides by zero) is first
+    /// divided by its largest component magnitude, so it still gets a unit
+    /// direction. Non-finite input gives a non-finite result (callers reject
+    /// it before).
     pub fn normalized(self) -> Vec3 {
         if self.is_zero() {
             return Vec3::ZERO;
         }
-        let len = (self.x * self.x + self.y * self.y + self.z * self.z).sqrt();
-        if len > 0.0 && len.is_finite() {
+        let squared = self.x * self.x + self.y * self.y + self.z * self.z;
+        if squared.is_normal() {
+            let len = squared.sqrt();
             return Vec3::new(self.x / len, self.y / len, self.z / len);
         }
+        let len = squared.sqrt();
         let big = self.x.abs().max(self.y.abs()).max(self.z.abs());
         if !(big > 0.0 && big.is_finite()) {
             // NaN or infinite components: plain division, like the original.

@@ -159,6 +159,7 @@ fn directions_are_stored_normalised() {
     add(&mut t, "e", MOVE, v(1e30, 0.0, -1e30), 0.0);
     add(&mut t, "f", MOVE, v(0.0, 1e-30, 0.0), 0.0);
     add(&mut t, "g", MOVE, v(f32::MAX, f32::MAX, f32::MAX), 0.0);
+    add(&mut t, "h", MOVE, v(3e-21, 0.0, -4e-21), 0.0);
     let dir = |i: usize| t.get(i).unwrap().dir();
     assert_eq!(dir(0), v(0.6, 0.8, 0.0));
     assert_eq!(dir(1), Vec3::ZERO);
@@ -170,6 +171,8 @@ fn directions_are_stored_normalised() {
     assert_eq!(dir(5), v(0.0, 1.0, 0.0));
     let g = 1.0f32 / 3.0f32.sqrt();
     assert_eq!(dir(6), v(g, g, g));
+    // A subnormal squared length would give (0.6, 0, -0.8) only roughly.
+    assert_eq!(dir(7), v(0.6, 0.0, -0.8));
     // In the normal range the rule is exactly x / sqrt(x*x + y*y + z*z).
     let raw = v(0.3, -1.7, 2.9);
     let len = (raw.x * raw.x + raw.y * raw.y + raw.z * raw.z).sqrt();
@@ -604,4 +607,75 @@ fn randomised_tables_and_queries_match_the_literal_model() {
         }
     }
     assert_eq!(queries, 60_000);
+}
+
+#[test]
+fn random_bytes_never_panic_the_parser_and_failures_change_nothing() {
+    let mut rng = Rng(0xF00D_0000_0000_0007);
+    const PIECES: [&[u8]; 16] = [
+        b" ", b"\t", b"\n", b"\r\n", b"#", b"//", b"move", b"ROOT", b"dir", b"speed", b"nosequence", b"1",
+        b"-0.5e3", b"nan", b"\0", b"\xff\xfe",
+    ];
+    let mut table = ActionTable::new();
+    for _ in 0..4000 {
+        let mut text = Vec::new();
+        for _ in 0..rng.below(40) {
+            if rng.below(3) == 0 {
+                text.push(rng.next() as u8);
+            } else {
+                text.extend_from_slice(rng.pick(&PIECES));
+            }
+            if rng.below(50) == 0 {
+                text.extend(std::iter::repeat_n(b'n', rng.below(100) as usize));
+            }
+        }
+        let before = table.len();
+        match table.parse(&text) {
+            Ok(added) => assert_eq!(table.len(), before + added),
+            Err(err) => {
+                assert_eq!(table.len(), before);
+                assert!(err.line() >= 1);
+                assert!(err.message().as_bytes().starts_with(format!("line {}: ", err.line()).as_bytes()));
+            }
+        }
+        if table.len() > 100 {
+            table = ActionTable::new();
+        }
+    }
+}
+
+#[test]
+fn arbitrary_floats_never_panic_add_or_find() {
+    let mut rng = Rng(0xF10A_7000_0000_0003);
+    let any = |rng: &mut Rng| match rng.below(4) {
+        0 => f32::from_bits(rng.next() as u32),
+        1 => rng.pick(&[0.0, -0.0, f32::MIN_POSITIVE, 1e-45, -1e-45, f32::MAX, f32::MIN, f32::NAN, f32::INFINITY]),
+        _ => rng.unit() * 2.0 - 1.0,
+    };
+    for _ in 0..300 {
+        let mut table = ActionTable::new();
+        for _ in 0..rng.below(40) {
+            let dir = Vec3::new(any(&mut rng), any(&mut rng), any(&mut rng));
+            let speed = any(&mut rng);
+            let added = table.add(b"e", rng.below(7) as i32 - 1, dir, speed, rng.below(2) == 0);
+            if let Ok(i) = added {
+                let stored = table.get(i).unwrap().dir();
+                assert!(stored.is_finite());
+                let len = stored.dot(stored);
+                assert!(stored.is_zero() || (len - 1.0).abs() < 1e-5, "{dir:?} -> {stored:?}");
+            }
+        }
+        for _ in 0..50 {
+            let dir = Vec3::new(any(&mut rng), any(&mut rng), any(&mut rng));
+            let speed = any(&mut rng);
+            let kind = rng.below(8) as i32 - 1;
+            match table.find(kind, dir, speed) {
+                None => assert!(!dir.is_finite() || !speed.is_finite()),
+                Some(i) => {
+                    assert!(dir.is_finite() && speed.is_finite());
+                    assert!(i < table.len() || i == 0);
+                }
+            }
+        }
+    }
 }
