@@ -28,6 +28,11 @@ pub static script_animTreeChecksum: ModuleCell<u32> = ModuleCell::new(0);
 #[no_mangle]
 pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = ModuleCell::new(0);
 
+/// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored it
+/// (read when a tree is parsed).
+#[no_mangle]
+pub static script_animCheckEnabled: ModuleCell<i32> = ModuleCell::new(0);
+
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 
@@ -43,8 +48,7 @@ fn cstr<'a>(p: *const c_char) -> &'a CStr {
 #[no_mangle]
 pub extern "C" fn SetAnimCheck(enabled: i32) {
     // SAFETY: single-threaded module contract.
-    let state = unsafe { STATE.get() };
-    state.set_anim_check(enabled);
+    unsafe { *script_animCheckEnabled.get() = enabled };
 }
 
 /// `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
@@ -131,6 +135,8 @@ pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_a
     guard(|| {
         // SAFETY: single-threaded module contract; distinct cells.
         let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
+        // SAFETY: as above.
+        state.set_anim_check(unsafe { *script_animCheckEnabled.get() });
         state.precache(&mut Engine { alloc: allocCallback }, &mut Globals { slot, checksum })
     })
 }
@@ -144,6 +150,8 @@ pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: 
     guard(|| {
         // SAFETY: single-threaded module contract; distinct cells.
         let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
+        // SAFETY: as above.
+        state.set_anim_check(unsafe { *script_animCheckEnabled.get() });
         state.load_at_index(&mut Engine { alloc: allocCallback }, &mut Globals { slot, checksum }, treeIndex)
     })
 }
