@@ -5,7 +5,9 @@
 #![allow(clippy::result_large_err)]
 
 use super::engine::Engine;
-use crate::abi::xanim::{script_anim_tree_alloc_t, script_anim_tree_ref_t, XAnim};
+#[cfg(not(feature = "client"))]
+use crate::abi::xanim::script_anim_tree_ref_t;
+use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::guard;
 use crate::tree::registry::{AnimTrees, Globals};
@@ -156,19 +158,33 @@ pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: 
     })
 }
 
+fn find_anim_tree(filename: *const c_char) -> *mut XAnim {
+    // SAFETY: single-threaded module contract.
+    let state = unsafe { STATE.get() };
+    guard(|| Ok(state.find_anim_tree(&mut Engine { alloc: None }, cstr(filename)) as *mut XAnim))
+}
+
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
-/// or not built), as the one-pointer struct the Linux engine returns.
+/// or not built), as the one-pointer struct the Linux engine returns by value
+/// (hidden result pointer on i386, `rax` on x86_64).
 ///
 /// # Safety
 /// `filename` is NULL or a NUL-terminated string.
+#[cfg(not(feature = "client"))]
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
-    guard(|| {
-        // SAFETY: single-threaded module contract.
-        let state = unsafe { STATE.get() };
-        let tree = state.find_anim_tree(&mut Engine { alloc: None }, cstr(filename));
-        Ok(script_anim_tree_ref_t { tree: tree as *mut XAnim })
-    })
+    script_anim_tree_ref_t { tree: find_anim_tree(filename) }
+}
+
+/// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
+/// or not built); the client engine returns the pointer itself.
+///
+/// # Safety
+/// `filename` is NULL or a NUL-terminated string.
+#[cfg(feature = "client")]
+#[no_mangle]
+pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
+    find_anim_tree(filename)
 }
 
 /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
