@@ -108,17 +108,16 @@ struct RefEntry {
     resolved: bool,
 }
 
-/// A tree's reference set: names in creation order, with their cell queues.
+/// A tree's reference set: names in creation order, with their cell queues
+/// (looked up through `AnimTrees::ref_index`).
 #[derive(Default)]
 struct RefSet {
     entries: Vec<RefEntry>,
-    index: FxHashMap<NameId, u32>,
 }
 
-impl RefSet {
-    fn find(&self, name: NameId) -> Option<u32> {
-        self.index.get(&name).copied()
-    }
+#[inline]
+fn ref_key(refset: u32, name: NameId) -> u64 {
+    (u64::from(refset) << 32) | u64::from(name)
 }
 
 #[derive(Clone, Copy)]
@@ -180,7 +179,11 @@ pub struct AnimTrees {
     epoch: u32,
     rows: [Row; 2],
     refsets: Vec<RefSet>,
+    /// (reference set, name) → index in the set's entries.
+    ref_index: FxHashMap<u64, u32>,
     cells: Vec<CellLink>,
+    /// Engine string handle → name last seen for it (checked on use).
+    handle_names: Vec<NameId>,
 }
 
 impl Default for AnimTrees {
@@ -217,7 +220,9 @@ impl AnimTrees {
             epoch: 1,
             rows: [Row::EMPTY; 2],
             refsets: Vec::new(),
+            ref_index: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
             cells: Vec::new(),
+            handle_names: Vec::new(),
         }
     }
 
@@ -255,6 +260,7 @@ impl AnimTrees {
         self.root.clear();
         self.entries.clear();
         self.refsets.clear();
+        self.ref_index.clear();
         self.cells.clear();
         self.tree.release();
         self.lexer.release();
@@ -262,6 +268,7 @@ impl AnimTrees {
         // files); they are dropped when they grow large.
         if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
             self.names.clear();
+            self.handle_names.clear();
             self.tree.forget_names();
             self.cache.clear();
             self.cached_bytes = 0;
@@ -357,11 +364,11 @@ impl AnimTrees {
         let links = self.links_in_cells;
         let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
         let link = self.cells.len() as u32;
-        match set.find(name) {
+        match self.ref_index.get(&ref_key(refset, name)).copied() {
             None => {
                 let index = set.entries.len() as u32;
                 set.entries.push(RefEntry { name, head: link, resolved: false });
-                set.index.insert(name, index);
+                self.ref_index.insert(ref_key(refset, name), index);
                 engine.write_cell(cell, 0);
                 self.cells.push(CellLink { addr: cell, prev: NO_CELL });
             }
@@ -397,7 +404,19 @@ impl AnimTrees {
         if using == 0 {
             return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"#using_animtree was not specified") });
         }
-        let name = self.names.intern(engine.string_of(anim_handle));
+        let text = engine.string_of(anim_handle);
+        let slot = usize::from(anim_handle);
+        let name = match self.handle_names.get(slot) {
+            Some(&id) if id != NONE && self.names.get(id) == text => id,
+            _ => {
+                let id = self.names.intern(text);
+                if self.handle_names.len() <= slot {
+                    self.handle_names.resize(usize::from(u16::MAX) + 1, NONE);
+                }
+                self.handle_names[slot] = id;
+                id
+            }
+        };
         let refset = self.refset_of_using(using);
         self.emit_internal(engine, cell, name, refset, source_pos, comment_depth)
     }
@@ -440,7 +459,7 @@ impl AnimTrees {
     /// `ConnectScriptToAnim`: resolves the references to `name`.
     fn connect(&mut self, engine: &mut dyn TreeEngine, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
         let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
-        let Some(index) = set.find(name) else { return Ok(()) };
+        let Some(&index) = self.ref_index.get(&ref_key(refset, name)) else { return Ok(()) };
         let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
         if entry.resolved {
             let mut text = Text::from_bytes(b"\x15duplicate animation '");
