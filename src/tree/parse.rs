@@ -291,10 +291,14 @@ pub struct Frame {
     add_empty_void: bool,
     add_looping_void: bool,
     force_loaded: bool,
-    /// Node of the newest name of this block (`NONE` after a block closed).
+    /// Node of the newest name of this block (`NONE` after a block closed,
+    /// or while that name is `missing`).
     anim_node: u32,
     property_flags: u32,
+    /// The newest name is not referenced (would be pruned): it is kept
+    /// aside in `pending` and only becomes a node if a block follows.
     missing: bool,
+    pending: NameId,
     undo_mark: usize,
 }
 
@@ -378,6 +382,7 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
         anim_node: NONE,
         property_flags: 0,
         missing: false,
+        pending: 0,
         undo_mark: tree.undo.len(),
     });
     loop {
@@ -386,15 +391,20 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
         let mut hit_eof = true;
         if token.class != Class::End {
             if token.class == Class::Name {
-                if frame.missing {
-                    tree.remove_newest(frame.parent);
-                }
+                // A pruned name never reaches the tree: the original adds it
+                // and removes it again before anything can see it (the next
+                // name or the end of the block), unless a block follows.
                 let name = token.name;
                 if tree.has_child(frame.parent, name) {
                     return Err(cursor.error(b"duplicate animation"));
                 }
-                frame.anim_node = tree.add_child(frame.parent, name);
                 frame.missing = !frame.force_loaded && !cx.anim_check && !tree.is_referenced(name);
+                if frame.missing {
+                    frame.anim_node = NONE;
+                    frame.pending = name;
+                } else {
+                    frame.anim_node = tree.add_child(frame.parent, name);
+                }
                 frame.property_flags = 0;
                 let rest = match cursor.parse_on_line() {
                     Some(t) if !t.empty => t,
@@ -417,10 +427,10 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
                     if !cursor.on_line_is_empty() {
                         return Err(cursor.error(b"token not allowed after '{'"));
                     }
-                    if frame.anim_node == NONE {
+                    if frame.anim_node == NONE && !frame.missing {
                         return Err(cursor.error(b"no animation specified for this block"));
                     }
-                    let node = frame.anim_node;
+                    let node = if frame.missing { tree.add_child(frame.parent, frame.pending) } else { frame.anim_node };
                     if let Some(n) = tree.nodes.get_mut(node as usize) {
                         n.is_block = true;
                     }
@@ -433,6 +443,7 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
                         anim_node: NONE,
                         property_flags: 0,
                         missing: false,
+                        pending: 0,
                         undo_mark: tree.undo.len(),
                     };
                     frames.push(child);
@@ -449,9 +460,6 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
         }
         // End of this block (end of text or `}`): the C function's epilogue.
         let frame = *frame;
-        if frame.missing {
-            tree.remove_newest(frame.parent);
-        }
         if frame.add_empty_void && tree.is_empty(frame.parent) {
             let name = if frame.add_looping_void { cx.void_loop_name } else { cx.void_name };
             tree.add_child(frame.parent, name);
