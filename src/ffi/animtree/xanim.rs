@@ -361,7 +361,7 @@ core::arch::global_asm!(
     ".globl XAnimGetLength",
     ".type XAnimGetLength,@function",
     "XAnimGetLength:",
-    "    jmp uoanim_xanim_length_extended",
+    "    jmp uoanim_internal_xanim_length_extended",
     ".size XAnimGetLength, .-XAnimGetLength",
     options(att_syntax)
 );
@@ -373,7 +373,7 @@ core::arch::global_asm!(
     ".globl XAnimGetLength",
     ".type XAnimGetLength,@function",
     "XAnimGetLength:",
-    "    jmp uoanim_xanim_length_binary64",
+    "    jmp uoanim_internal_xanim_length_binary64",
     ".size XAnimGetLength, .-XAnimGetLength",
     options(att_syntax)
 );
