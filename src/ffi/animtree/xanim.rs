@@ -17,7 +17,8 @@ use core::ffi::{c_char, c_void, CStr};
 
 extern "C" {
     /// `fileData_t *FS_GetDataForFile(const char *base, const char *path, const char *extension)`
-    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut fileData_t;
+    /// (declared with `void *`, as everywhere in the unit).
+    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut c_void;
     /// `void *Hunk_AllocXAnimCreateTree(size_t size)`
     fn Hunk_AllocXAnimCreateTree(size: usize) -> *mut c_void;
     /// `void MT_Free(void *data, size_t size)`
@@ -42,7 +43,7 @@ pub(crate) struct Engine;
 impl XAnimEngine for Engine {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         // SAFETY: three NUL-terminated strings; the engine looks the asset up.
-        unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) }
+        unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) as *mut fileData_t }
     }
 }
 
