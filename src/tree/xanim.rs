@@ -136,8 +136,22 @@ impl XAnimHandle {
         self.entries().get(index as usize).copied()
     }
 
-    fn entry_at(self, index: i32) -> Option<XAnimEntry> {
-        usize::try_from(index).ok().and_then(|i| self.entries().get(i).copied())
+    /// The node at a query's `animIndex`, None outside the tree (one
+    /// unsigned compare: negative indices wrap to large ones).
+    #[inline(always)]
+    fn entry_at<'a>(self, index: i32) -> Option<&'a XAnimEntry> {
+        let tree = self.0.as_ptr();
+        let index = index as u32;
+        // SAFETY: the header is valid and `nodeCount` entries follow
+        // (constructor contract); the index is checked against the count.
+        unsafe {
+            if index < (*tree).nodeCount {
+                let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
+                Some(&*first.add(index as usize))
+            } else {
+                None
+            }
+        }
     }
 
     /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
@@ -149,7 +163,7 @@ impl XAnimHandle {
     /// check, like the original: on a leaf it reads the asset pointer's
     /// bits); `childIndex` alone outside the tree.
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
-        let first = self.entry_at(index).map_or(0, |e| parent_view(&e).firstChildIndex);
+        let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
         i32::from(first).wrapping_add(child_index)
     }
 
@@ -157,7 +171,7 @@ impl XAnimHandle {
     pub fn anim_name(self, index: i32) -> *const c_char {
         match self.entry_at(index) {
             Some(e) if e.childCount != 0 => NON_LEAF_ANIM_NAME.as_ptr(),
-            Some(e) => match leaf_asset(&e) {
+            Some(e) => match leaf_asset(e) {
                 // SAFETY: a valid record (constructor contract).
                 Some(asset) => unsafe { asset.as_ref().name },
                 None => MISSING_NAME.as_ptr(),
@@ -169,7 +183,7 @@ impl XAnimHandle {
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
     pub fn has_time(self, index: i32) -> i32 {
         self.entry_at(index)
-            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(&e).flags & FLAG_SYNC_MASK != 0))
+            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(e).flags & FLAG_SYNC_MASK != 0))
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
@@ -181,9 +195,9 @@ impl XAnimHandle {
     /// `looped` byte. 0 outside the tree or without loaded asset.
     pub fn is_looped(self, index: i32) -> i32 {
         match self.entry_at(index) {
-            Some(e) if e.childCount != 0 => i32::from(parent_view(&e).flags & FLAG_SYNC_LOOPING != 0),
+            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING != 0),
             // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-            Some(e) => leaf_parts(&e).map_or(0, |p| i32::from(p.looped)),
+            Some(e) => leaf_parts(e).map_or(0, |p| i32::from(p.looped)),
             None => 0,
         }
     }
@@ -191,7 +205,7 @@ impl XAnimHandle {
     /// `XAnimNotetrackExists`: whether the leaf's asset has a note track
     /// named `notetrack`. 0 for parents, outside the tree, without asset.
     pub fn notetrack_exists(self, index: i32, notetrack: u16) -> i32 {
-        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(|e| leaf_parts(&e)) else {
+        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(leaf_parts) else {
             return 0;
         };
         let mut track = parts.noteTracks;

@@ -52,7 +52,7 @@ impl LengthOperands {
 pub fn length_operands(tree: Option<XAnimHandle>, index: i32) -> LengthOperands {
     let Some(tree) = tree else { return LengthOperands::NONE };
     match tree.entry_at(index) {
-        Some(e) if e.childCount == 0 => match super::leaf_parts(&e) {
+        Some(e) if e.childCount == 0 => match super::leaf_parts(e) {
             Some(parts) => LengthOperands { frames: u32::from(parts.frameCountMinusOne), rate_bits: parts.frameRate.to_bits() },
             None => LengthOperands::NONE,
         },
