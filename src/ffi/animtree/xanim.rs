@@ -15,27 +15,11 @@ use crate::ffi::guard;
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
 
-extern "C" {
-    /// `fileData_t *FS_GetDataForFile(const char *base, const char *path, const char *extension)`
-    /// (declared with `void *`, as everywhere in the unit).
-    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut c_void;
-    /// `void *Hunk_AllocXAnimCreateTree(size_t size)`
-    fn Hunk_AllocXAnimCreateTree(size: usize) -> *mut c_void;
-    /// `void MT_Free(void *data, size_t size)`
-    fn MT_Free(data: *mut c_void, size: usize);
-}
-
-#[cfg(not(feature = "client"))]
-extern "C" {
-    /// `void *MT_Alloc(size_t size, int32_t tag)` (engine flavour)
-    fn MT_Alloc(size: usize, tag: i32) -> *mut c_void;
-}
-
-#[cfg(feature = "client")]
-extern "C" {
-    /// `void *MT_Alloc(size_t size)` (client flavour: no tag)
-    fn MT_Alloc(size: usize) -> *mut c_void;
-}
+/// The engine imports of these exports (kept out of the unit's header).
+///
+/// cbindgen:ignore
+mod imports;
+use imports::{FS_GetDataForFile, Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
 
 /// The engine, as the compact tree sees it.
 pub(crate) struct Engine;
