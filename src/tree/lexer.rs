@@ -29,6 +29,8 @@ pub struct Lexer {
     token_len: usize,
     /// Offset of the last token start (`com_tokenStart`).
     token_start: usize,
+    /// Whether the last call crossed a line break in whitespace.
+    crossed_newline: bool,
 }
 
 impl Default for Lexer {
@@ -40,7 +42,7 @@ impl Default for Lexer {
 impl Lexer {
     /// An empty tokenizer.
     pub const fn new() -> Self {
-        Self { text: Vec::new(), pos: None, token: [0; MAX_TOKEN_CHARS], token_len: 0, token_start: 0 }
+        Self { text: Vec::new(), pos: None, token: [0; MAX_TOKEN_CHARS], token_len: 0, token_start: 0, crossed_newline: false }
     }
 
     /// Starts a parse of `source` (cut at its first NUL).
@@ -89,6 +91,12 @@ impl Lexer {
         self.token_start
     }
 
+    /// Whether the last `parse` crossed a line break in whitespace before
+    /// its token (then `parse_on_line` would have returned an empty token).
+    pub fn crossed_newline(&self) -> bool {
+        self.crossed_newline
+    }
+
     #[inline]
     fn at(&self, i: usize) -> u8 {
         self.text.get(i).copied().unwrap_or(0)
@@ -127,6 +135,7 @@ impl Lexer {
             return;
         };
         let mut new_lines = false;
+        self.crossed_newline = false;
         loop {
             // SkipWhitespace: signed bytes <= ' ' (NUL ends the text).
             loop {
@@ -140,6 +149,7 @@ impl Lexer {
                 }
                 if c == b'\n' {
                     new_lines = true;
+                    self.crossed_newline = true;
                 }
                 p += 1;
             }

@@ -18,7 +18,7 @@
 use super::hash::FxHashMap;
 use super::lexer::Lexer;
 use super::names::{NameId, Names};
-use super::parse::{self, Frame, ParseContext, ParseTree, NONE};
+use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use crate::error::{Failure, Outcome, Text};
 use core::ffi::CStr;
 
@@ -28,6 +28,18 @@ pub const TREE_CAPACITY: usize = 127;
 pub const MAX_TREE_NAME: usize = 49;
 /// Multiplier of the tree checksum.
 const HASH_MULTIPLIER: u32 = 31;
+
+/// Bound of the name table kept between loads.
+const MAX_NAMES: usize = 1 << 20;
+/// Bound of the token cache kept between loads (bytes of text).
+const MAX_CACHED_BYTES: usize = 64 << 20;
+
+/// A `.atr` text and its tokens.
+#[derive(Default)]
+struct CachedText {
+    text: Vec<u8>,
+    tokens: Vec<Token>,
+}
 
 /// Address of a built `XAnim` (opaque to the core; 0 is NULL).
 pub type TreeAddr = usize;
@@ -44,9 +56,10 @@ pub trait TreeEngine {
     fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>);
     /// `SL_ConvertToString(handle)`, appended to `out`.
     fn string_of(&mut self, handle: u16, out: &mut Vec<u8>);
-    /// `Scr_AddSourceBuffer(path)`: the file's text (up to its first NUL) is
-    /// appended to `out`; false when the file is missing.
-    fn add_source_buffer(&mut self, path: &CStr, out: &mut Vec<u8>) -> bool;
+    /// `Scr_AddSourceBuffer(path)`: the file's text (up to its first NUL),
+    /// valid until [`clear_temp_memory_high`](Self::clear_temp_memory_high);
+    /// None when the file is missing.
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]>;
     /// `Hunk_ClearTempMemoryHigh`.
     fn clear_temp_memory_high(&mut self);
     /// `XAnimAllocTree` named after `FS_GetDataForFile("animtrees", tree, ".atr")`
@@ -150,12 +163,15 @@ pub struct AnimTrees {
     pub links_in_cells: bool,
     names: Names,
     lexer: Lexer,
+    /// Tokens of every `.atr` text met, by tree name (checked against the
+    /// text each time).
+    cache: FxHashMap<NameId, CachedText>,
+    cached_bytes: usize,
     tree: ParseTree,
     frames: Vec<Frame>,
     build: Vec<BuildFrame>,
     stack: Vec<u32>,
     scratch: Vec<u8>,
-    source: Vec<u8>,
     /// Registry root: canonical name → entry.
     root: FxHashMap<NameId, u32>,
     entries: Vec<Entry>,
@@ -187,12 +203,13 @@ impl AnimTrees {
             links_in_cells: cfg!(target_pointer_width = "32"),
             names: Names::new(),
             lexer: Lexer::new(),
+            cache: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            cached_bytes: 0,
             tree: ParseTree::new(),
             frames: Vec::new(),
             build: Vec::new(),
             stack: Vec::new(),
             scratch: Vec::new(),
-            source: Vec::new(),
             root: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
             entries: Vec::new(),
             epoch: 1,
@@ -237,9 +254,15 @@ impl AnimTrees {
         self.entries.clear();
         self.refsets.clear();
         self.cells.clear();
-        self.names.clear();
         self.tree.release();
         self.lexer.release();
+        // Names and token lists outlive a load (the next load meets the same
+        // files); they are dropped when they grow large.
+        if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
+            self.names.clear();
+            self.cache.clear();
+            self.cached_bytes = 0;
+        }
         self.epoch = self.epoch.wrapping_add(1).max(1);
     }
 
@@ -458,7 +481,6 @@ impl AnimTrees {
         let tree_name = entry.name;
 
         // Scr_LoadAnimTreeInternal.
-        self.tree.reset(tree_name);
         let name_len = self.names.get(tree_name).len();
         if name_len > MAX_TREE_NAME {
             return Err(drop_error(Text::from_bytes(b"\x15animation tree path is too long")));
@@ -468,9 +490,7 @@ impl AnimTrees {
         path[10..10 + name_len].copy_from_slice(self.names.get(tree_name));
         path[10 + name_len..10 + name_len + 4].copy_from_slice(b".atr");
         let path = CStr::from_bytes_until_nul(&path).unwrap_or(c"");
-        self.source.clear();
-        let found = engine.add_source_buffer(path, &mut self.source);
-        if !found {
+        let Some(text) = engine.add_source_buffer(path) else {
             // Missing file: the tree is dropped from the registry silently;
             // its queued references stay as they are.
             if self.root.get(&tree_name) == Some(&entry_id) {
@@ -478,16 +498,25 @@ impl AnimTrees {
             }
             self.rows[r].trees[slot_index] = 0;
             return Ok(());
+        };
+        let cached = self.cache.entry(tree_name).or_default();
+        if cached.text != text {
+            self.cached_bytes = self.cached_bytes.wrapping_sub(cached.text.len()).wrapping_add(text.len());
+            cached.text.clear();
+            cached.text.extend_from_slice(text);
+            parse::tokenize(&mut self.lexer, text, &mut self.names, &mut cached.tokens);
         }
-        self.lexer.begin(&self.source);
         let void_name = self.names.intern(b"void");
         let void_loop_name = self.names.intern(b"void_loop");
-        {
-            let refsets = &self.refsets;
-            let referenced = |name: NameId| refsets.get(refset as usize).is_some_and(|s| s.find(name).is_some());
-            let cx = ParseContext { referenced: &referenced, anim_check: self.anim_check != 0, void_name, void_loop_name };
-            parse::parse(&mut self.lexer, &mut self.tree, &mut self.frames, &mut self.names, &cx)?;
+        self.tree.reset(tree_name, self.names.len());
+        if let Some(set) = self.refsets.get(refset as usize) {
+            for e in &set.entries {
+                self.tree.mark_referenced(e.name);
+            }
         }
+        let cx = ParseContext { anim_check: self.anim_check != 0, void_name, void_loop_name };
+        let tokens = self.cache.get(&tree_name).map_or(&[][..], |c| &c.tokens[..]);
+        parse::parse(tokens, &mut self.tree, &mut self.frames, &cx)?;
         engine.clear_temp_memory_high();
 
         let node_count = self.count_nodes();

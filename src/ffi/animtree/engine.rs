@@ -1,33 +1,23 @@
 //! Engine imports of the animation-tree unit and the [`TreeEngine`]
 //! implementation over them.
 
+use crate::abi::xanim::{fileData_t, script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
+use crate::tree::xanim::{self as xtree, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
-
-/// The tree allocator a load is given (`script_anim_tree_alloc_t`).
-pub type TreeAlloc = Option<unsafe extern "C" fn(size: usize) -> *mut c_void>;
 
 extern "C" {
     fn SL_ConvertToString(string: u16) -> *const c_char;
     fn Scr_CreateCanonicalFilename(filename: *const c_char) -> u16;
     fn Scr_IsIdentifier(text: *const c_char) -> i32;
     fn Scr_AddSourceBuffer(filename: *const c_char, normal_code_start: *mut u8, relocated_code_start: *mut u8) -> *mut c_char;
-    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut c_void;
+    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut fileData_t;
     fn XAnimLoadFile(name: *const c_char, alloc: Option<unsafe extern "C" fn(usize) -> *mut c_void>) -> *mut c_void;
     fn ScriptCode_IsLoadedCodePos(code_pos: *const u8) -> i32;
     fn Scr_IsInDeveloperOpcodeMemory(code_pos: *const u8) -> i32;
     fn Hunk_AllocAlignInternal(size: usize, alignment: usize) -> *mut c_void;
     fn Hunk_ClearTempMemoryHigh();
-}
-
-// The XAnim building functions of this unit (xanim_tree.c), called through
-// their C entry points exactly as the original's tree builder does.
-extern "C" {
-    fn XAnimAllocTree(name: *const c_char, node_count: u32, alloc: TreeAlloc) -> *mut c_void;
-    fn XAnimSetLeafNode(tree: *mut c_void, node_index: u16, anim_name: *const c_char);
-    fn XAnimSetParentNode(tree: *mut c_void, node_index: u16, unused_name: *const c_char, first_child_index: u16, child_count: u16, flags: u16);
-    fn XAnimSetupSyncNodes(tree: *mut c_void);
 }
 
 /// Name of a tree whose `.atr` has no file record.
@@ -47,7 +37,14 @@ pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
 /// The engine as the registry sees it, for one exported call.
 pub struct Engine {
     /// The allocator of the load in progress (precache / load at index).
-    pub alloc: TreeAlloc,
+    pub alloc: script_anim_tree_alloc_t,
+}
+
+/// The handle of a tree this module allocated.
+fn tree_handle(tree: TreeAddr) -> Option<XAnimHandle> {
+    // SAFETY: `tree` is 0 or a tree `XAnimAllocTree` made for the load in
+    // progress (header and `nodeCount` entries of allocator memory).
+    unsafe { XAnimHandle::from_raw(tree as *mut XAnim) }
 }
 
 fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
@@ -76,14 +73,11 @@ impl TreeEngine for Engine {
         out.extend_from_slice(c_bytes(text));
     }
 
-    fn add_source_buffer(&mut self, path: &CStr, out: &mut Vec<u8>) -> bool {
-        // SAFETY: NUL-terminated path; the buffer is NUL-terminated text.
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
+        // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
+        // temp memory, valid until Hunk_ClearTempMemoryHigh.
         let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
-        if text.is_null() {
-            return false;
-        }
-        out.extend_from_slice(c_bytes(text));
-        true
+        (!text.is_null()).then(|| c_bytes(text))
     }
 
     fn clear_temp_memory_high(&mut self) {
@@ -92,33 +86,33 @@ impl TreeEngine for Engine {
     }
 
     fn alloc_tree(&mut self, tree_name: &CStr, node_count: u32) -> Outcome<TreeAddr> {
-        // SAFETY: NUL-terminated strings; the record (if any) is the engine's
-        // `fileData_t`, whose first field is its name.
+        // SAFETY: NUL-terminated strings; the record (if any) is the engine's.
         let name = unsafe {
             let record = FS_GetDataForFile(c"animtrees".as_ptr(), tree_name.as_ptr(), c".atr".as_ptr());
             if record.is_null() {
                 SAVEGAME_NAME.as_ptr()
             } else {
-                *(record as *const *const c_char)
+                (*record).name
             }
         };
-        // SAFETY: the allocator is the one the engine passed to this load.
-        let tree = unsafe { XAnimAllocTree(name, node_count, self.alloc) };
-        if tree.is_null() {
-            return Err(Failure::drop(b"\x15out of memory allocating an animation tree"));
+        match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
+            Some(tree) => Ok(tree.as_ptr() as TreeAddr),
+            // The original would write through NULL (docs/DIVERGENCES.md).
+            None => Err(Failure::drop(b"\x15animation tree allocation failed")),
         }
-        Ok(tree as TreeAddr)
     }
 
-    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: &CStr, first_child: u16, child_count: u16, flags: u16) {
-        // SAFETY: `tree` was allocated for more than `index` nodes.
-        unsafe { XAnimSetParentNode(tree as *mut c_void, index, name.as_ptr(), first_child, child_count, flags) }
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: &CStr, first_child: u16, child_count: u16, flags: u16) {
+        if let Some(tree) = tree_handle(tree) {
+            xtree::set_parent_node(tree, index, first_child, child_count, flags);
+        }
     }
 
     fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: &CStr) -> Outcome<()> {
-        // SAFETY: as above; a missing asset raises through the engine.
-        unsafe { XAnimSetLeafNode(tree as *mut c_void, index, name.as_ptr()) };
-        Ok(())
+        match tree_handle(tree) {
+            Some(tree) => xtree::set_leaf_node(&mut super::xanim::Engine, tree, index, name),
+            None => Ok(()),
+        }
     }
 
     fn load_xanim(&mut self, name: &CStr) -> Outcome<()> {
@@ -128,9 +122,10 @@ impl TreeEngine for Engine {
     }
 
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
-        // SAFETY: a fully built tree.
-        unsafe { XAnimSetupSyncNodes(tree as *mut c_void) };
-        Ok(())
+        match tree_handle(tree) {
+            Some(tree) => xtree::setup_sync_nodes(tree),
+            None => Ok(()),
+        }
     }
 
     fn write_cell(&mut self, cell: CellAddr, value: u32) {

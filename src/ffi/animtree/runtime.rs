@@ -2,8 +2,8 @@
 //! anim parts of the compiler glue).
 #![allow(non_upper_case_globals, non_snake_case)]
 
-use super::engine::{Engine, TreeAlloc};
-use crate::abi::xanim::XAnim;
+use super::engine::Engine;
+use crate::abi::xanim::{script_anim_tree_alloc_t, script_anim_tree_ref_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::guard;
 use crate::tree::registry::{AnimTrees, Globals};
@@ -28,15 +28,6 @@ pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = ModuleCell::new(0);
 
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
-
-/// `script_anim_tree_ref_t`: the built tree, returned by value.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct script_anim_tree_ref_t {
-    pub tree: *mut XAnim,
-}
-
-crate::assert_size!(script_anim_tree_ref_t, i686 = 4, x86_64 = 8);
 
 fn cstr<'a>(p: *const c_char) -> &'a CStr {
     if p.is_null() {
@@ -134,7 +125,7 @@ pub unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const 
 /// # Safety
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: TreeAlloc) {
+pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_alloc_t) {
     guard(|| {
         // SAFETY: single-threaded module contract; distinct cells.
         let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
@@ -147,7 +138,7 @@ pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: TreeAlloc) {
 /// # Safety
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: TreeAlloc) {
+pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: script_anim_tree_alloc_t) {
     guard(|| {
         // SAFETY: single-threaded module contract; distinct cells.
         let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
