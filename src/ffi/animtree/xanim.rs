@@ -27,7 +27,7 @@ pub(crate) struct Engine;
 impl XAnimEngine for Engine {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         // SAFETY: three NUL-terminated strings; the engine looks the asset up.
-        unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) as *mut fileData_t }
+        unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) }
     }
 }
 
