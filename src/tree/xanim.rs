@@ -159,9 +159,11 @@ impl XAnimHandle {
         self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
     }
 
-    /// `firstChildIndex + childIndex` (`XAnimGetChildAt`, no range or leaf
-    /// check, like the original: on a leaf it reads the asset pointer's
-    /// bits); `childIndex` alone outside the tree.
+    /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
+    /// alone outside the tree.
+    ///
+    /// Quirk: no child-range or leaf check, like the original: on a leaf it
+    /// reads bits of the asset pointer.
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
         let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
         i32::from(first).wrapping_add(child_index)
@@ -286,9 +288,9 @@ pub fn tree_alloc_size(node_count: u32) -> usize {
 }
 
 /// `XAnimAllocTree`: `alloc(sizeof(XAnim) + nodeCount * sizeof(XAnimEntry))`,
-/// then stores `name` and `nodeCount`. The entries are left as the
-/// allocator gives them (zero-filled by the engine's allocators; the root's
-/// `parentIndex` is never written).
+/// then stores `name` and `nodeCount`. Quirk: the entries are left as the
+/// allocator gives them (zero-filled by the engine's allocators), and since
+/// only parents stamp `parentIndex`, the root's stays whatever that was.
 ///
 /// None when the allocator returns NULL, a misaligned block, or the size
 /// wrapped around (the original writes the header regardless).
@@ -350,6 +352,8 @@ pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u1
     let entries = tree.entries();
     if let Some(entry) = entries.get_mut(usize::from(node_index)) {
         entry.childCount = child_count;
+        // Quirk: only the 4 bytes of the parent view are written; on x86_64
+        // the upper half of a previous leaf pointer stays in the payload.
         entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
     }
     for child in 0..usize::from(child_count) {
@@ -433,6 +437,8 @@ fn run_sync(tree: XAnimHandle, first: SyncStep) -> Outcome<()> {
                     // A leaf without loaded asset is not checked (the
                     // original dereferences it).
                     if let Some(parts) = leaf_parts(entry) {
+                        // Quirk: the raw byte must equal the requirement, so
+                        // a looped byte of 2 fails under both sync kinds.
                         if parts.looped != require_looping {
                             let which: &[u8] = if require_looping != 0 {
                                 b"' cannot be sync looping and nonlooping"

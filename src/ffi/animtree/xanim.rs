@@ -335,10 +335,11 @@ pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, 
     unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
 }
 
-// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
-// flavour's assembly routine (crate::tree::xanim, module `length`) under the
-// export's name. Engine: `long double` in st(0); client: `double` (st(0) on
-// i386, xmm0 on x86_64).
+// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
+// jump to the flavour's assembly routine (crate::tree::xanim, module
+// `length`; a jump rather than an alias, which would need both in one object
+// file). Engine: `long double` in st(0); client: `double` (st(0) on i386,
+// xmm0 on x86_64).
 #[cfg(not(feature = "client"))]
 core::arch::global_asm!(
     ".text",
