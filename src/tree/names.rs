@@ -5,8 +5,47 @@
 //! distinct byte string gets a [`NameId`], its bytes are stored once with a
 //! terminating NUL (so they can be handed to the engine as C strings).
 
-use super::hash::fnv1a;
-use core::ffi::CStr;
+/// Hash of a name: 8 bytes at a time (multiply-rotate mixing).
+#[inline]
+fn hash(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    (h ^ (h >> 32)) as u32
+}
+
+/// A name as C reads it: its bytes followed by one NUL, with no NUL inside
+/// (only [`Names`] makes them, from names it cut at their first NUL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CName<'a>(&'a [u8]);
+
+impl<'a> CName<'a> {
+    /// `"root"`.
+    pub const ROOT: CName<'static> = CName(b"root\0");
+    /// The empty name.
+    pub const EMPTY: CName<'static> = CName(b"\0");
+
+    /// The bytes including the terminating NUL (no other NUL inside).
+    pub fn with_nul(self) -> &'a [u8] {
+        self.0
+    }
+
+    /// The bytes without the NUL.
+    pub fn bytes(self) -> &'a [u8] {
+        self.0.split_last().map_or(&[], |(_, rest)| rest)
+    }
+}
 
 /// Index of an interned name.
 pub type NameId = u32;
@@ -54,14 +93,12 @@ impl Names {
         }
     }
 
-    /// The name as a C string (the stored bytes contain no NUL).
-    pub fn c_str(&self, id: NameId) -> &CStr {
-        let found = self
-            .spans
+    /// The name as C reads it.
+    pub fn c_name(&self, id: NameId) -> CName<'_> {
+        self.spans
             .get(id as usize)
             .and_then(|&(start, len)| self.bytes.get(start as usize..=(start + len) as usize))
-            .and_then(|with_nul| CStr::from_bytes_with_nul(with_nul).ok());
-        found.unwrap_or(c"")
+            .map_or(CName::EMPTY, CName)
     }
 
     /// Interns `name` (cut at its first NUL, as C would see it).
@@ -74,7 +111,7 @@ impl Names {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut slot = fnv1a(name) as usize & mask;
+        let mut slot = hash(name) as usize & mask;
         loop {
             let entry = self.slots[slot];
             if entry == 0 {
@@ -98,6 +135,9 @@ impl Names {
     /// Interns `name` with ASCII `A-Z` lowercased (what the engine's
     /// lowercase string lookup does).
     pub fn intern_lowercase(&mut self, name: &[u8]) -> NameId {
+        if !name.iter().any(|b| b.is_ascii_uppercase()) {
+            return self.intern(name);
+        }
         let mut scratch = core::mem::take(&mut self.scratch);
         scratch.clear();
         scratch.extend(name.iter().take_while(|&&b| b != 0).map(u8::to_ascii_lowercase));
@@ -112,7 +152,7 @@ impl Names {
         self.slots.resize(size, 0);
         let mask = size - 1;
         for id in 0..self.spans.len() as NameId {
-            let mut slot = fnv1a(self.get(id)) as usize & mask;
+            let mut slot = hash(self.get(id)) as usize & mask;
             while self.slots[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
@@ -133,7 +173,8 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(n.intern(b"walk"), a);
         assert_eq!(n.get(b), b"run");
-        assert_eq!(n.c_str(a).to_bytes(), b"walk");
+        assert_eq!(n.c_name(a).with_nul(), b"walk\0");
+        assert_eq!(n.c_name(a).bytes(), b"walk");
         for i in 0..1000 {
             let s = format!("name{i}");
             let id = n.intern(s.as_bytes());

@@ -187,15 +187,20 @@ impl ParseTree {
         self.referenced.get(name as usize) == Some(&self.serial)
     }
 
-    /// Frees the memory of a large tree.
+    /// Frees the memory of a large tree (the per-name marks stay: the name
+    /// table outlives a load).
     pub fn release(&mut self) {
         self.nodes.clear();
         if self.nodes.capacity() > 1 << 16 {
             self.nodes.shrink_to(1 << 16);
         }
-        self.owner.clear();
-        self.undo.clear();
-        self.referenced.clear();
+    }
+
+    /// Drops the per-name marks (when the name table is emptied).
+    pub fn forget_names(&mut self) {
+        self.owner = Vec::new();
+        self.undo = Vec::new();
+        self.referenced = Vec::new();
         self.serial = 0;
     }
 

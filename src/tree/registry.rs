@@ -17,7 +17,7 @@
 
 use super::hash::FxHashMap;
 use super::lexer::Lexer;
-use super::names::{NameId, Names};
+use super::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use crate::error::{Failure, Outcome, Text};
 use core::ffi::CStr;
@@ -54,8 +54,8 @@ pub trait TreeEngine {
     /// `Scr_CreateCanonicalFilename` followed by `SL_ConvertToString`: the
     /// canonical name's bytes are appended to `out`.
     fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>);
-    /// `SL_ConvertToString(handle)`, appended to `out`.
-    fn string_of(&mut self, handle: u16, out: &mut Vec<u8>);
+    /// `SL_ConvertToString(handle)`.
+    fn string_of(&mut self, handle: u16) -> &[u8];
     /// `Scr_AddSourceBuffer(path)`: the file's text (up to its first NUL),
     /// valid until [`clear_temp_memory_high`](Self::clear_temp_memory_high);
     /// None when the file is missing.
@@ -64,13 +64,13 @@ pub trait TreeEngine {
     fn clear_temp_memory_high(&mut self);
     /// `XAnimAllocTree` named after `FS_GetDataForFile("animtrees", tree, ".atr")`
     /// (its record name, or `(savegame)`), through the load's allocator.
-    fn alloc_tree(&mut self, tree_name: &CStr, node_count: u32) -> Outcome<TreeAddr>;
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr>;
     /// `XAnimSetParentNode`.
-    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: &CStr, first_child: u16, child_count: u16, flags: u16);
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, first_child: u16, child_count: u16, flags: u16);
     /// `XAnimSetLeafNode`.
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: &CStr) -> Outcome<()>;
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()>;
     /// `XAnimLoadFile(name, Hunk_AllocXAnimPrecache)`.
-    fn load_xanim(&mut self, name: &CStr) -> Outcome<()>;
+    fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()>;
     /// `XAnimSetupSyncNodes`.
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()>;
     /// Stores a 4-byte value into a (possibly unaligned) cell.
@@ -260,6 +260,7 @@ impl AnimTrees {
         // files); they are dropped when they grow large.
         if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
             self.names.clear();
+            self.tree.forget_names();
             self.cache.clear();
             self.cached_bytes = 0;
         }
@@ -394,9 +395,7 @@ impl AnimTrees {
         if using == 0 {
             return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"#using_animtree was not specified") });
         }
-        self.scratch.clear();
-        engine.string_of(anim_handle, &mut self.scratch);
-        let name = self.names.intern(&self.scratch);
+        let name = self.names.intern(engine.string_of(anim_handle));
         let refset = self.refset_of_using(using);
         self.emit_internal(engine, cell, name, refset, source_pos, comment_depth)
     }
@@ -520,7 +519,7 @@ impl AnimTrees {
         engine.clear_temp_memory_high();
 
         let node_count = self.count_nodes();
-        let tree = engine.alloc_tree(self.names.c_str(tree_name), node_count)?;
+        let tree = engine.alloc_tree(self.names.c_name(tree_name), node_count)?;
         let root_name = self.names.intern(b"root");
         self.connect(engine, refset, 0, tree_name, root_name, tree_index)?;
         self.create_tree(engine, g, refset, tree, tree_name, tree_index)?;
@@ -579,7 +578,7 @@ impl AnimTrees {
                 self.build.push(frame);
             } else {
                 *g.checksum = g.checksum.wrapping_mul(HASH_MULTIPLIER).wrapping_add(top.child_index);
-                engine.set_leaf_node(tree, top.child_index as u16, self.names.c_str(child.name))?;
+                engine.set_leaf_node(tree, top.child_index as u16, self.names.c_name(child.name))?;
                 if let Some(t) = self.build.last_mut() {
                     t.child_index = t.child_index.wrapping_add(1);
                 }
@@ -600,7 +599,7 @@ impl AnimTrees {
         let c = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(first_child);
         let c = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(u32::from(child_count));
         *g.checksum = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(u32::from(flags));
-        let name = if is_root { c"root" } else { self.names.c_str(n.map_or(0, |n| n.name)) };
+        let name = if is_root { CName::ROOT } else { self.names.c_name(n.map_or(0, |n| n.name)) };
         engine.set_parent_node(tree, node_index as u16, name, first_child as u16, child_count, flags);
         let cursor = n.map_or(NONE, |n| n.first_child);
         BuildFrame { cursor, child_index: first_child, next_free: first_child.wrapping_add(u32::from(child_count)) }
@@ -648,7 +647,7 @@ impl AnimTrees {
             if child.is_block {
                 self.stack.push(child.first_child);
             } else {
-                engine.load_xanim(self.names.c_str(child.name))?;
+                engine.load_xanim(self.names.c_name(child.name))?;
             }
         }
         Ok(())

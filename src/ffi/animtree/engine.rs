@@ -3,6 +3,7 @@
 
 use crate::abi::xanim::{fileData_t, script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
+use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
@@ -47,6 +48,12 @@ fn tree_handle(tree: TreeAddr) -> Option<XAnimHandle> {
     unsafe { XAnimHandle::from_raw(tree as *mut XAnim) }
 }
 
+/// A module name as the C string it is.
+fn c_name(name: CName<'_>) -> &CStr {
+    // SAFETY: a `CName` ends with its only NUL (its invariant).
+    unsafe { CStr::from_bytes_with_nul_unchecked(name.with_nul()) }
+}
+
 fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
     if p.is_null() {
         return &[];
@@ -64,13 +71,13 @@ impl TreeEngine for Engine {
     fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>) {
         // SAFETY: NUL-terminated string; the handle's text is the engine's.
         let handle = unsafe { Scr_CreateCanonicalFilename(filename.as_ptr()) };
-        self.string_of(handle, out);
+        out.extend_from_slice(self.string_of(handle));
     }
 
-    fn string_of(&mut self, handle: u16, out: &mut Vec<u8>) {
+    fn string_of(&mut self, handle: u16) -> &[u8] {
         // SAFETY: the engine's string table.
         let text = unsafe { SL_ConvertToString(handle) };
-        out.extend_from_slice(c_bytes(text));
+        c_bytes(text)
     }
 
     fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
@@ -85,10 +92,10 @@ impl TreeEngine for Engine {
         unsafe { Hunk_ClearTempMemoryHigh() }
     }
 
-    fn alloc_tree(&mut self, tree_name: &CStr, node_count: u32) -> Outcome<TreeAddr> {
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
         // SAFETY: NUL-terminated strings; the record (if any) is the engine's.
         let name = unsafe {
-            let record = FS_GetDataForFile(c"animtrees".as_ptr(), tree_name.as_ptr(), c".atr".as_ptr());
+            let record = FS_GetDataForFile(c"animtrees".as_ptr(), c_name(tree_name).as_ptr(), c".atr".as_ptr());
             if record.is_null() {
                 SAVEGAME_NAME.as_ptr()
             } else {
@@ -102,22 +109,22 @@ impl TreeEngine for Engine {
         }
     }
 
-    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: &CStr, first_child: u16, child_count: u16, flags: u16) {
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first_child: u16, child_count: u16, flags: u16) {
         if let Some(tree) = tree_handle(tree) {
             xtree::set_parent_node(tree, index, first_child, child_count, flags);
         }
     }
 
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: &CStr) -> Outcome<()> {
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
         match tree_handle(tree) {
-            Some(tree) => xtree::set_leaf_node(&mut super::xanim::Engine, tree, index, name),
+            Some(tree) => xtree::set_leaf_node(&mut super::xanim::Engine, tree, index, c_name(name)),
             None => Ok(()),
         }
     }
 
-    fn load_xanim(&mut self, name: &CStr) -> Outcome<()> {
+    fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()> {
         // SAFETY: NUL-terminated name; the allocator is this unit's.
-        unsafe { XAnimLoadFile(name.as_ptr(), Some(Hunk_AllocXAnimPrecache)) };
+        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(Hunk_AllocXAnimPrecache)) };
         Ok(())
     }
 
