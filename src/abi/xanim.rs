@@ -1,10 +1,13 @@
 //! Mirrors of the parts of `xanim_types.h` and `file_data.h` the
 //! animation-tree side uses: the compact tree (`XAnim`, `XAnimEntry`), the
 //! loaded asset header (`XAnimParts`), the file-system record (`fileData_t`),
-//! the runtime wrapper (`XAnimTree`), note tracks, and the callback and
-//! by-value types of the exports.
+//! the runtime wrapper (`XAnimTree`), note tracks, and the callback types of
+//! the exports. (`script_anim_tree_ref_t` is shared: `abi::common`.)
 
 use core::ffi::{c_char, c_void};
+
+/// The shared one-pointer result type, also reachable from here.
+pub use crate::abi::common::script_anim_tree_ref_t;
 
 /// `XAnim` (`struct XAnim_s`): a compact animation tree. Node 0 is the root.
 #[repr(C)]
@@ -84,9 +87,6 @@ pub union fileDataPayload {
     pub raw: *mut c_void,
 }
 
-/// `fileDataFree_t`: a record's release function.
-pub type fileDataFree_t = Option<unsafe extern "C" fn(fileData: *mut fileData_t)>;
-
 /// `fileData_t` (`struct fileData_s`): a file-system asset record as
 /// returned by `FS_GetDataForFile`.
 #[repr(C)]
@@ -94,7 +94,8 @@ pub struct fileData_t {
     /// Basename of the asset.
     pub name: *const c_char,
     pub data: fileDataPayload,
-    pub freeData: fileDataFree_t,
+    /// `fileDataFree_t`: the record's release function.
+    pub freeData: Option<unsafe extern "C" fn(fileData: *mut fileData_t)>,
 }
 
 /// `XAnimTree` (`struct XAnimTree_s`): the runtime wrapper of a source
@@ -111,14 +112,6 @@ pub struct XAnimTree {
 
 /// Size of one runtime tail span (`xanim_runtime_tree_tail_span_t`).
 pub const XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE: usize = 6;
-
-/// `script_anim_tree_ref_t`: what the engine flavour's `Scr_FindAnimTree`
-/// returns by value (a one-pointer aggregate).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct script_anim_tree_ref_t {
-    pub tree: *mut XAnim,
-}
 
 /// `script_anim_tree_alloc_t`: the tree allocator the engine passes to the
 /// precache pipeline (memory must come back zero-filled).
@@ -168,4 +161,3 @@ crate::assert_offset!(XAnimTree, activePoolNodeCount, i686 = 4, x86_64 = 8);
 crate::assert_offset!(XAnimTree, partRemapTableSelector, i686 = 8, x86_64 = 12);
 crate::assert_offset!(XAnimTree, poolNodeHandles, i686 = 12, x86_64 = 16);
 
-crate::assert_size!(script_anim_tree_ref_t, i686 = 4, x86_64 = 8);

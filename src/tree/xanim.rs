@@ -136,8 +136,22 @@ impl XAnimHandle {
         self.entries().get(index as usize).copied()
     }
 
-    fn entry_at(self, index: i32) -> Option<XAnimEntry> {
-        usize::try_from(index).ok().and_then(|i| self.entries().get(i).copied())
+    /// The node at a query's `animIndex`, None outside the tree (one
+    /// unsigned compare: negative indices wrap to large ones).
+    #[inline(always)]
+    fn entry_at<'a>(self, index: i32) -> Option<&'a XAnimEntry> {
+        let tree = self.0.as_ptr();
+        let index = index as u32;
+        // SAFETY: the header is valid and `nodeCount` entries follow
+        // (constructor contract); the index is checked against the count.
+        unsafe {
+            if index < (*tree).nodeCount {
+                let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
+                Some(&*first.add(index as usize))
+            } else {
+                None
+            }
+        }
     }
 
     /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
@@ -145,11 +159,13 @@ impl XAnimHandle {
         self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
     }
 
-    /// `firstChildIndex + childIndex` (`XAnimGetChildAt`, no range or leaf
-    /// check, like the original: on a leaf it reads the asset pointer's
-    /// bits); `childIndex` alone outside the tree.
+    /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
+    /// alone outside the tree.
+    ///
+    /// Quirk: no child-range or leaf check, like the original: on a leaf it
+    /// reads bits of the asset pointer.
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
-        let first = self.entry_at(index).map_or(0, |e| parent_view(&e).firstChildIndex);
+        let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
         i32::from(first).wrapping_add(child_index)
     }
 
@@ -157,7 +173,7 @@ impl XAnimHandle {
     pub fn anim_name(self, index: i32) -> *const c_char {
         match self.entry_at(index) {
             Some(e) if e.childCount != 0 => NON_LEAF_ANIM_NAME.as_ptr(),
-            Some(e) => match leaf_asset(&e) {
+            Some(e) => match leaf_asset(e) {
                 // SAFETY: a valid record (constructor contract).
                 Some(asset) => unsafe { asset.as_ref().name },
                 None => MISSING_NAME.as_ptr(),
@@ -169,7 +185,7 @@ impl XAnimHandle {
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
     pub fn has_time(self, index: i32) -> i32 {
         self.entry_at(index)
-            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(&e).flags & FLAG_SYNC_MASK != 0))
+            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(e).flags & FLAG_SYNC_MASK != 0))
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
@@ -181,9 +197,9 @@ impl XAnimHandle {
     /// `looped` byte. 0 outside the tree or without loaded asset.
     pub fn is_looped(self, index: i32) -> i32 {
         match self.entry_at(index) {
-            Some(e) if e.childCount != 0 => i32::from(parent_view(&e).flags & FLAG_SYNC_LOOPING != 0),
+            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING != 0),
             // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-            Some(e) => leaf_parts(&e).map_or(0, |p| i32::from(p.looped)),
+            Some(e) => leaf_parts(e).map_or(0, |p| i32::from(p.looped)),
             None => 0,
         }
     }
@@ -191,7 +207,7 @@ impl XAnimHandle {
     /// `XAnimNotetrackExists`: whether the leaf's asset has a note track
     /// named `notetrack`. 0 for parents, outside the tree, without asset.
     pub fn notetrack_exists(self, index: i32, notetrack: u16) -> i32 {
-        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(|e| leaf_parts(&e)) else {
+        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(leaf_parts) else {
             return 0;
         };
         let mut track = parts.noteTracks;
@@ -272,9 +288,9 @@ pub fn tree_alloc_size(node_count: u32) -> usize {
 }
 
 /// `XAnimAllocTree`: `alloc(sizeof(XAnim) + nodeCount * sizeof(XAnimEntry))`,
-/// then stores `name` and `nodeCount`. The entries are left as the
-/// allocator gives them (zero-filled by the engine's allocators; the root's
-/// `parentIndex` is never written).
+/// then stores `name` and `nodeCount`. Quirk: the entries are left as the
+/// allocator gives them (zero-filled by the engine's allocators), and since
+/// only parents stamp `parentIndex`, the root's stays whatever that was.
 ///
 /// None when the allocator returns NULL, a misaligned block, or the size
 /// wrapped around (the original writes the header regardless).
@@ -336,6 +352,8 @@ pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u1
     let entries = tree.entries();
     if let Some(entry) = entries.get_mut(usize::from(node_index)) {
         entry.childCount = child_count;
+        // Quirk: only the 4 bytes of the parent view are written; on x86_64
+        // the upper half of a previous leaf pointer stays in the payload.
         entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
     }
     for child in 0..usize::from(child_count) {
@@ -419,6 +437,8 @@ fn run_sync(tree: XAnimHandle, first: SyncStep) -> Outcome<()> {
                     // A leaf without loaded asset is not checked (the
                     // original dereferences it).
                     if let Some(parts) = leaf_parts(entry) {
+                        // Quirk: the raw byte must equal the requirement, so
+                        // a looped byte of 2 fails under both sync kinds.
                         if parts.looped != require_looping {
                             let which: &[u8] = if require_looping != 0 {
                                 b"' cannot be sync looping and nonlooping"

@@ -15,26 +15,11 @@ use crate::ffi::guard;
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
 
-extern "C" {
-    /// `fileData_t *FS_GetDataForFile(const char *base, const char *path, const char *extension)`
-    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut fileData_t;
-    /// `void *Hunk_AllocXAnimCreateTree(size_t size)`
-    fn Hunk_AllocXAnimCreateTree(size: usize) -> *mut c_void;
-    /// `void MT_Free(void *data, size_t size)`
-    fn MT_Free(data: *mut c_void, size: usize);
-}
-
-#[cfg(not(feature = "client"))]
-extern "C" {
-    /// `void *MT_Alloc(size_t size, int32_t tag)` (engine flavour)
-    fn MT_Alloc(size: usize, tag: i32) -> *mut c_void;
-}
-
-#[cfg(feature = "client")]
-extern "C" {
-    /// `void *MT_Alloc(size_t size)` (client flavour: no tag)
-    fn MT_Alloc(size: usize) -> *mut c_void;
-}
+/// The engine imports of these exports (kept out of the unit's header).
+///
+/// cbindgen:ignore
+mod imports;
+use imports::{FS_GetDataForFile, Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
 
 /// The engine, as the compact tree sees it.
 pub(crate) struct Engine;
@@ -350,10 +335,11 @@ pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, 
     unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
 }
 
-// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
-// flavour's assembly routine (crate::tree::xanim, module `length`) under the
-// export's name. Engine: `long double` in st(0); client: `double` (st(0) on
-// i386, xmm0 on x86_64).
+// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
+// jump to the flavour's assembly routine (crate::tree::xanim, module
+// `length`; a jump rather than an alias, which would need both in one object
+// file). Engine: `long double` in st(0); client: `double` (st(0) on i386,
+// xmm0 on x86_64).
 #[cfg(not(feature = "client"))]
 core::arch::global_asm!(
     ".text",
@@ -361,7 +347,7 @@ core::arch::global_asm!(
     ".globl XAnimGetLength",
     ".type XAnimGetLength,@function",
     "XAnimGetLength:",
-    "    jmp uoanim_xanim_length_extended",
+    "    jmp uoanim_internal_xanim_length_extended",
     ".size XAnimGetLength, .-XAnimGetLength",
     options(att_syntax)
 );
@@ -373,7 +359,7 @@ core::arch::global_asm!(
     ".globl XAnimGetLength",
     ".type XAnimGetLength,@function",
     "XAnimGetLength:",
-    "    jmp uoanim_xanim_length_binary64",
+    "    jmp uoanim_internal_xanim_length_binary64",
     ".size XAnimGetLength, .-XAnimGetLength",
     options(att_syntax)
 );

@@ -4,12 +4,12 @@
 //! Rust has no 80-bit float, so the arithmetic is two small assembly
 //! routines (hidden symbols, called by the flavour's export):
 //!
-//! * `uoanim_xanim_length_extended` (engine flavour): x87 `fild` of the
+//! * `uoanim_internal_xanim_length_extended` (engine flavour): x87 `fild` of the
 //!   zero-extended count, `fdiv` by the binary32 rate, result left in
 //!   `st(0)` as the `long double` return value on both arches. The
 //!   quotient is rounded by the process's x87 precision control, exactly as
 //!   the original's (PC=64 on Linux).
-//! * `uoanim_xanim_length_binary64` (client flavour): the quotient rounded
+//! * `uoanim_internal_xanim_length_binary64` (client flavour): the quotient rounded
 //!   once to binary64 with an SSE2 `divsd` of the two exactly converted
 //!   operands, independent of the x87 precision control; returned in
 //!   `xmm0` (x86_64) or loaded into `st(0)` (i386, where a `double` is
@@ -52,7 +52,7 @@ impl LengthOperands {
 pub fn length_operands(tree: Option<XAnimHandle>, index: i32) -> LengthOperands {
     let Some(tree) = tree else { return LengthOperands::NONE };
     match tree.entry_at(index) {
-        Some(e) if e.childCount == 0 => match super::leaf_parts(&e) {
+        Some(e) if e.childCount == 0 => match super::leaf_parts(e) {
             Some(parts) => LengthOperands { frames: u32::from(parts.frameCountMinusOne), rate_bits: parts.frameRate.to_bits() },
             None => LengthOperands::NONE,
         },
@@ -80,10 +80,10 @@ unsafe extern "C" fn packed_length_operands(tree: *mut XAnim, index: i32) -> u64
 core::arch::global_asm!(
     ".text",
     ".p2align 4",
-    ".globl uoanim_xanim_length_extended",
-    ".hidden uoanim_xanim_length_extended",
-    ".type uoanim_xanim_length_extended,@function",
-    "uoanim_xanim_length_extended:",
+    ".globl uoanim_internal_xanim_length_extended",
+    ".hidden uoanim_internal_xanim_length_extended",
+    ".type uoanim_internal_xanim_length_extended,@function",
+    "uoanim_internal_xanim_length_extended:",
     "    subq $24, %rsp",
     "    call {ops}",
     "    movq %rax, 8(%rsp)",
@@ -91,13 +91,13 @@ core::arch::global_asm!(
     "    fdivs 12(%rsp)",
     "    addq $24, %rsp",
     "    ret",
-    ".size uoanim_xanim_length_extended, .-uoanim_xanim_length_extended",
+    ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
     "",
     ".p2align 4",
-    ".globl uoanim_xanim_length_binary64",
-    ".hidden uoanim_xanim_length_binary64",
-    ".type uoanim_xanim_length_binary64,@function",
-    "uoanim_xanim_length_binary64:",
+    ".globl uoanim_internal_xanim_length_binary64",
+    ".hidden uoanim_internal_xanim_length_binary64",
+    ".type uoanim_internal_xanim_length_binary64,@function",
+    "uoanim_internal_xanim_length_binary64:",
     "    subq $24, %rsp",
     "    call {ops}",
     "    movl %eax, %ecx",
@@ -108,7 +108,7 @@ core::arch::global_asm!(
     "    divsd %xmm1, %xmm0",
     "    addq $24, %rsp",
     "    ret",
-    ".size uoanim_xanim_length_binary64, .-uoanim_xanim_length_binary64",
+    ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
     ops = sym packed_length_operands,
     options(att_syntax)
 );
@@ -117,10 +117,10 @@ core::arch::global_asm!(
 core::arch::global_asm!(
     ".text",
     ".p2align 4",
-    ".globl uoanim_xanim_length_extended",
-    ".hidden uoanim_xanim_length_extended",
-    ".type uoanim_xanim_length_extended,@function",
-    "uoanim_xanim_length_extended:",
+    ".globl uoanim_internal_xanim_length_extended",
+    ".hidden uoanim_internal_xanim_length_extended",
+    ".type uoanim_internal_xanim_length_extended,@function",
+    "uoanim_internal_xanim_length_extended:",
     "    subl $28, %esp",
     "    movl 32(%esp), %eax",
     "    movl %eax, 0(%esp)",
@@ -133,13 +133,13 @@ core::arch::global_asm!(
     "    fdivs 12(%esp)",
     "    addl $28, %esp",
     "    ret",
-    ".size uoanim_xanim_length_extended, .-uoanim_xanim_length_extended",
+    ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
     "",
     ".p2align 4",
-    ".globl uoanim_xanim_length_binary64",
-    ".hidden uoanim_xanim_length_binary64",
-    ".type uoanim_xanim_length_binary64,@function",
-    "uoanim_xanim_length_binary64:",
+    ".globl uoanim_internal_xanim_length_binary64",
+    ".hidden uoanim_internal_xanim_length_binary64",
+    ".type uoanim_internal_xanim_length_binary64,@function",
+    "uoanim_internal_xanim_length_binary64:",
     "    subl $28, %esp",
     "    movl 32(%esp), %eax",
     "    movl %eax, 0(%esp)",
@@ -154,7 +154,7 @@ core::arch::global_asm!(
     "    fldl 8(%esp)",
     "    addl $28, %esp",
     "    ret",
-    ".size uoanim_xanim_length_binary64, .-uoanim_xanim_length_binary64",
+    ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
     ops = sym packed_length_operands,
     options(att_syntax)
 );

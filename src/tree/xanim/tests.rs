@@ -438,25 +438,25 @@ fn runtime_tree_is_zeroed_and_points_at_its_source() {
 // ---------------------------------------------------------------- lengths
 
 extern "C" {
-    fn uoanim_xanim_length_binary64_probe(tree: *mut XAnim, index: i32, out: *mut f64);
-    fn uoanim_xanim_length_extended_probe(tree: *mut XAnim, index: i32, out: *mut [u8; 16]);
+    fn uoanim_internal_xanim_length_binary64_probe(tree: *mut XAnim, index: i32, out: *mut f64);
+    fn uoanim_internal_xanim_length_extended_probe(tree: *mut XAnim, index: i32, out: *mut [u8; 16]);
 }
 
 // Probes: call a length routine and store its st(0)/xmm0 result.
 #[cfg(target_arch = "x86_64")]
 core::arch::global_asm!(
     ".text",
-    "uoanim_xanim_length_extended_probe:",
+    "uoanim_internal_xanim_length_extended_probe:",
     "    pushq %rbx",
     "    movq %rdx, %rbx",
-    "    call uoanim_xanim_length_extended",
+    "    call uoanim_internal_xanim_length_extended",
     "    fstpt (%rbx)",
     "    popq %rbx",
     "    ret",
-    "uoanim_xanim_length_binary64_probe:",
+    "uoanim_internal_xanim_length_binary64_probe:",
     "    pushq %rbx",
     "    movq %rdx, %rbx",
-    "    call uoanim_xanim_length_binary64",
+    "    call uoanim_internal_xanim_length_binary64",
     "    movsd %xmm0, (%rbx)",
     "    popq %rbx",
     "    ret",
@@ -466,7 +466,7 @@ core::arch::global_asm!(
 #[cfg(target_arch = "x86")]
 core::arch::global_asm!(
     ".text",
-    "uoanim_xanim_length_extended_probe:",
+    "uoanim_internal_xanim_length_extended_probe:",
     "    pushl %ebx",
     "    subl $24, %esp",
     "    movl 32(%esp), %eax",
@@ -474,12 +474,12 @@ core::arch::global_asm!(
     "    movl 36(%esp), %eax",
     "    movl %eax, 4(%esp)",
     "    movl 40(%esp), %ebx",
-    "    call uoanim_xanim_length_extended",
+    "    call uoanim_internal_xanim_length_extended",
     "    fstpt (%ebx)",
     "    addl $24, %esp",
     "    popl %ebx",
     "    ret",
-    "uoanim_xanim_length_binary64_probe:",
+    "uoanim_internal_xanim_length_binary64_probe:",
     "    pushl %ebx",
     "    subl $24, %esp",
     "    movl 32(%esp), %eax",
@@ -487,7 +487,7 @@ core::arch::global_asm!(
     "    movl 36(%esp), %eax",
     "    movl %eax, 4(%esp)",
     "    movl 40(%esp), %ebx",
-    "    call uoanim_xanim_length_binary64",
+    "    call uoanim_internal_xanim_length_binary64",
     "    fstpl (%ebx)",
     "    addl $24, %esp",
     "    popl %ebx",
@@ -507,14 +507,14 @@ fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimHandle) {
 fn extended(t: XAnimHandle, i: i32) -> (u64, u16) {
     let mut out = [0u8; 16];
     // SAFETY: a valid tree; the probe writes 10 bytes.
-    unsafe { uoanim_xanim_length_extended_probe(t.as_ptr(), i, &mut out) };
+    unsafe { uoanim_internal_xanim_length_extended_probe(t.as_ptr(), i, &mut out) };
     (u64::from_le_bytes(out[..8].try_into().unwrap()), u16::from_le_bytes([out[8], out[9]]))
 }
 
 fn binary64(t: XAnimHandle, i: i32) -> f64 {
     let mut out = 0.0f64;
     // SAFETY: a valid tree.
-    unsafe { uoanim_xanim_length_binary64_probe(t.as_ptr(), i, &mut out) };
+    unsafe { uoanim_internal_xanim_length_binary64_probe(t.as_ptr(), i, &mut out) };
     out
 }
 
@@ -578,7 +578,7 @@ fn extended_length_specials() {
     assert_eq!(extended(t, 9), (0, 0));
     let mut out = [0xffu8; 16];
     // SAFETY: NULL tree is accepted.
-    unsafe { uoanim_xanim_length_extended_probe(core::ptr::null_mut(), 0, &mut out) };
+    unsafe { uoanim_internal_xanim_length_extended_probe(core::ptr::null_mut(), 0, &mut out) };
     assert_eq!(&out[..10], &[0u8; 10]);
 }
 
