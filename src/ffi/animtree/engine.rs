@@ -3,41 +3,25 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use crate::abi::xanim::{fileData_t, script_anim_tree_alloc_t, XAnim};
+use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
 use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
 
-extern "C" {
-    fn SL_ConvertToString(string: u16) -> *const c_char;
-    fn Scr_CreateCanonicalFilename(filename: *const c_char) -> u16;
-    fn Scr_IsIdentifier(text: *const c_char) -> i32;
-    fn Scr_AddSourceBuffer(filename: *const c_char, normal_code_start: *mut u8, relocated_code_start: *mut u8) -> *mut c_char;
-    fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut fileData_t;
-    fn XAnimLoadFile(name: *const c_char, alloc: Option<unsafe extern "C" fn(usize) -> *mut c_void>) -> *mut c_void;
-    fn ScriptCode_IsLoadedCodePos(code_pos: *const u8) -> i32;
-    fn Scr_IsInDeveloperOpcodeMemory(code_pos: *const u8) -> i32;
-    fn Hunk_AllocAlignInternal(size: usize, alignment: usize) -> *mut c_void;
-    fn Hunk_ClearTempMemoryHigh();
-}
+/// The engine imports of the script side (kept out of the unit's header).
+///
+/// cbindgen:ignore
+mod imports;
+use imports::*;
 
 /// Name of a tree whose `.atr` has no file record.
 static SAVEGAME_NAME: &CStr = c"(savegame)";
 
-/// `Hunk_AllocXAnimPrecache`: hunk memory aligned for `fileData_t` (the
-/// allocator `XAnimLoadFile` gets at precache).
-///
-/// # Safety
-/// Calls the engine's hunk allocator.
-#[no_mangle]
-pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
-    // SAFETY: plain engine call.
-    unsafe { Hunk_AllocAlignInternal(size, core::mem::align_of::<*const c_void>()) }
-}
-
 /// The engine as the registry sees it, for one exported call.
+///
+/// cbindgen:ignore
 pub struct Engine {
     /// The allocator of the load in progress (precache / load at index).
     pub alloc: script_anim_tree_alloc_t,
@@ -126,7 +110,7 @@ impl TreeEngine for Engine {
 
     fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()> {
         // SAFETY: NUL-terminated name; the allocator is this unit's.
-        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(Hunk_AllocXAnimPrecache)) };
+        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(super::runtime::Hunk_AllocXAnimPrecache)) };
         Ok(())
     }
 
@@ -152,4 +136,13 @@ impl TreeEngine for Engine {
         // SAFETY: plain engine query.
         unsafe { Scr_IsInDeveloperOpcodeMemory(cell as *const u8) != 0 }
     }
+}
+
+/// `Hunk_AllocAlignInternal`.
+///
+/// # Safety
+/// Plain engine call.
+pub(super) unsafe fn hunk_alloc_align(size: usize, alignment: usize) -> *mut c_void {
+    // SAFETY: plain engine call.
+    unsafe { Hunk_AllocAlignInternal(size, alignment) }
 }

@@ -11,27 +11,33 @@ use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::guard;
 use crate::tree::registry::{AnimTrees, Globals};
-use core::ffi::{c_char, CStr};
+use core::ffi::{c_char, c_void, CStr};
 
 /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
 /// tree (what `#animtree` pushes).
+/// cbindgen:ignore
 #[no_mangle]
 pub static script_activeAnimTreeHandle: ModuleCell<i32> = ModuleCell::new(0);
 /// `script_animCurrentUsingTree`: the reference set `%name` goes to (0: none).
+/// cbindgen:ignore
 #[no_mangle]
 pub static script_animCurrentUsingTree: ModuleCell<u16> = ModuleCell::new(0);
 /// `script_animCommentDepth`: depth of `/# ... #/` (written by the compiler).
+/// cbindgen:ignore
 #[no_mangle]
 pub static script_animCommentDepth: ModuleCell<i32> = ModuleCell::new(0);
 /// `script_animTreeChecksum`: checksum over the trees built.
+/// cbindgen:ignore
 #[no_mangle]
 pub static script_animTreeChecksum: ModuleCell<u32> = ModuleCell::new(0);
 /// `xanim_activePoolPayloadSlot`: registry row 0/1 (written by the engine).
+/// cbindgen:ignore
 #[no_mangle]
 pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = ModuleCell::new(0);
 
 /// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored it
 /// (read when a tree is parsed).
+/// cbindgen:ignore
 #[no_mangle]
 pub static script_animCheckEnabled: ModuleCell<i32> = ModuleCell::new(0);
 
@@ -44,6 +50,17 @@ fn cstr<'a>(p: *const c_char) -> &'a CStr {
     }
     // SAFETY: the engine passes NUL-terminated strings valid for the call.
     unsafe { CStr::from_ptr(p) }
+}
+
+/// `Hunk_AllocXAnimPrecache`: hunk memory aligned for `fileData_t` (the
+/// allocator `XAnimLoadFile` gets at precache).
+///
+/// # Safety
+/// Calls the engine's hunk allocator.
+#[no_mangle]
+pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
+    // SAFETY: plain engine call.
+    unsafe { super::engine::hunk_alloc_align(size, core::mem::align_of::<*const c_void>()) }
 }
 
 /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
