@@ -395,6 +395,8 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
                 // and removes it again before anything can see it (the next
                 // name or the end of the block), unless a block follows.
                 let name = token.name;
+                // Quirk: an earlier unreferenced leaf of the same name is
+                // already gone, so under pruning it is no duplicate.
                 if tree.has_child(frame.parent, name) {
                     return Err(cursor.error(b"duplicate animation"));
                 }
@@ -439,6 +441,8 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
                         parent: node,
                         add_empty_void: !frame.missing,
                         add_looping_void: flags & PROPERTY_LOOPSYNC != 0,
+                        // Quirk: `complete` forces the subtree only when its
+                        // own name is referenced (or an ancestor forces it).
                         force_loaded: frame.force_loaded || (flags & PROPERTY_COMPLETE != 0 && !frame.missing),
                         anim_node: NONE,
                         property_flags: 0,
@@ -460,6 +464,9 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
         }
         // End of this block (end of text or `}`): the C function's epilogue.
         let frame = *frame;
+        // Quirk: a kept block that lost every child (and the root, always)
+        // gets one `void` leaf, `void_loop` under loopsync; both need real
+        // xanim assets.
         if frame.add_empty_void && tree.is_empty(frame.parent) {
             let name = if frame.add_looping_void { cx.void_loop_name } else { cx.void_name };
             tree.add_child(frame.parent, name);
@@ -476,6 +483,8 @@ pub fn parse(tokens: &[Token], tree: &mut ParseTree, frames: &mut Vec<Frame>, cx
         if hit_eof {
             return Err(cursor.error(b"unexpected end of file"));
         }
+        // Quirk: a block that kept nothing goes; one that kept something
+        // stays even when its own name is unreferenced.
         if tree.is_empty(frame.parent) {
             tree.remove_newest(outer.parent);
         } else if let Some(n) = tree.nodes.get_mut(frame.parent as usize) {

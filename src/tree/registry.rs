@@ -296,6 +296,9 @@ impl AnimTrees {
         let r = Self::row_index(g.slot);
         let (entry, tree_index) = match self.root.get(&name).copied() {
             None => {
+                // One-based rows of 128 cells: the 128th new name is refused
+                // before anything is registered (names already known still
+                // resolve at capacity).
                 if self.rows[r].count >= TREE_CAPACITY as i32 {
                     return Err(drop_error(crate::text!("\x15maximum animation tree count exceeded ({})", TREE_CAPACITY)));
                 }
@@ -461,6 +464,9 @@ impl AnimTrees {
         let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
         let Some(&index) = self.ref_index.get(&ref_key(refset, name)) else { return Ok(()) };
         let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
+        // Quirk: the first node of a referenced name (in creation order)
+        // binds it; a second node of that name anywhere in the tree is an
+        // error, while unreferenced names may repeat across blocks.
         if entry.resolved {
             let mut text = Text::from_bytes(b"\x15duplicate animation '");
             text.push(self.names.get(name));
@@ -511,8 +517,9 @@ impl AnimTrees {
         path[10 + name_len..10 + name_len + 4].copy_from_slice(b".atr");
         let path = CStr::from_bytes_until_nul(&path).unwrap_or(c"");
         let Some(text) = engine.add_source_buffer(path) else {
-            // Missing file: the tree is dropped from the registry silently;
-            // its queued references stay as they are.
+            // Quirk: a missing file is silent: the tree is dropped from the
+            // registry (NULL tree), its queued references are never reported
+            // and keep what they hold (0, or on i386 the list links).
             if self.root.get(&tree_name) == Some(&entry_id) {
                 self.root.remove(&tree_name);
             }
@@ -576,6 +583,11 @@ impl AnimTrees {
 
     /// `Scr_CreateAnimationTree` from the root: level-by-level indices per
     /// parent, checksum, parent and leaf nodes.
+    ///
+    /// Quirk: a parent's children (newest first) take consecutive indices
+    /// before any grandchild block is allocated; the checksum
+    /// (`script_animTreeChecksum`) is never reset, so it accumulates over
+    /// every tree of every load.
     fn create_tree(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, refset: u32, tree: TreeAddr, tree_name: NameId, tree_index: i32) -> Outcome<()> {
         self.build.clear();
         let frame = self.enter_parent(engine, g, tree, 0, 0, 1, true);
@@ -627,7 +639,9 @@ impl AnimTrees {
     }
 
     /// `Scr_CheckAnimsDefined`: the newest still-unresolved name, with its
-    /// newest cell and the message.
+    /// newest cell and the message (Quirk: names are walked newest first and
+    /// the first hit is reported, through `CompileError2` for script code
+    /// and `Com_Error` for any other cell).
     fn check_defined(&self, refset: u32, tree_name: NameId) -> Option<(CellAddr, Text)> {
         let set = self.refsets.get(refset as usize)?;
         let entry = set.entries.iter().rev().find(|e| !e.resolved)?;

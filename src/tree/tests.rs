@@ -578,6 +578,36 @@ fn registry_indices_rows_and_timing() {
 }
 
 #[test]
+fn slots_other_than_zero_and_one_use_row_one() {
+    let mut h = H::new();
+    h.file("t.atr", b"walk\n");
+    h.slot = 1;
+    h.begin();
+    assert_eq!(h.using("t", 1), Ok(1));
+    h.slot = 7;
+    assert_eq!(h.using("t", 1), Ok(1));
+    h.slot = -3;
+    let cell = h.find_anim("t", "walk").unwrap();
+    h.precache().unwrap();
+    assert_eq!(h.cell(cell), 0x0001_0001);
+    h.slot = 0;
+    assert_eq!(h.using("t", 1), Ok(0), "row 0 does not hold the name");
+}
+
+#[test]
+fn a_missing_tree_retried_by_index_is_looked_up_again() {
+    let mut h = H::new();
+    h.begin();
+    let cell = h.find_anim("late", "walk").unwrap();
+    h.precache().unwrap();
+    assert!(h.tree("late").is_none());
+    h.file("late.atr", b"walk\n");
+    h.load_index(1).unwrap();
+    assert!(h.tree("late").is_none(), "dropped from the registry");
+    assert_eq!(h.cell(cell), 0x0001_0001);
+}
+
+#[test]
 fn unknown_using_values_are_detached() {
     let mut h = H::new();
     h.file("t.atr", b"walk\n");
