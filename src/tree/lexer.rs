@@ -193,17 +193,14 @@ impl Lexer {
                 self.finish(p);
                 return;
             }
-            // Space-delimited token: up to the next whitespace byte.
-            let mut ch = c;
-            loop {
-                self.push(ch);
-                p += 1;
-                ch = self.at(p);
-                if (ch as i8) <= b' ' as i8 {
-                    break;
-                }
-            }
-            self.finish(p);
+            // Space-delimited token: up to the next whitespace byte (the
+            // text ends with a NUL, which is one).
+            let rest = self.text.get(p..).unwrap_or(&[]);
+            let len = rest.iter().position(|&ch| (ch as i8) <= b' ' as i8).unwrap_or(rest.len());
+            let kept = len.min(MAX_TOKEN_CHARS - 1);
+            self.token[..kept].copy_from_slice(&rest[..kept]);
+            self.token_len = kept;
+            self.finish(p + len);
             return;
         }
     }

@@ -96,9 +96,15 @@ pub fn tokenize(lexer: &mut Lexer, text: &[u8], names: &mut Names, out: &mut Vec
         let bytes = lexer.token();
         let start = lexer.last_token_pos() as u32;
         let mut token = Token { start, class: Class::Other, name: 0, property: 0, empty: bytes.is_empty(), newline_before };
-        if is_identifier(bytes) {
+        let mut identifier = true;
+        let mut upper = false;
+        for &c in bytes {
+            identifier &= c.is_ascii_alphanumeric() || c == b'_';
+            upper |= c.is_ascii_uppercase();
+        }
+        if identifier {
             token.class = Class::Name;
-            token.name = names.intern_lowercase(bytes);
+            token.name = if upper { names.intern_lowercase(bytes) } else { names.intern(bytes) };
             let lower = names.get(token.name);
             token.property = if lower == b"loopsync" {
                 PROPERTY_LOOPSYNC as u8
