@@ -122,6 +122,11 @@ impl TreeEngine for Engine {
     }
 
     fn write_cell(&mut self, cell: CellAddr, value: u32) {
+        // A NULL cell (the original writes through it) is not written
+        // (docs/DIVERGENCES.md).
+        if cell == 0 {
+            return;
+        }
         // SAFETY: the cell is the 4 bytes the engine handed over with the
         // reference (possibly unaligned script code).
         unsafe { core::ptr::write_unaligned(cell as *mut u32, value) }
