@@ -437,8 +437,11 @@ fn line_rules() {
     assert_eq!(build_all(b"a\rb\r"), Err(compile(2, "FIXME: aliases not yet implemented")));
     // Bytes >= 0x80 separate tokens (Quirk).
     assert_eq!(build_all(b"a\xA0b\n").unwrap_err(), compile(2, "FIXME: aliases not yet implemented"));
-    // Names are lowercased.
+    // Names are lowercased; any letters/digits/underscore token is a name.
     assert_eq!(build_all(b"WaLk\n").unwrap(), vec!["0 P 1+1 0x0", "1 walk"]);
+    assert_eq!(build_all(b"123\n_9x\n").unwrap(), vec!["0 P 1+2 0x0", "1 _9x", "2 123"]);
+    // Property words are case-insensitive.
+    assert_eq!(build_all(b"m : LoopSync COMPLETE\n{\n a\n}\n").unwrap()[1], "1 P 2+1 0x9");
     // Quoted tokens: "" is an (empty) name at the start of a line and
     // nothing elsewhere.
     assert_eq!(build_all(b"\"run\"\nwalk \"\"\n").unwrap(), vec!["0 P 1+2 0x0", "1 walk", "2 run"]);
