@@ -5,24 +5,47 @@
 //! distinct byte string gets a [`NameId`], its bytes are stored once with a
 //! terminating NUL (so they can be handed to the engine as C strings).
 
-/// Hash of a name: 8 bytes at a time (multiply-rotate mixing).
+const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+#[inline(always)]
+fn mix(h: u64, word: u64) -> u64 {
+    (h.rotate_left(5) ^ word).wrapping_mul(K)
+}
+
+/// `N` bytes of `b` from `at` as a little-endian word (0 where `b` is too
+/// short, which the callers rule out).
+#[inline(always)]
+fn word<const N: usize>(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    if let Some(src) = b.get(at..at + N) {
+        w[..N].copy_from_slice(src);
+    }
+    u64::from_le_bytes(w)
+}
+
+/// Hash of a name: whole 8-byte words, the tail as one overlapping word
+/// (multiply-rotate mixing).  Only slot placement depends on it.
 #[inline]
 fn hash(bytes: &[u8]) -> u32 {
-    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mut h: u64 = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    let n = bytes.len();
+    let mut h = (n as u64).wrapping_mul(K);
+    if n >= 8 {
+        let mut i = 0;
+        while i + 8 <= n {
+            h = mix(h, word::<8>(bytes, i));
+            i += 8;
+        }
+        if i < n {
+            h = mix(h, word::<8>(bytes, n - 8));
+        }
+    } else if n >= 4 {
+        h = mix(h, word::<4>(bytes, 0) | (word::<4>(bytes, n - 4) << 32));
+    } else if n > 0 {
+        let b = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+        h = mix(h, b(0) | (b(n / 2) << 8) | (b(n - 1) << 16));
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    (h ^ (h >> 32)) as u32
+    let h = h.wrapping_mul(K);
+    (h >> 32) as u32
 }
 
 /// A name as C reads it: its bytes followed by one NUL, with no NUL inside
@@ -57,8 +80,9 @@ pub struct Names {
     bytes: Vec<u8>,
     /// (start, len) of each name in `bytes` (the NUL follows at start+len).
     spans: Vec<(u32, u32)>,
-    /// Open-addressing slots holding `id + 1` (0 = empty); length is a power of two.
-    slots: Vec<u32>,
+    /// Open-addressing slots holding `hash << 32 | (id + 1)` (0 = empty);
+    /// length is a power of two.
+    slots: Vec<u64>,
     scratch: Vec<u8>,
 }
 
@@ -103,23 +127,52 @@ impl Names {
 
     /// Interns `name` (cut at its first NUL, as C would see it).
     pub fn intern(&mut self, name: &[u8]) -> NameId {
-        let name = match name.iter().position(|&b| b == 0) {
-            Some(n) => &name[..n],
-            None => name,
-        };
+        self.intern_exact(cut_at_nul(name))
+    }
+
+    /// Interns `name` with ASCII `A-Z` lowercased (what the engine's
+    /// lowercase string lookup does), cut at its first NUL.
+    pub fn intern_lowercase(&mut self, name: &[u8]) -> NameId {
+        let name = cut_at_nul(name);
+        let upper = name.iter().any(u8::is_ascii_uppercase);
+        self.intern_token(name, upper)
+    }
+
+    /// Interns a name without NUL; `upper` tells whether it holds an ASCII
+    /// capital (then it is lowercased first).
+    #[inline]
+    pub fn intern_token(&mut self, name: &[u8], upper: bool) -> NameId {
+        if !upper {
+            return self.intern_exact(name);
+        }
+        let mut scratch = core::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend_from_slice(name);
+        scratch.make_ascii_lowercase();
+        let id = self.intern_exact(&scratch);
+        self.scratch = scratch;
+        id
+    }
+
+    /// Interns `name`, which holds no NUL.
+    #[inline]
+    fn intern_exact(&mut self, name: &[u8]) -> NameId {
         if self.slots.len() < 2 * (self.spans.len() + 1) {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut slot = hash(name) as usize & mask;
-        loop {
-            let entry = self.slots[slot];
+        let h = hash(name);
+        let tag = u64::from(h) << 32;
+        let mut slot = h as usize & mask;
+        while let Some(&entry) = self.slots.get(slot) {
             if entry == 0 {
                 break;
             }
-            let id = entry - 1;
-            if self.get(id) == name {
-                return id;
+            if entry & !0xffff_ffff == tag {
+                let id = (entry as u32).wrapping_sub(1);
+                if self.get(id) == name {
+                    return id;
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -128,36 +181,36 @@ impl Names {
         self.bytes.extend_from_slice(name);
         self.bytes.push(0);
         self.spans.push((start, name.len() as u32));
-        self.slots[slot] = id + 1;
-        id
-    }
-
-    /// Interns `name` with ASCII `A-Z` lowercased (what the engine's
-    /// lowercase string lookup does).
-    pub fn intern_lowercase(&mut self, name: &[u8]) -> NameId {
-        if !name.iter().any(|b| b.is_ascii_uppercase()) {
-            return self.intern(name);
+        if let Some(s) = self.slots.get_mut(slot) {
+            *s = tag | u64::from(id + 1);
         }
-        let mut scratch = core::mem::take(&mut self.scratch);
-        scratch.clear();
-        scratch.extend(name.iter().take_while(|&&b| b != 0).map(u8::to_ascii_lowercase));
-        let id = self.intern(&scratch);
-        self.scratch = scratch;
         id
     }
 
+    #[cold]
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(64);
         self.slots.clear();
         self.slots.resize(size, 0);
         let mask = size - 1;
         for id in 0..self.spans.len() as NameId {
-            let mut slot = hash(self.get(id)) as usize & mask;
-            while self.slots[slot] != 0 {
+            let h = hash(self.get(id));
+            let mut slot = h as usize & mask;
+            while self.slots.get(slot).is_some_and(|&s| s != 0) {
                 slot = (slot + 1) & mask;
             }
-            self.slots[slot] = id + 1;
+            if let Some(s) = self.slots.get_mut(slot) {
+                *s = (u64::from(h) << 32) | u64::from(id + 1);
+            }
         }
+    }
+}
+
+/// `name` up to its first NUL.
+fn cut_at_nul(name: &[u8]) -> &[u8] {
+    match name.iter().position(|&b| b == 0) {
+        Some(n) => &name[..n],
+        None => name,
     }
 }
 

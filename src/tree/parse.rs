@@ -25,7 +25,6 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use super::lexer::Lexer;
 use super::names::{NameId, Names};
 use crate::error::{Failure, Outcome, Text};
 
@@ -81,40 +80,154 @@ pub fn is_identifier(text: &[u8]) -> bool {
     text.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
+/// Byte class: ends a space-delimited token and is skipped between tokens
+/// (a signed byte `<= ' '`, so NUL and every byte `>= 0x80` too).
+const DELIM: u8 = 1;
+/// Byte class: not allowed in a script identifier.
+const NOT_IDENT: u8 = 2;
+/// Byte class: ASCII `A-Z`.
+const UPPER: u8 = 4;
+
+const fn byte_classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let mut k = 0;
+        if (c as i8) <= b' ' as i8 {
+            k |= DELIM;
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'_') {
+            k |= NOT_IDENT;
+        }
+        if c.is_ascii_uppercase() {
+            k |= UPPER;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
+}
+
+static BYTE_CLASS: [u8; 256] = byte_classes();
+
+#[inline(always)]
+fn class_of(c: u8) -> u8 {
+    BYTE_CLASS[usize::from(c)]
+}
+
+/// Longest token the engine keeps (`MAX_TOKEN_CHARS - 1` bytes; the rest
+/// of a longer token is skipped).
+const MAX_TOKEN_LEN: usize = super::lexer::MAX_TOKEN_CHARS - 1;
+
 /// Cuts `text` (up to its first NUL) into tokens, ending with a
 /// [`Class::End`] token.
-pub fn tokenize(lexer: &mut Lexer, text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
+///
+/// One pass over the text with the engine tokenizer's rules (the model is
+/// [`Lexer`](super::lexer::Lexer), which the tests compare it with):
+/// whitespace is a signed byte `<= ' '`; `//` and `/* */` are skipped where
+/// a token could start (a line break inside a block comment does not count);
+/// a `"` token runs to the next unescaped `"` with `\"` for a quote; any
+/// other token to the next whitespace byte; a token keeps at most 1023 bytes.
+pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
     out.clear();
-    lexer.begin(text);
+    let t = match text.iter().position(|&b| b == 0) {
+        Some(n) => &text[..n],
+        None => text,
+    };
+    let n = t.len();
+    out.reserve(n / 16 + 1);
+    let at = |i: usize| t.get(i).copied().unwrap_or(0);
+    let mut quoted = [0u8; MAX_TOKEN_LEN];
+    let mut p = 0usize;
     loop {
-        lexer.parse();
-        let newline_before = lexer.crossed_newline();
-        if lexer.at_end() {
-            out.push(Token { start: 0, class: Class::End, name: 0, property: 0, empty: true, newline_before });
-            break;
+        // Com_Parse: whitespace and comments before the token.
+        let mut newline_before = false;
+        loop {
+            while let Some(&c) = t.get(p) {
+                if class_of(c) & DELIM == 0 {
+                    break;
+                }
+                newline_before |= c == b'\n';
+                p += 1;
+            }
+            if p >= n {
+                out.push(Token { start: 0, class: Class::End, name: 0, property: 0, empty: true, newline_before });
+                return;
+            }
+            if at(p) != b'/' {
+                break;
+            }
+            match at(p + 1) {
+                b'/' => {
+                    // To the line break (left for the whitespace loop).
+                    p = t.get(p..).and_then(|rest| rest.iter().position(|&c| c == b'\n')).map_or(n, |k| p + k);
+                }
+                b'*' => {
+                    // Quirk (of the engine): the search for `*/` starts at
+                    // the `/`, so `/*/` is a whole comment.
+                    let close = t.get(p..).and_then(|rest| rest.windows(2).position(|w| w == b"*/"));
+                    p = close.map_or(n, |k| p + k + 2);
+                }
+                _ => break,
+            }
         }
-        let bytes = lexer.token();
-        let start = lexer.last_token_pos() as u32;
-        let mut token = Token { start, class: Class::Other, name: 0, property: 0, empty: bytes.is_empty(), newline_before };
-        let mut identifier = true;
-        let mut upper = false;
-        for &c in bytes {
-            identifier &= c.is_ascii_alphanumeric() || c == b'_';
-            upper |= c.is_ascii_uppercase();
-        }
-        if identifier {
-            token.class = Class::Name;
-            token.name = if upper { names.intern_lowercase(bytes) } else { names.intern(bytes) };
-            let lower = names.get(token.name);
-            token.property = if lower == b"loopsync" {
-                PROPERTY_LOOPSYNC as u8
-            } else if lower == b"nonloopsync" {
-                PROPERTY_NONLOOPSYNC as u8
-            } else if lower == b"complete" {
-                PROPERTY_COMPLETE as u8
+        let start = p;
+        let bytes: &[u8];
+        let mut acc: u8 = 0;
+        if at(p) == b'"' {
+            p += 1;
+            let mut len = 0;
+            loop {
+                let mut ch = at(p);
+                if ch == 0 {
+                    break;
+                }
+                p += 1;
+                if ch == b'\\' && at(p) == b'"' {
+                    ch = b'"';
+                    p += 1;
+                } else if ch == b'"' {
+                    break;
+                }
+                if let Some(slot) = quoted.get_mut(len) {
+                    *slot = ch;
+                    len += 1;
+                    acc |= class_of(ch);
+                }
+            }
+            bytes = quoted.get(..len).unwrap_or(&[]);
+        } else {
+            let mut q = p;
+            while let Some(&c) = t.get(q) {
+                let k = class_of(c);
+                if k & DELIM != 0 {
+                    break;
+                }
+                acc |= k;
+                q += 1;
+            }
+            let len = q - p;
+            if len > MAX_TOKEN_LEN {
+                bytes = t.get(p..p + MAX_TOKEN_LEN).unwrap_or(&[]);
+                acc = bytes.iter().fold(0, |a, &c| a | class_of(c));
             } else {
-                0
-            };
+                bytes = t.get(p..q).unwrap_or(&[]);
+            }
+            p = q;
+        }
+        let mut token = Token {
+            start: start as u32,
+            class: Class::Other,
+            name: 0,
+            property: 0,
+            empty: bytes.is_empty(),
+            newline_before,
+        };
+        if acc & NOT_IDENT == 0 {
+            token.class = Class::Name;
+            token.name = names.intern_token(bytes, acc & UPPER != 0);
+            token.property = property_of(bytes);
         } else {
             token.class = match bytes {
                 b"{" => Class::Open,
@@ -126,7 +239,18 @@ pub fn tokenize(lexer: &mut Lexer, text: &[u8], names: &mut Names, out: &mut Vec
         }
         out.push(token);
     }
-    lexer.release();
+}
+
+/// Property bit of a name token (`loopsync`, `nonloopsync`, `complete`,
+/// any case), 0 for other names.
+#[inline]
+fn property_of(name: &[u8]) -> u8 {
+    match name.len() {
+        8 if name.eq_ignore_ascii_case(b"loopsync") => PROPERTY_LOOPSYNC as u8,
+        8 if name.eq_ignore_ascii_case(b"complete") => PROPERTY_COMPLETE as u8,
+        11 if name.eq_ignore_ascii_case(b"nonloopsync") => PROPERTY_NONLOOPSYNC as u8,
+        _ => 0,
+    }
 }
 
 /// One node of the parsed tree.

@@ -18,7 +18,6 @@
 #![allow(clippy::result_large_err)]
 
 use super::hash::FxHashMap;
-use super::lexer::Lexer;
 use super::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use crate::error::{Failure, Outcome, Text};
@@ -163,7 +162,6 @@ pub struct AnimTrees {
     /// Whether a queued cell holds the previous cell's address (i386).
     pub links_in_cells: bool,
     names: Names,
-    lexer: Lexer,
     /// Tokens of every `.atr` text met, by tree name (checked against the
     /// text each time).
     cache: FxHashMap<NameId, CachedText>,
@@ -207,7 +205,6 @@ impl AnimTrees {
             anim_check: 0,
             links_in_cells: cfg!(target_pointer_width = "32"),
             names: Names::new(),
-            lexer: Lexer::new(),
             cache: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
             cached_bytes: 0,
             tree: ParseTree::new(),
@@ -263,7 +260,6 @@ impl AnimTrees {
         self.ref_index.clear();
         self.cells.clear();
         self.tree.release();
-        self.lexer.release();
         // Names and token lists outlive a load (the next load meets the same
         // files); they are dropped when they grow large.
         if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
@@ -531,7 +527,7 @@ impl AnimTrees {
             self.cached_bytes = self.cached_bytes.wrapping_sub(cached.text.len()).wrapping_add(text.len());
             cached.text.clear();
             cached.text.extend_from_slice(text);
-            parse::tokenize(&mut self.lexer, text, &mut self.names, &mut cached.tokens);
+            parse::tokenize(text, &mut self.names, &mut cached.tokens);
         }
         let void_name = self.names.intern(b"void");
         let void_loop_name = self.names.intern(b"void_loop");

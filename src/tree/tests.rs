@@ -735,3 +735,103 @@ fn token_lists_are_reused_only_for_the_same_text() {
         h.end();
     }
 }
+
+/// The one-pass tokenizer against the model of the engine tokenizer
+/// (`Lexer`, one `Com_Parse` per token).
+fn model_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
+    let mut lx = super::lexer::Lexer::new();
+    lx.begin(text);
+    let mut out = Vec::new();
+    loop {
+        let t = lx.parse().to_vec();
+        let newline = lx.crossed_newline();
+        if lx.at_end() {
+            out.push((u32::MAX, Vec::new(), newline));
+            return out;
+        }
+        out.push((lx.last_token_pos() as u32, t, newline));
+    }
+}
+
+fn check_tokenizer(text: &[u8]) {
+    use super::parse::{tokenize, Class};
+    let mut names = super::names::Names::new();
+    let mut tokens = Vec::new();
+    tokenize(text, &mut names, &mut tokens);
+    let model = model_tokens(text);
+    assert_eq!(tokens.len(), model.len(), "{:?}", String::from_utf8_lossy(text));
+    for (t, (start, bytes, newline)) in tokens.iter().zip(&model) {
+        let ctx = String::from_utf8_lossy(text);
+        assert_eq!(t.newline_before, *newline, "{ctx:?}");
+        if *start == u32::MAX {
+            assert_eq!(t.class, Class::End, "{ctx:?}");
+            continue;
+        }
+        assert_eq!(t.start, *start, "{ctx:?}");
+        assert_eq!(t.empty, bytes.is_empty(), "{ctx:?}");
+        let ident = bytes.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_');
+        if ident {
+            assert_eq!(t.class, Class::Name, "{ctx:?}");
+            assert_eq!(names.get(t.name), bytes.to_ascii_lowercase().as_slice(), "{ctx:?}");
+            let lower = bytes.to_ascii_lowercase();
+            let prop = match lower.as_slice() {
+                b"loopsync" => 1,
+                b"nonloopsync" => 2,
+                b"complete" => 8,
+                _ => 0,
+            };
+            assert_eq!(t.property, prop, "{ctx:?}");
+        } else {
+            let class = match bytes.as_slice() {
+                b"{" => Class::Open,
+                b"}" => Class::Close,
+                b":" => Class::Colon,
+                [b'{' | b'}', ..] => Class::GluedBrace,
+                _ => Class::Other,
+            };
+            assert_eq!(t.class, class, "{ctx:?}");
+        }
+    }
+}
+
+#[test]
+fn one_pass_tokenizer_matches_the_engine_model() {
+    for text in [
+        &b""[..],
+        b"a",
+        b"a\n",
+        b"  \n ",
+        b"/*/ a",
+        b"a /*/ b */ c",
+        b"x // c\n y",
+        b"// only",
+        b"/* open",
+        b"\"\" \"a b\" \"x\\\"y\" \"open",
+        b"LoopSync NONLOOPSYNC complete Complete1",
+        b"{ } : {a }b",
+        b"a\0b",
+        b"\xC0a\xA0B\x7Fc",
+        b"/",
+        b"a/",
+        b"\"\\",
+    ] {
+        check_tokenizer(text);
+    }
+    let mut long = vec![b'A'; 1500];
+    long.extend_from_slice(b"-x y");
+    check_tokenizer(&long);
+    let mut long_ident = vec![b'b'; 1023];
+    long_ident.extend_from_slice(b":\n");
+    check_tokenizer(&long_ident);
+    let mut quoted = vec![b'"'];
+    quoted.extend(std::iter::repeat_n(b'Q', 1100));
+    quoted.extend_from_slice(b"\" z");
+    check_tokenizer(&quoted);
+    let mut rng = Lcg(7);
+    let alphabet = b" \n\t{}:aZ_9\"\\/*\xC0\0-";
+    for _ in 0..20_000 {
+        let len = rng.below(40);
+        let text: Vec<u8> = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        check_tokenizer(&text);
+    }
+}
