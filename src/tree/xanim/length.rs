@@ -18,11 +18,12 @@
 //!   IEEE special cases (division by zero, NaN and infinite rates, 0/0 as
 //!   the negative default NaN) agree too.
 //!
-//! Both first call [`length_operands`] (plain Rust, no engine call), which
-//! reads the node safely.
+//! Both read the node themselves, with the same checks as
+//! [`length_operands`] (the Rust statement of what they read, which the
+//! tests compare them with), so the export is one jump and a short routine.
 
 use super::XAnimHandle;
-use crate::abi::xanim::XAnim;
+use crate::abi::xanim::{fileData_t, XAnim, XAnimEntry, XAnimParts};
 
 /// The operands of a length: the frame count (zero-extended) and the bits
 /// of the binary32 frame rate.
@@ -66,16 +67,36 @@ pub fn length_binary64(ops: LengthOperands) -> f64 {
     f64::from(ops.frames) / f64::from(f32::from_bits(ops.rate_bits))
 }
 
-/// Called by the assembly with the export's arguments.
-///
-/// # Safety
-/// `tree` is NULL or satisfies [`XAnimHandle::from_raw`]'s contract.
-unsafe extern "C" fn packed_length_operands(tree: *mut XAnim, index: i32) -> u64 {
-    // SAFETY: guaranteed by the caller (the export's contract).
-    let tree = unsafe { XAnimHandle::from_raw(tree) };
-    length_operands(tree, index).packed()
-}
+// Layout constants the assembly reads (all checked against the mirrors in
+// crate::abi::xanim, which assert both arches' numbers).
+const NODE_COUNT: usize = core::mem::offset_of!(XAnim, nodeCount);
+const ENTRIES: usize = core::mem::offset_of!(XAnim, entries);
+const ENTRY_SIZE: usize = core::mem::size_of::<XAnimEntry>();
+const CHILD_COUNT: usize = ENTRIES + core::mem::offset_of!(XAnimEntry, childCount);
+/// The payload union's `leafAsset` member is at its start.
+const LEAF_ASSET: usize = ENTRIES + core::mem::offset_of!(XAnimEntry, payload);
+/// `data.xanimParts` (the union's members are at its start).
+const PARTS: usize = core::mem::offset_of!(fileData_t, data);
+const FRAMES: usize = core::mem::offset_of!(XAnimParts, frameCountMinusOne);
+const RATE: usize = core::mem::offset_of!(XAnimParts, frameRate);
 
+const _: () = {
+    // `childCount` is compared as a word; i386 scales the index by the
+    // entry size, which must be a valid address scale there.
+    assert!(core::mem::size_of::<u16>() == 2);
+    assert!(ENTRY_SIZE.is_power_of_two());
+    assert!(cfg!(target_arch = "x86_64") || ENTRY_SIZE <= 8);
+    assert!(core::mem::size_of::<*mut fileData_t>() == core::mem::size_of::<usize>());
+};
+
+/// `log2(sizeof(XAnimEntry))` (x86_64; i386 uses the size as an address scale).
+#[cfg(target_arch = "x86_64")]
+const ENTRY_SHIFT: u32 = ENTRY_SIZE.trailing_zeros();
+
+// The routines read the node exactly as `length_operands` does (NULL tree,
+// index outside `nodeCount` as an unsigned compare, parent node, NULL asset,
+// NULL parts: the +0 of LengthOperands::NONE) and then divide; the tests
+// compare them with `length_operands` and with exact quotients.
 #[cfg(target_arch = "x86_64")]
 core::arch::global_asm!(
     ".text",
@@ -84,12 +105,28 @@ core::arch::global_asm!(
     ".hidden uoanim_internal_xanim_length_extended",
     ".type uoanim_internal_xanim_length_extended,@function",
     "uoanim_internal_xanim_length_extended:",
-    "    subq $24, %rsp",
-    "    call {ops}",
-    "    movq %rax, 8(%rsp)",
-    "    fildl 8(%rsp)",
-    "    fdivs 12(%rsp)",
-    "    addq $24, %rsp",
+    "    testq %rdi, %rdi",
+    "    je 1f",
+    "    cmpl {node_count}(%rdi), %esi",
+    "    jae 1f",
+    "    movl %esi, %eax",
+    "    shlq ${shift}, %rax",
+    "    cmpw $0, {child_count}(%rdi,%rax)",
+    "    jne 1f",
+    "    movq {leaf_asset}(%rdi,%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movq {parts}(%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movzwl {frames}(%rax), %ecx",
+    // the red zone holds the zero-extended count for fild
+    "    movl %ecx, -8(%rsp)",
+    "    fildl -8(%rsp)",
+    "    fdivs {rate}(%rax)",
+    "    ret",
+    "1:",
+    "    fldz",
     "    ret",
     ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
     "",
@@ -98,21 +135,42 @@ core::arch::global_asm!(
     ".hidden uoanim_internal_xanim_length_binary64",
     ".type uoanim_internal_xanim_length_binary64,@function",
     "uoanim_internal_xanim_length_binary64:",
-    "    subq $24, %rsp",
-    "    call {ops}",
-    "    movl %eax, %ecx",
+    "    testq %rdi, %rdi",
+    "    je 1f",
+    "    cmpl {node_count}(%rdi), %esi",
+    "    jae 1f",
+    "    movl %esi, %eax",
+    "    shlq ${shift}, %rax",
+    "    cmpw $0, {child_count}(%rdi,%rax)",
+    "    jne 1f",
+    "    movq {leaf_asset}(%rdi,%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movq {parts}(%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movzwl {frames}(%rax), %ecx",
     "    cvtsi2sdl %ecx, %xmm0",
-    "    shrq $32, %rax",
-    "    movd %eax, %xmm1",
-    "    cvtss2sd %xmm1, %xmm1",
+    "    cvtss2sd {rate}(%rax), %xmm1",
     "    divsd %xmm1, %xmm0",
-    "    addq $24, %rsp",
+    "    ret",
+    "1:",
+    "    xorps %xmm0, %xmm0",
     "    ret",
     ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
-    ops = sym packed_length_operands,
+    node_count = const NODE_COUNT,
+    shift = const ENTRY_SHIFT,
+    child_count = const CHILD_COUNT,
+    leaf_asset = const LEAF_ASSET,
+    parts = const PARTS,
+    frames = const FRAMES,
+    rate = const RATE,
     options(att_syntax)
 );
 
+// i386 (cdecl): the arguments are at 4(%esp) (tree) and 8(%esp) (index);
+// the callee owns that area, so the index slot takes the count for fild and
+// both slots the binary64 quotient for fld.
 #[cfg(target_arch = "x86")]
 core::arch::global_asm!(
     ".text",
@@ -121,17 +179,27 @@ core::arch::global_asm!(
     ".hidden uoanim_internal_xanim_length_extended",
     ".type uoanim_internal_xanim_length_extended,@function",
     "uoanim_internal_xanim_length_extended:",
-    "    subl $28, %esp",
-    "    movl 32(%esp), %eax",
-    "    movl %eax, 0(%esp)",
-    "    movl 36(%esp), %eax",
-    "    movl %eax, 4(%esp)",
-    "    call {ops}",
-    "    movl %eax, 8(%esp)",
-    "    movl %edx, 12(%esp)",
+    "    movl 4(%esp), %edx",
+    "    movl 8(%esp), %ecx",
+    "    testl %edx, %edx",
+    "    je 1f",
+    "    cmpl {node_count}(%edx), %ecx",
+    "    jae 1f",
+    "    cmpw $0, {child_count}(%edx,%ecx,{scale})",
+    "    jne 1f",
+    "    movl {leaf_asset}(%edx,%ecx,{scale}), %eax",
+    "    testl %eax, %eax",
+    "    je 1f",
+    "    movl {parts}(%eax), %eax",
+    "    testl %eax, %eax",
+    "    je 1f",
+    "    movzwl {frames}(%eax), %ecx",
+    "    movl %ecx, 8(%esp)",
     "    fildl 8(%esp)",
-    "    fdivs 12(%esp)",
-    "    addl $28, %esp",
+    "    fdivs {rate}(%eax)",
+    "    ret",
+    "1:",
+    "    fldz",
     "    ret",
     ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
     "",
@@ -140,21 +208,37 @@ core::arch::global_asm!(
     ".hidden uoanim_internal_xanim_length_binary64",
     ".type uoanim_internal_xanim_length_binary64,@function",
     "uoanim_internal_xanim_length_binary64:",
-    "    subl $28, %esp",
-    "    movl 32(%esp), %eax",
-    "    movl %eax, 0(%esp)",
-    "    movl 36(%esp), %eax",
-    "    movl %eax, 4(%esp)",
-    "    call {ops}",
-    "    cvtsi2sdl %eax, %xmm0",
-    "    movd %edx, %xmm1",
-    "    cvtss2sd %xmm1, %xmm1",
+    "    movl 4(%esp), %edx",
+    "    movl 8(%esp), %ecx",
+    "    testl %edx, %edx",
+    "    je 1f",
+    "    cmpl {node_count}(%edx), %ecx",
+    "    jae 1f",
+    "    cmpw $0, {child_count}(%edx,%ecx,{scale})",
+    "    jne 1f",
+    "    movl {leaf_asset}(%edx,%ecx,{scale}), %eax",
+    "    testl %eax, %eax",
+    "    je 1f",
+    "    movl {parts}(%eax), %eax",
+    "    testl %eax, %eax",
+    "    je 1f",
+    "    movzwl {frames}(%eax), %ecx",
+    "    cvtsi2sdl %ecx, %xmm0",
+    "    cvtss2sd {rate}(%eax), %xmm1",
     "    divsd %xmm1, %xmm0",
-    "    movsd %xmm0, 8(%esp)",
-    "    fldl 8(%esp)",
-    "    addl $28, %esp",
+    "    movsd %xmm0, 4(%esp)",
+    "    fldl 4(%esp)",
+    "    ret",
+    "1:",
+    "    fldz",
     "    ret",
     ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
-    ops = sym packed_length_operands,
+    node_count = const NODE_COUNT,
+    scale = const ENTRY_SIZE,
+    child_count = const CHILD_COUNT,
+    leaf_asset = const LEAF_ASSET,
+    parts = const PARTS,
+    frames = const FRAMES,
+    rate = const RATE,
     options(att_syntax)
 );

@@ -576,6 +576,11 @@ fn extended_length_specials() {
     // parents, NULL and outside: 0 / 1 = +0
     assert_eq!(extended(t, 0), (0, 0));
     assert_eq!(extended(t, 9), (0, 0));
+    // a leaf without asset
+    let (_mem, bare) = tree_mem("bare", 2);
+    assert_eq!(extended(bare, 1), (0, 0));
+    assert_eq!(binary64(bare, 1).to_bits(), 0);
+    assert_eq!(binary64(bare, -1).to_bits(), 0);
     let mut out = [0xffu8; 16];
     // SAFETY: NULL tree is accepted.
     unsafe { uoanim_internal_xanim_length_extended_probe(core::ptr::null_mut(), 0, &mut out) };
