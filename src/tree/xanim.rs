@@ -170,22 +170,36 @@ impl XAnimHandle {
     }
 
     /// `XAnimGetAnimName`: the leaf's asset name, or `"<non-leaf anim>"`.
+    ///
+    /// The constant names come from out-of-line functions, so the leaf
+    /// path needs no address of module data (on i386 that costs setting up
+    /// the GOT pointer on every call).
     pub fn anim_name(self, index: i32) -> *const c_char {
-        match self.entry_at(index) {
-            Some(e) if e.childCount != 0 => NON_LEAF_ANIM_NAME.as_ptr(),
-            Some(e) => match leaf_asset(e) {
+        Self::anim_name_of(Some(self), index)
+    }
+
+    /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
+    pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
+        let Some(tree) = tree else { return missing_name() };
+        match tree.entry_at(index) {
+            Some(e) if e.childCount == 0 => match leaf_asset(e) {
                 // SAFETY: a valid record (constructor contract).
                 Some(asset) => unsafe { asset.as_ref().name },
-                None => MISSING_NAME.as_ptr(),
+                None => missing_name(),
             },
-            None => MISSING_NAME.as_ptr(),
+            Some(_) => non_leaf_name(),
+            None => missing_name(),
         }
     }
 
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
+    #[inline]
     pub fn has_time(self, index: i32) -> i32 {
-        self.entry_at(index)
-            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(e).flags & FLAG_SYNC_MASK != 0))
+        match self.entry_at(index) {
+            Some(e) if e.childCount == 0 => 1,
+            Some(e) => i32::from(parent_view(e).flags & FLAG_SYNC_MASK != 0),
+            None => 0,
+        }
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
@@ -228,6 +242,20 @@ impl XAnimHandle {
             track = unsafe { track.add(1) };
         }
     }
+}
+
+/// [`NON_LEAF_ANIM_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
+#[inline(never)]
+fn non_leaf_name() -> *const c_char {
+    // black_box: not folded into the caller as a constant.
+    core::hint::black_box(NON_LEAF_ANIM_NAME.as_ptr())
+}
+
+/// [`MISSING_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
+#[cold]
+#[inline(never)]
+fn missing_name() -> *const c_char {
+    core::hint::black_box(MISSING_NAME.as_ptr())
 }
 
 /// The parent view of a node's payload (what the original reads for any

@@ -269,7 +269,7 @@ pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, child
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
     // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(core_tree::MISSING_NAME.as_ptr(), |t| t.anim_name(animIndex))
+    XAnimHandle::anim_name_of(unsafe { handle(tree) }, animIndex)
 }
 
 /// `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
