@@ -187,20 +187,20 @@ impl Names {
         id
     }
 
+    /// Doubles the slot table; the slots keep each name's hash, so the
+    /// names are placed again without hashing them.
     #[cold]
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(64);
-        self.slots.clear();
-        self.slots.resize(size, 0);
+        let size = (self.slots.len() * 2).max(1024);
+        let old = core::mem::replace(&mut self.slots, vec![0; size]);
         let mask = size - 1;
-        for id in 0..self.spans.len() as NameId {
-            let h = hash(self.get(id));
-            let mut slot = h as usize & mask;
+        for entry in old.into_iter().filter(|&e| e != 0) {
+            let mut slot = (entry >> 32) as usize & mask;
             while self.slots.get(slot).is_some_and(|&s| s != 0) {
                 slot = (slot + 1) & mask;
             }
             if let Some(s) = self.slots.get_mut(slot) {
-                *s = (u64::from(h) << 32) | u64::from(id + 1);
+                *s = entry;
             }
         }
     }

@@ -131,9 +131,9 @@ const MAX_TOKEN_LEN: usize = super::lexer::MAX_TOKEN_CHARS - 1;
 /// other token to the next whitespace byte; a token keeps at most 1023 bytes.
 pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
     out.clear();
-    let t = match text.iter().position(|&b| b == 0) {
-        Some(n) => &text[..n],
-        None => text,
+    let t = match core::ffi::CStr::from_bytes_until_nul(text) {
+        Ok(c) => c.to_bytes(),
+        Err(_) => text,
     };
     let n = t.len();
     out.reserve(n / 16 + 1);
@@ -198,22 +198,9 @@ pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
             }
             bytes = quoted.get(..len).unwrap_or(&[]);
         } else {
-            let mut q = p;
-            while let Some(&c) = t.get(q) {
-                let k = class_of(c);
-                if k & DELIM != 0 {
-                    break;
-                }
-                acc |= k;
-                q += 1;
-            }
-            let len = q - p;
-            if len > MAX_TOKEN_LEN {
-                bytes = t.get(p..p + MAX_TOKEN_LEN).unwrap_or(&[]);
-                acc = bytes.iter().fold(0, |a, &c| a | class_of(c));
-            } else {
-                bytes = t.get(p..q).unwrap_or(&[]);
-            }
+            let q = token_end(t, p);
+            bytes = t.get(p..q.min(p + MAX_TOKEN_LEN)).unwrap_or(&[]);
+            acc = bytes.iter().fold(0, |a, &c| a | class_of(c));
             p = q;
         }
         let mut token = Token {
@@ -239,6 +226,35 @@ pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
         }
         out.push(token);
     }
+}
+
+/// End of the space-delimited token starting at `p`: the first byte from
+/// `p` on that is whitespace to the engine (`t.len()` if none).
+///
+/// Eight bytes at a time: in `(w - 0x21..) & !w | w`, masked to each byte's
+/// top bit, the lowest flagged byte is the first one below `0x21` or from
+/// `0x80` up (bytes before it are in `0x21..0x80`, so no borrow reaches it).
+#[inline]
+fn token_end(t: &[u8], mut p: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = t.get(p..p + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let m = ((w.wrapping_sub(ONES * 0x21) & !w) | w) & HIGH;
+        if m != 0 {
+            return p + (m.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while let Some(&c) = t.get(p) {
+        if class_of(c) & DELIM != 0 {
+            break;
+        }
+        p += 1;
+    }
+    p
 }
 
 /// Property bit of a name token (`loopsync`, `nonloopsync`, `complete`,

@@ -834,4 +834,13 @@ fn one_pass_tokenizer_matches_the_engine_model() {
         let text: Vec<u8> = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
         check_tokenizer(&text);
     }
+    // long runs around the whitespace boundaries (0x20/0x21, 0x7f/0x80)
+    let boundary = b"abcdefghXYZ_09!~\x7f\x80\xff \x21\x1f\n\t";
+    for _ in 0..20_000 {
+        let len = rng.below(70);
+        let text: Vec<u8> = (0..len)
+            .map(|_| if rng.below(4) == 0 { boundary[rng.below(boundary.len())] } else { boundary[rng.below(8)] })
+            .collect();
+        check_tokenizer(&text);
+    }
 }
