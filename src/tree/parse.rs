@@ -130,11 +130,17 @@ const MAX_TOKEN_LEN: usize = super::lexer::MAX_TOKEN_CHARS - 1;
 /// a `"` token runs to the next unescaped `"` with `\"` for a quote; any
 /// other token to the next whitespace byte; a token keeps at most 1023 bytes.
 pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
-    out.clear();
     let t = match core::ffi::CStr::from_bytes_until_nul(text) {
         Ok(c) => c.to_bytes(),
         Err(_) => text,
     };
+    tokenize_c_text(t, names, out);
+}
+
+/// [`tokenize`] of a text known to hold no NUL (the bytes of a C string).
+/// (A NUL inside would be taken for whitespace.)
+pub fn tokenize_c_text(t: &[u8], names: &mut Names, out: &mut Vec<Token>) {
+    out.clear();
     let n = t.len();
     out.reserve(n / 16 + 1);
     let at = |i: usize| t.get(i).copied().unwrap_or(0);

@@ -527,7 +527,8 @@ impl AnimTrees {
             self.cached_bytes = self.cached_bytes.wrapping_sub(cached.text.len()).wrapping_add(text.len());
             cached.text.clear();
             cached.text.extend_from_slice(text);
-            parse::tokenize(text, &mut self.names, &mut cached.tokens);
+            // The text is a C string's bytes (TreeEngine::add_source_buffer).
+            parse::tokenize_c_text(text, &mut self.names, &mut cached.tokens);
         }
         let void_name = self.names.intern(b"void");
         let void_loop_name = self.names.intern(b"void_loop");
