@@ -429,7 +429,10 @@ pub fn fill_in_sync_nodes(tree: XAnimHandle, anim_index: u32, require_looping: u
 fn run_sync(tree: XAnimHandle, first: SyncStep) -> Outcome<()> {
     let entries = tree.entries();
     let node_count = entries.len() as u32;
-    let mut stack: Vec<SyncStep> = Vec::new();
+    // One allocation of the usual size (a well-formed tree never holds
+    // more pending steps than nodes); a frame-owned buffer is fine here:
+    // nothing below calls the engine.
+    let mut stack: Vec<SyncStep> = Vec::with_capacity(entries.len().min(1 << 14) + 1);
     stack.push(first);
     while let Some(step) = stack.pop() {
         match step {
