@@ -108,15 +108,71 @@ struct RefEntry {
 }
 
 /// A tree's reference set: names in creation order, with their cell queues
-/// (looked up through `AnimTrees::ref_index`).
+/// (looked up through [`RefIndex`]).
 #[derive(Default)]
 struct RefSet {
     entries: Vec<RefEntry>,
 }
 
-#[inline]
-fn ref_key(refset: u32, name: NameId) -> u64 {
-    (u64::from(refset) << 32) | u64::from(name)
+/// (reference set, name) → index in the set's entries, for one load: per
+/// name a list of the sets that reference it (usually one or two), newest
+/// first. A name's list head carries the load's epoch, so a new load starts
+/// empty without touching the per-name table.
+#[derive(Default)]
+struct RefIndex {
+    /// Per name: (epoch, newest link).
+    heads: Vec<(u32, u32)>,
+    links: Vec<RefLink>,
+}
+
+#[derive(Clone, Copy)]
+struct RefLink {
+    refset: u32,
+    index: u32,
+    next: u32,
+}
+
+const NO_LINK: u32 = u32::MAX;
+
+impl RefIndex {
+    const fn new() -> Self {
+        Self { heads: Vec::new(), links: Vec::new() }
+    }
+
+    #[inline]
+    fn get(&self, epoch: u32, refset: u32, name: NameId) -> Option<u32> {
+        let mut link = match self.heads.get(name as usize) {
+            Some(&(e, head)) if e == epoch => head,
+            _ => return None,
+        };
+        while let Some(l) = self.links.get(link as usize) {
+            if l.refset == refset {
+                return Some(l.index);
+            }
+            link = l.next;
+        }
+        None
+    }
+
+    fn insert(&mut self, epoch: u32, refset: u32, name: NameId, index: u32) {
+        let slot = name as usize;
+        if self.heads.len() <= slot {
+            self.heads.resize(slot + 1, (0, NO_LINK));
+        }
+        let Some(head) = self.heads.get_mut(slot) else { return };
+        let next = if head.0 == epoch { head.1 } else { NO_LINK };
+        *head = (epoch, self.links.len() as u32);
+        self.links.push(RefLink { refset, index, next });
+    }
+
+    /// Ends a load; `next_epoch` is the epoch of the next one.
+    fn clear(&mut self, next_epoch: u32) {
+        self.links.clear();
+        // A wrapped epoch could meet an old tag again.
+        if next_epoch == 1 {
+            self.heads.clear();
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -178,7 +234,7 @@ pub struct AnimTrees {
     rows: [Row; 2],
     refsets: Vec<RefSet>,
     /// (reference set, name) → index in the set's entries.
-    ref_index: FxHashMap<u64, u32>,
+    ref_index: RefIndex,
     cells: Vec<CellLink>,
     /// Engine string handle → name last seen for it (checked on use).
     handle_names: Vec<NameId>,
@@ -217,7 +273,7 @@ impl AnimTrees {
             epoch: 1,
             rows: [Row::EMPTY; 2],
             refsets: Vec::new(),
-            ref_index: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            ref_index: RefIndex::new(),
             cells: Vec::new(),
             handle_names: Vec::new(),
         }
@@ -257,7 +313,6 @@ impl AnimTrees {
         self.root.clear();
         self.entries.clear();
         self.refsets.clear();
-        self.ref_index.clear();
         self.cells.clear();
         self.tree.release();
         // Names and token lists outlive a load (the next load meets the same
@@ -270,6 +325,7 @@ impl AnimTrees {
             self.cached_bytes = 0;
         }
         self.epoch = self.epoch.wrapping_add(1).max(1);
+        self.ref_index.clear(self.epoch);
     }
 
     fn intern_canonical(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> NameId {
@@ -363,11 +419,11 @@ impl AnimTrees {
         let links = self.links_in_cells;
         let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
         let link = self.cells.len() as u32;
-        match self.ref_index.get(&ref_key(refset, name)).copied() {
+        match self.ref_index.get(self.epoch, refset, name) {
             None => {
                 let index = set.entries.len() as u32;
                 set.entries.push(RefEntry { name, head: link, resolved: false });
-                self.ref_index.insert(ref_key(refset, name), index);
+                self.ref_index.insert(self.epoch, refset, name, index);
                 engine.write_cell(cell, 0);
                 self.cells.push(CellLink { addr: cell, prev: NO_CELL });
             }
@@ -458,7 +514,7 @@ impl AnimTrees {
     /// `ConnectScriptToAnim`: resolves the references to `name`.
     fn connect(&mut self, engine: &mut dyn TreeEngine, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
         let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
-        let Some(&index) = self.ref_index.get(&ref_key(refset, name)) else { return Ok(()) };
+        let Some(index) = self.ref_index.get(self.epoch, refset, name) else { return Ok(()) };
         let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
         // Quirk: the first node of a referenced name (in creation order)
         // binds it; a second node of that name anywhere in the tree is an
@@ -683,5 +739,32 @@ impl AnimTrees {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod ref_index_tests {
+    use super::RefIndex;
+
+    #[test]
+    fn sets_per_name_and_loads_by_epoch() {
+        let mut r = RefIndex::new();
+        r.insert(1, 0, 7, 10);
+        r.insert(1, 3, 7, 11);
+        r.insert(1, 3, 2, 12);
+        assert_eq!(r.get(1, 0, 7), Some(10));
+        assert_eq!(r.get(1, 3, 7), Some(11));
+        assert_eq!(r.get(1, 3, 2), Some(12));
+        assert_eq!(r.get(1, 1, 7), None);
+        assert_eq!(r.get(1, 0, 99), None);
+        r.clear(2);
+        assert_eq!(r.get(2, 0, 7), None);
+        r.insert(2, 0, 7, 5);
+        assert_eq!(r.get(2, 0, 7), Some(5));
+        assert_eq!(r.get(2, 3, 7), None);
+        // a wrapped epoch forgets every tag
+        r.clear(1);
+        assert_eq!(r.get(1, 0, 7), None);
+        assert_eq!(r.get(1, 3, 2), None);
     }
 }
