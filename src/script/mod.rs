@@ -1,5 +1,6 @@
 //! Player animation scripts (`mp/playeranim.script`): tokenizer, parser,
 //! two-pass init and runtime.
 
+pub mod engine;
 pub mod finalize;
 pub mod runtime;
