@@ -98,7 +98,7 @@ pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim
 }
 
 /// The diagnostic of the client-number guard of `BG_FirstValidItem`.
-fn first_valid_client_error(client_num: i32) -> Failure {
+pub fn first_valid_client_error(client_num: i32) -> Failure {
     Failure::drop(crate::text!("\x15BG_FirstValidItem: invalid client number {client_num}").as_bytes())
 }
 
