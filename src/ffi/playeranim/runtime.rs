@@ -1,1 +1,550 @@
-//! Runtime exports of the player animation-script module.
+//! Runtime exports of the player animation-script module: conditions,
+//! selection and playback, the tree lookups, `BG_FinalizePlayerAnims`,
+//! `BG_SetupAnimNoteTypes` and `BG_LoadAnimForAnimIndex`.
+//!
+//! Each export checks its pointers (a NULL the original would dereference
+//! gets the fallback of docs/DIVERGENCES.md), takes references into the
+//! engine-owned globals and calls the safe core in `script::runtime` /
+//! `script::finalize`. The table is reached through `bgAnimStaticTable`, the
+//! client rows through `bgs.clientinfo`, and the sound event callback through
+//! the table pointer cast to `bgs_t`, as the original does.
+#![allow(non_snake_case)]
+
+use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
+use crate::abi::bg::*;
+use crate::abi::common::{qboolean, scr_anim_t, XAnim};
+use crate::error::{Failure, Outcome, Text};
+use crate::ffi::guard;
+use crate::flavour::BEHAVIOUR;
+use crate::script::finalize;
+use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine};
+use crate::script::runtime::{self as core_rt, ClientInfos};
+use core::ffi::{c_char, c_int, CStr};
+use core::ptr;
+
+// ---- imports (game) --------------------------------------------------------------
+
+extern "C" {
+    fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
+    fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
+    fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
+    fn Scr_GetAnimsIndex(anims: *mut XAnim) -> u32;
+    fn trap_XAnimGetAnimTreeSize(anims: *mut XAnim) -> c_int;
+    fn trap_XAnimIsPrimitive(anim: u32) -> qboolean;
+    fn trap_XAnimGetAnimName(anim: u32) -> *const c_char;
+    fn trap_XAnimGetLength(anims: *mut XAnim, animIndex: u16) -> c_int;
+    fn trap_XAnimGetRelDelta(anim: u32, rotationDelta: *mut f32, moveDelta: *mut f32, startTime: f32, endTime: f32);
+    fn trap_XAnimIsLooped(anim: u32) -> qboolean;
+}
+
+// The parser-side exports this file calls, as the C original calls them.
+extern "C" {
+    fn BG_AnimParseAnimScript(
+        table: *mut bg_static_animation_table_t,
+        runtimeAnimations: *mut bg_runtime_animation_t,
+        runtimeAnimationCount: *mut i32,
+    );
+    fn BG_AnimationIndexForString(name: *const c_char) -> i32;
+}
+
+/// The game's engine services for the runtime.
+struct GameRuntime {
+    /// `bgAnimStaticTable`, through which the sound callback is read.
+    table: *const bg_static_animation_table_t,
+}
+
+impl RuntimeEngine for GameRuntime {
+    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: engine import with plain integer arguments.
+        unsafe { coduo_glibc_randrange(minimum, maximum) }
+    }
+
+    fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
+        // The original casts the table pointer to `bgs_t *` and reads the
+        // callback field that follows the table.
+        let state = self.table as *const bgs_t;
+        // SAFETY: the table is `bgs.animationTable` (the engine's contract);
+        // the field is read by value through a raw pointer, no reference to
+        // the whole `bgs_t` is formed.
+        let callback = unsafe { ptr::addr_of!((*state).soundEventCallback).read() };
+        if let Some(callback) = callback {
+            // SAFETY: the engine-installed callback with the alias pointer the
+            // alias callback returned.
+            unsafe { callback(client_num, alias) }
+        }
+    }
+}
+
+/// The game's XAnim traps: per-node queries take `(tree << 16) | node`.
+struct GameFinalize;
+
+fn packed(tree_index: u16, anim_index: u16) -> u32 {
+    (u32::from(tree_index) << 16) | u32::from(anim_index)
+}
+
+impl FinalizeEngine for GameFinalize {
+    fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
+        // SAFETY: engine import; the tree pointer is the engine's own.
+        unsafe { Scr_GetAnimsIndex(tree) }
+    }
+    fn tree_size(&mut self, tree: *mut XAnim) -> i32 {
+        // SAFETY: as above.
+        unsafe { trap_XAnimGetAnimTreeSize(tree) }
+    }
+    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with an integer argument.
+        unsafe { trap_XAnimIsPrimitive(packed(tree_index, anim_index)) != 0 }
+    }
+    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
+        // SAFETY: engine import; the result is NULL or a NUL-terminated
+        // string the engine keeps alive at least until the next trap.
+        let name = unsafe { trap_XAnimGetAnimName(packed(tree_index, anim_index)) };
+        // SAFETY: checked for NULL; see above.
+        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
+    }
+    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
+        // SAFETY: engine import.
+        unsafe { trap_XAnimGetLength(tree, anim_index) }
+    }
+    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
+        // SAFETY: engine import writing 2 rotation and 3 move floats.
+        unsafe {
+            trap_XAnimGetRelDelta(packed(tree_index, anim_index), rotation.as_mut_ptr(), movement.as_mut_ptr(), 0.0, 1.0)
+        }
+    }
+    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with an integer argument.
+        unsafe { trap_XAnimIsLooped(packed(tree_index, anim_index)) != 0 }
+    }
+}
+
+// ---- access to the engine-owned globals ----------------------------------------
+
+/// `bgAnimStaticTable` (may be NULL before the first parse).
+fn table_ptr() -> *mut bg_static_animation_table_t {
+    // SAFETY: single-threaded module contract; plain pointer read.
+    unsafe { *bgAnimStaticTable.as_ptr() }
+}
+
+/// The table for reading, `None` when `bgAnimStaticTable` is NULL.
+///
+/// # Safety
+/// No `&mut` to the table may be live.
+unsafe fn table_ref<'a>() -> Option<&'a bg_static_animation_table_t> {
+    // SAFETY: the engine points it at a live table (its `bgs.animationTable`).
+    unsafe { table_ptr().as_ref() }
+}
+
+/// `bgs.clientinfo`, for reading.
+///
+/// # Safety
+/// No `&mut` to the rows may be live.
+unsafe fn clients_ref<'a>() -> &'a ClientInfos {
+    // SAFETY: field of the engine's `bgs`; disjoint from the table.
+    unsafe { &*ptr::addr_of!((*bgs.as_ptr()).clientinfo) }
+}
+
+/// `bgs.clientinfo`, for writing.
+///
+/// # Safety
+/// No other reference to the rows may be live.
+unsafe fn clients_mut<'a>() -> &'a mut ClientInfos {
+    // SAFETY: field of the engine's `bgs`; disjoint from the table.
+    unsafe { &mut *ptr::addr_of_mut!((*bgs.as_ptr()).clientinfo) }
+}
+
+/// The pass-1 registrations: `bgRuntimeAnimations[0 .. *bgRuntimeAnimationCount]`,
+/// the count bounded to 0..=512; empty when either pointer is NULL.
+///
+/// # Safety
+/// The pointers must be the engine's (array of at least the count).
+unsafe fn runtime_ref<'a>() -> &'a [bg_runtime_animation_t] {
+    // SAFETY: single-threaded module contract; plain pointer reads.
+    let (array, count) = unsafe { (*bgRuntimeAnimations.as_ptr(), *bgRuntimeAnimationCount.as_ptr()) };
+    if array.is_null() || count.is_null() {
+        return &[];
+    }
+    // SAFETY: the count pointer is the engine's int.
+    let count = usize::try_from(unsafe { *count }).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS);
+    // SAFETY: the engine's array holds the registrations the count claims.
+    unsafe { core::slice::from_raw_parts(array, count) }
+}
+
+/// The table's entries, empty without a table.
+///
+/// # Safety
+/// As [`table_ref`].
+unsafe fn entries_ref<'a>() -> &'a [bg_static_animation_t] {
+    // SAFETY: see table_ref.
+    unsafe { table_ref() }.map_or(&[], |t| &t.entries[..])
+}
+
+// ---- conditions ------------------------------------------------------------------
+
+/// `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, script: *const bg_anim_script_t) -> qboolean {
+    guard(|| {
+        if clientInfo.is_null() || script.is_null() {
+            return Ok(0);
+        }
+        // SAFETY: caller-provided live objects.
+        let (client, script) = unsafe { (&*clientInfo, &*script) };
+        Ok(qboolean::from(core_rt::evaluate_conditions(&client.conditionWords, script)))
+    })
+}
+
+/// `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
+    guard(|| {
+        // SAFETY: caller-provided list (or NULL).
+        let Some(list) = (unsafe { scriptList.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        // SAFETY: only shared references are formed in this export.
+        let (table, clients) = unsafe { (table_ref(), clients_ref()) };
+        let Some(table) = table else {
+            // Without a table no script pointer resolves: only the gates run.
+            if list.count > 0 && !(0..BGS_CLIENTINFO_COUNT as i32).contains(&clientNum) {
+                return Err(core_rt::first_valid_client_error(clientNum));
+            }
+            return Ok(ptr::null_mut());
+        };
+        let slot = core_rt::first_valid_item(table, clients, clientNum, list)?;
+        Ok(slot.and_then(|s| list.scripts.get(s).copied()).unwrap_or(ptr::null_mut()))
+    })
+}
+
+/// `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
+    guard(|| {
+        // SAFETY: the only reference to the rows in this export.
+        let clients = unsafe { clients_mut() };
+        core_rt::update_condition_value(clients, clientNum, conditionType, value, checkConversion != 0)
+    })
+}
+
+/// `int32_t BG_GetConditionValue(clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetConditionValue(clientInfo: *mut clientInfo_t, conditionType: i32, convertBitset: qboolean) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided row (or NULL).
+        Ok(unsafe { clientInfo.as_ref() }
+            .map_or(0, |c| core_rt::get_condition_value(c, conditionType, convertBitset != 0)))
+    })
+}
+
+// ---- playback --------------------------------------------------------------------
+
+/// `int32_t BG_PlayAnim(playerState_t *player, uint32_t animationIndex, uint32_t bodyPart, int32_t duration, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_PlayAnim(
+    player: *mut playerState_t,
+    animationIndex: u32,
+    bodyPart: u32,
+    duration: i32,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        Ok(core_rt::play_anim(entries, player, animationIndex, bodyPart, duration, setTimer != 0, restartSame != 0, force != 0))
+    })
+}
+
+/// `int32_t BG_PlayAnimName(playerState_t *player, const char *animationName, uint32_t bodyPart, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_PlayAnimName(
+    player: *mut playerState_t,
+    animationName: *const c_char,
+    bodyPart: u32,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // The lookup runs first (it may register the name, or raise).
+        // SAFETY: the module's own export, called as the original does; it
+        // may not return (Com_Error), and this frame owns nothing.
+        let index = unsafe { BG_AnimationIndexForString(animationName) };
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        Ok(core_rt::play_anim(entries, player, index as u32, bodyPart, 0, setTimer != 0, restartSame != 0, force != 0))
+    })
+}
+
+/// `int32_t BG_AnimScriptAnimation(const bg_anim_script_command_t *command, playerState_t *player, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptAnimation(
+    command: *const bg_anim_script_command_t,
+    player: *mut playerState_t,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided objects (or NULL).
+        let (Some(command), Some(player)) = (unsafe { command.as_ref() }, unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        let command = *command;
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        let mut engine = GameRuntime { table: table_ptr() };
+        Ok(core_rt::anim_script_animation(entries, &command, player, setTimer != 0, restartSame != 0, force != 0, &mut engine))
+    })
+}
+
+/// `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: the table is read-only here and disjoint from the rows.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_mut() }) else {
+            return Ok(-1);
+        };
+        let mut engine = GameRuntime { table: table as *const _ };
+        core_rt::execute_command(table, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
+    })
+}
+
+/// `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = GameRuntime { table: table as *const _ };
+        core_rt::anim_script_state_change(table, clients, player, fromState, toState, &mut engine)
+    })
+}
+
+/// `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = GameRuntime { table: table as *const _ };
+        core_rt::anim_script_event(table, clients, player, event, restartSame != 0, force != 0, &mut engine)
+    })
+}
+
+/// `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL); read only.
+        let Some(player) = (unsafe { player.as_ref() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = GameRuntime { table: table as *const _ };
+        core_rt::get_anim_script_event(table, clients, player, event, &mut engine)
+    })
+}
+
+// ---- lookups -----------------------------------------------------------------------
+
+/// `char *BG_GetAnimString(uint32_t animationIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimString(animationIndex: u32) -> *mut c_char {
+    guard(|| {
+        let table = table_ptr();
+        // SAFETY: shared access to the table.
+        let Some(table_ref) = (unsafe { table.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        let Some(index) = core_rt::checked_entry_index(table_ref, animationIndex) else {
+            return Err(anim_parse_error(core_rt::GET_ANIM_STRING_RANGE));
+        };
+        // SAFETY: index < 512: an element of the table's entries.
+        Ok(unsafe { ptr::addr_of_mut!((*table).entries[index].name) } as *mut c_char)
+    })
+}
+
+/// `bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimationForIndex(clientNum: i32, animationIndex: u32) -> *mut bg_static_animation_t {
+    let _ = clientNum; // unused by the original too
+    guard(|| {
+        let table = table_ptr();
+        // SAFETY: shared access to the table.
+        let Some(table_ref) = (unsafe { table.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        let Some(index) = core_rt::checked_entry_index(table_ref, animationIndex) else {
+            return Err(core_rt::get_animation_for_index_error());
+        };
+        // SAFETY: index < 512: an element of the table's entries.
+        Ok(unsafe { ptr::addr_of_mut!((*table).entries[index]) })
+    })
+}
+
+/// `bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runtime_animation_t {
+    guard(|| {
+        // SAFETY: shared access to the table.
+        let Some(table) = (unsafe { table_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        // SAFETY: the engine's registration array and count (or NULL).
+        let runtime = unsafe { runtime_ref() };
+        let found = core_rt::load_anim_for_anim_index(table.entryCount, runtime, animIndex)?;
+        // SAFETY: position inside the published array.
+        Ok(found.map_or(ptr::null_mut(), |i| unsafe { (*bgRuntimeAnimations.as_ptr()).add(i) }))
+    })
+}
+
+// ---- tree lookups --------------------------------------------------------------------
+
+const MULTIPLAYER: &CStr = c"multiplayer";
+
+/// `BG_FindAnimTree` core: `Scr_FindAnimTree`, error when missing and asked to.
+fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut XAnim> {
+    let tree = if name.is_null() {
+        ptr::null_mut()
+    } else {
+        // SAFETY: engine import with the caller's NUL-terminated name.
+        unsafe { Scr_FindAnimTree(name) }.tree
+    };
+    if tree.is_null() && error_if_missing {
+        // SAFETY: checked for NULL; a NUL-terminated caller string.
+        let bytes = (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_bytes());
+        return Err(core_rt::find_anim_tree_error(bytes));
+    }
+    Ok(tree)
+}
+
+/// `void BG_FindAnims(void);` — root, torso, legs, turning of "multiplayer".
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnims() {
+    guard(|| {
+        // SAFETY: address of the engine's `bgs` (no access yet).
+        let state = unsafe { bgs.as_ptr() };
+        let names = [c"root", c"torso", c"legs", c"turning"];
+        // SAFETY: fields of the engine's `bgs`, written by the engine import.
+        let outs = unsafe {
+            [
+                ptr::addr_of_mut!((*state).rootAnimHandle),
+                ptr::addr_of_mut!((*state).torsoAnimHandle),
+                ptr::addr_of_mut!((*state).legsAnimHandle),
+                ptr::addr_of_mut!((*state).turningAnimHandle),
+            ]
+        };
+        for (name, out) in names.iter().zip(outs) {
+            // SAFETY: engine import; may not return (this frame owns nothing).
+            unsafe { Scr_FindAnim(MULTIPLAYER.as_ptr(), name.as_ptr(), out) };
+        }
+        Ok(())
+    })
+}
+
+/// `script_anim_tree_ref_t BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
+///
+/// Returns the one-pointer aggregate by value (on i686 through the hidden
+/// result pointer, as gcc does for every struct).
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> script_anim_tree_ref_t {
+    guard(|| Ok(script_anim_tree_ref_t { tree: find_anim_tree(treeName, errorIfMissing != 0)? }))
+}
+
+/// `void BG_FindAnimTrees(void);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnimTrees() {
+    guard(|| {
+        let tree = find_anim_tree(MULTIPLAYER.as_ptr(), true)?;
+        // SAFETY: address of the engine's `bgs` (no access yet).
+        let state = unsafe { bgs.as_ptr() };
+        // SAFETY: plain field writes into the engine's `bgs`.
+        unsafe {
+            (*state).multiplayerAnimTree = tree;
+            (*state).animationTable.animTree.animTreeHandle = tree;
+            (*state).resolvedTorsoAnimHandle = (*state).torsoAnimHandle;
+            (*state).resolvedLegsAnimHandle = (*state).legsAnimHandle;
+            (*state).resolvedTurningAnimHandle = (*state).turningAnimHandle;
+        }
+        Ok(())
+    })
+}
+
+// ---- finalize ----------------------------------------------------------------------
+
+/// `void BG_FinalizePlayerAnims(void);`
+///
+/// Rebuilds the entries from the tree, then runs pass 2
+/// (`BG_AnimParseAnimScript(bgAnimStaticTable, NULL, NULL)`) and
+/// `BG_SetupAnimNoteTypes(bgAnimStaticTable)`, as the original.
+#[no_mangle]
+pub unsafe extern "C" fn BG_FinalizePlayerAnims() {
+    guard(|| {
+        {
+            // SAFETY: the only reference to the table in this block; the
+            // registrations live in engine memory outside it.
+            let Some(table) = (unsafe { table_ptr().as_mut() }) else {
+                return Ok(());
+            };
+            // SAFETY: see runtime_ref.
+            let runtime = unsafe { runtime_ref() };
+            finalize::rebuild_entries(BEHAVIOUR, table, runtime, &mut GameFinalize)?;
+        }
+        // SAFETY: the module's own parser export; no reference is live.
+        unsafe { BG_AnimParseAnimScript(table_ptr(), ptr::null_mut(), ptr::null_mut()) };
+        // SAFETY: as above.
+        unsafe { BG_SetupAnimNoteTypes(table_ptr()) };
+        Ok(())
+    })
+}
+
+/// `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_table_t) {
+    guard(|| {
+        // SAFETY: caller-provided table (or NULL).
+        if let Some(table) = unsafe { table.as_mut() } {
+            finalize::setup_anim_note_types(table);
+        }
+        Ok(())
+    })
+}
+
+/// `BG_AnimParseError(message)` once the parser's path is NULL (always the
+/// case after a completed parse): `"\x15" message`.
+// TODO: use the parser's own error function (path suffix while a parse runs).
+fn anim_parse_error(message: &[u8]) -> Failure {
+    let mut text = Text::from_bytes(b"\x15");
+    text.push(message);
+    Failure::drop(text.as_bytes())
+}

@@ -1,0 +1,86 @@
+# uoanim — build every link unit for x86_64 and i686, and test everything.
+#
+#   make         builds dist/<arch>/libuoanim_<unit>.{a,so} and dist/include/
+#   make test    cargo tests, C layout/ABI tests on both arches, symbol and
+#                header checks, and the differential suites (when
+#                ../shared/difftest exists) against the committed ratchet
+#   make headers regenerates include/ from the sources
+#   make clean
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.NOTPARALLEL:
+.DEFAULT_GOAL := dist
+
+ARCHES := x86_64 i686
+# Link units: game (player animation, Linux behaviour) and engine (animation
+# trees, Linux behaviour).
+UNITS ?= game engine
+TRIPLE_x86_64 := x86_64-unknown-linux-gnu
+TRIPLE_i686 := i686-unknown-linux-gnu
+CARGO ?= cargo
+TARGET_DIR := target
+DIFFTEST ?= ../shared/difftest
+
+HEADERS := uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
+LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
+
+.PHONY: all dist setup headers test test-rust test-c test-symbols test-headers test-difftest clean
+
+all: dist
+
+dist: setup $(LIBS) dist/include/.stamp
+
+# Installs what a Debian machine with Rust lacks: the i686 Rust target and
+# 32-bit C support.
+setup:
+	@scripts/setup.sh
+
+SOURCES := Cargo.toml build.rs cbindgen.toml $(shell find src -name '*.rs' 2>/dev/null)
+
+# One cargo build per (arch, unit); the unit is a Cargo feature.
+define unit_rule
+dist/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
+	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO) build --release --locked --features $(2) \
+	  --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
+	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/$$(TRIPLE_$(1))/release/libuoanim.a dist/$(1)
+endef
+$(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(eval $(call unit_rule,$(a),$(u)))))
+
+build/include/.stamp: $(SOURCES)
+	UOANIM_HEADER_DIR=$(CURDIR)/build/include $(CARGO) build --release --locked --target-dir $(TARGET_DIR) -q
+	touch $@
+
+dist/include/.stamp: build/include/.stamp
+	mkdir -p dist/include
+	cp $(addprefix build/include/,$(HEADERS)) dist/include/
+	touch $@
+
+headers: build/include/.stamp
+	cp $(addprefix build/include/,$(HEADERS)) include/
+
+test: dist test-headers test-rust test-c test-symbols test-difftest
+	@echo "make test: all checks passed"
+
+test-rust:
+	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
+	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
+
+test-headers: build/include/.stamp
+	@for h in $(HEADERS); do \
+	  cmp -s include/$$h build/include/$$h || { echo "include/$$h differs from the generated header: run 'make headers' and commit"; diff -u include/$$h build/include/$$h | head -40; exit 1; }; \
+	done; echo "headers: include/ matches the sources"
+
+test-c: dist
+	@for a in $(ARCHES); do c_tests/run.sh $$a; done
+
+test-symbols: dist
+	python3 scripts/check-symbols.py docs/ABI.md $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(a):$(u):dist/$(a)/libuoanim_$(u).a))
+
+test-difftest: dist
+	@if [ -d "$(DIFFTEST)" ]; then \
+	  scripts/ratchet.sh "$(DIFFTEST)" "$(ARCHES)" "$(UNITS)"; \
+	else echo "difftest: $(DIFFTEST) not present, differential suites skipped"; fi
+
+clean:
+	rm -rf dist build $(TARGET_DIR)

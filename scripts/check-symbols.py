@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""check-symbols.py ABI.md ARCH:UNIT:LIB...
+
+Compares the global symbols each built link unit defines and leaves undefined
+(nm) with the export and import tables of docs/ABI.md. Every difference, in
+either direction, is reported and makes the check fail.
+
+ABI.md tables: a table under a heading that contains "Exports" or "Imports"
+whose rows look like
+
+    | `Symbol` | game, cgame | function | `C signature` | role |
+
+(the second column lists the units). Undefined symbols that the C runtime of
+the target provides (libc, libm, libgcc_s, the dynamic loader) are the
+toolchain's, not engine imports, and are left out of the comparison.
+"""
+import re
+import subprocess
+import sys
+
+ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z, ]+?)\s*\|")
+UNITS = {"game", "cgame", "engine", "client"}
+
+
+def parse_abi(path):
+    exports, imports = {}, {}
+    table = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                table = exports if "Exports" in line else imports if "Imports" in line else None
+                continue
+            m = ROW.match(line)
+            if not m or table is None:
+                continue
+            units = {u.strip() for u in m.group(2).replace(",", " ").split()}
+            unknown = units - UNITS
+            if unknown:
+                sys.exit(f"check-symbols: {path}: unknown unit(s) {sorted(unknown)} for {m.group(1)}")
+            table.setdefault(m.group(1), set()).update(units)
+    return exports, imports
+
+
+def nm(args, lib):
+    out = subprocess.run(["nm", *args, lib], check=True, capture_output=True, text=True).stdout
+    names = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and not line.endswith(":"):
+            names.add(parts[-1])
+    return names
+
+
+def runtime_symbols(arch):
+    flag = "-m32" if arch == "i686" else "-m64"
+    names = {"_GLOBAL_OFFSET_TABLE_", "__dso_handle", "_DYNAMIC"}
+    for lib in ("libc.so.6", "libm.so.6", "libgcc_s.so.1", "libpthread.so.0", "libdl.so.2"):
+        path = subprocess.run(["gcc", flag, f"-print-file-name={lib}"], capture_output=True, text=True).stdout.strip()
+        if path and path != lib:
+            for line in subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True).stdout.splitlines():
+                parts = line.split()
+                if parts:
+                    names.add(parts[-1].split("@")[0])
+    ld = "/lib/ld-linux.so.2" if arch == "i686" else "/lib64/ld-linux-x86-64.so.2"
+    for line in subprocess.run(["nm", "-D", "--defined-only", ld], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if parts:
+            names.add(parts[-1].split("@")[0])
+    return names
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    exports, imports = parse_abi(sys.argv[1])
+    failed = False
+    runtime = {}
+    for spec in sys.argv[2:]:
+        arch, unit, lib = spec.split(":", 2)
+        if arch not in runtime:
+            runtime[arch] = runtime_symbols(arch)
+        defined = nm(["-g", "--defined-only"], lib)
+        undefined = nm(["-u"], lib) - runtime[arch] - defined
+        want_defined = {s for s, u in exports.items() if unit in u}
+        want_undefined = {s for s, u in imports.items() if unit in u}
+        problems = []
+        for s in sorted(defined - want_defined):
+            problems.append(f"defines {s}, not an export of '{unit}' in ABI.md")
+        for s in sorted(want_defined - defined):
+            problems.append(f"does not define {s}, an export of '{unit}' in ABI.md")
+        for s in sorted(undefined - want_undefined):
+            problems.append(f"imports {s}, not an import of '{unit}' in ABI.md")
+        for s in sorted(want_undefined - undefined):
+            problems.append(f"does not import {s}, an import of '{unit}' in ABI.md")
+        clash = defined & {s for s, u in imports.items() if unit in u}
+        for s in sorted(clash):
+            problems.append(f"defines {s}, which the engine defines")
+        if problems:
+            failed = True
+            print(f"symbols {arch} {unit}: {len(problems)} difference(s) with ABI.md")
+            for p in problems:
+                print(f"  {lib}: {p}")
+        else:
+            print(f"symbols {arch} {unit}: {len(defined)} exports, {len(undefined)} imports, as in ABI.md")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# ratchet.sh DIFFTEST "ARCHES" "UNITS"
+#
+# Runs the differential suites of every built unit on every arch and compares
+# the failing cases with the committed lists c_tests/divergences/<suite>-<arch>.txt
+# (suite: pa = game unit, pa-cgame = cgame unit, at = engine unit,
+# at-client = client unit). Fails when a case that is not listed fails (a
+# regression) and when a listed case passes (shorten the list). Empty lists
+# mean the unit is bit-exact with the C original on the shipped cases.
+set -uo pipefail
+difftest=$1 arches=$2 units=$3
+root=$(cd "$(dirname "$0")/.." && pwd)
+status=0
+for unit in $units; do
+  case "$unit" in
+    game) suite=pa; dir=pa; flavour=game ;;
+    cgame) suite=pa-cgame; dir=pa; flavour=cgame ;;
+    engine) suite=at; dir=at; flavour=server ;;
+    client) suite=at-client; dir=at; flavour=client ;;
+    *) echo "ratchet: unknown unit $unit" >&2; exit 2 ;;
+  esac
+  for arch in $arches; do
+    out=$(mktemp -d)
+    log=$out/run.log
+    "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+      --flavour "$flavour" --out "$out/run" >"$log" 2>"$out/run.err"
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    if [ -z "$summary" ]; then
+      echo "ratchet: $suite $arch: the suite did not finish:" >&2
+      tail -20 "$out/run.err" "$log" >&2
+      status=1
+      continue
+    fi
+    echo "$suite $arch: $summary"
+    sed -n 's/^FAIL \([^ ]*\).*/\1/p' "$log" | sort >"$out/failing"
+    list=$root/c_tests/divergences/$suite-$arch.txt
+    { [ -f "$list" ] && grep -v '^#' "$list" | sed '/^$/d' | sort; } >"$out/listed" || true
+    new=$(comm -23 "$out/failing" "$out/listed")
+    fixed=$(comm -13 "$out/failing" "$out/listed")
+    if [ -n "$new" ]; then
+      echo "ratchet: $suite $arch: regressions (failing, not in c_tests/divergences/$suite-$arch.txt):"
+      echo "$new" | head -50 | sed 's/^/  /'
+      status=1
+    fi
+    if [ -n "$fixed" ]; then
+      echo "ratchet: $suite $arch: now passing, remove from c_tests/divergences/$suite-$arch.txt:"
+      echo "$fixed" | head -50 | sed 's/^/  /'
+      status=1
+    fi
+    rm -rf "$out"
+  done
+done
+exit $status
