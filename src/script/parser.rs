@@ -4,6 +4,7 @@
 //!
 //! Every quirk of the original is kept and named ("Quirk: ...") where it
 //! lives; the tests at the end of the file cover each.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
@@ -678,7 +679,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             return Err(self.unexpected());
         }
         // `state` is 0..=2 here (it never goes below 0 without an error).
-        if idx.get(*state as usize).map_or(true, |&i| i < 0) {
+        if !matches!(idx.get(*state as usize), Some(&i) if i >= 0) {
             return Err(self.unexpected());
         }
         *state += 1;
@@ -1186,7 +1187,7 @@ pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Opt
     // load failure without calling the file system.
     let Some(p) = path else { return Err(fail(None)) };
     let (length, handle) = engine.fs_open_read(p);
-    if length <= 0 || length as u32 >= BG_ANIM_SCRIPT_FILE_MAX_BYTES as u32 + 1 {
+    if length <= 0 || length as u32 > BG_ANIM_SCRIPT_FILE_MAX_BYTES as u32 {
         return Err(fail(path));
     }
     let len = length as usize;

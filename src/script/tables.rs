@@ -1,5 +1,6 @@
 //! The module's string tables, the name hash, table lookups and the number
 //! conversion of `duration` / `blendtime` values.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::flavour::Behaviour;
@@ -187,7 +188,7 @@ pub fn string_hash(text: &[u8]) -> i32 {
 /// and equal after folding ASCII letters.
 #[inline]
 pub fn same_name(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_ascii_lowercase() == y.to_ascii_lowercase())
+    a.eq_ignore_ascii_case(b)
 }
 
 /// The bytes of a 64-byte name field up to its NUL (all 64 without one).

@@ -16,6 +16,7 @@
 //!   the line) gives an empty token; the cursor becomes "NULL" at the end.
 //!
 //! The cursor is a byte index into the text (`None` is the C NULL cursor).
+#![allow(clippy::result_large_err)]
 
 use crate::error::{Failure, Outcome, Text};
 

@@ -1,6 +1,7 @@
 //! Parser-side exports of the player animation-script module and the data
 //! symbols the C module defines.
 #![allow(non_snake_case, non_upper_case_globals)]
+#![allow(clippy::result_large_err)]
 
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
 use crate::abi::bg::*;
@@ -16,45 +17,59 @@ use core::ffi::{c_char, c_int, CStr};
 
 // ---- data symbols of the module --------------------------------------------
 
+/// cbindgen:ignore
 type S = bg_indexed_string_t;
 
 /// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS]);
 /// `animStateStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animStateStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_STATE_STR);
 /// `bgAnimGroupStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = ModuleCell::new(tables::ANIM_GROUP_STRINGS);
 /// `bgAnimEventStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimEventStrings: ModuleCell<[S; 17]> = ModuleCell::new(tables::ANIM_EVENT_STRINGS);
 /// `animBodyPartsStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animBodyPartsStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_BODY_PARTS_STR);
 /// `animMountedStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animMountedStr: ModuleCell<[S; 9]> = ModuleCell::new(tables::ANIM_MOUNTED_STR);
 /// `animVehicleMotionStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animVehicleMotionStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_MOTION_STR);
 /// `animVehicleStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animVehicleStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_STR);
 /// `animWeaponClassStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animWeaponClassStr: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_WEAPON_CLASS_STR);
 /// `animWeaponPositionStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animWeaponPositionStr: ModuleCell<[S; 3]> = ModuleCell::new(tables::ANIM_WEAPON_POSITION_STR);
 /// `animStrafeStateStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animStrafeStateStr: ModuleCell<[S; 4]> = ModuleCell::new(tables::ANIM_STRAFE_STATE_STR);
 /// `bgAnimConditionTypeStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_CONDITION_TYPE_STRINGS);
 /// `bgAnimParseSectionStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = ModuleCell::new(tables::ANIM_PARSE_SECTION_STRINGS);
 
@@ -63,6 +78,7 @@ const fn cond_type(mode: i32, values: *mut S) -> bg_anim_condition_type_t {
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = ModuleCell::new([
     cond_type(ANIM_CONDMODE_BITMASK, weaponStrings.as_ptr() as *mut S),
@@ -79,36 +95,46 @@ pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND
 ]);
 
 /// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ModuleCell::new(ANIM_MT_UNUSED);
 /// `bg_anim_event_t bgAnimParseCurrentEvent`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ModuleCell::new(ANIM_EVENT_PAIN);
 /// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT]);
 /// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> =
     ModuleCell::new([bg_condition_bits_t::ZERO; ALIAS_COUNT]);
 /// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = ModuleCell::new([0; ANIM_COND_COUNT]);
 /// `bgAnimConditionAliasStringBuffer[10000]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> =
     ModuleCell::new([0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]);
 /// `bgAnimConditionAliasStringUsed`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = ModuleCell::new(0);
 /// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> =
     ModuleCell::new([0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]);
 /// `bgAnimScriptLoaded`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimScriptLoaded: ModuleCell<i32> = ModuleCell::new(0);
 /// `const char *bgPlayerAnimScriptPath` = "mp/playeranim.script"; NULL after a parse.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgPlayerAnimScriptPath: ModuleCell<*const c_char> = ModuleCell::new(c"mp/playeranim.script".as_ptr());
 
