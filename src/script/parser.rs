@@ -1196,3 +1196,7 @@ pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Opt
     engine.fs_close(handle);
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;
