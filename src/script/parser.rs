@@ -150,6 +150,7 @@ impl Module<'_> {
             ValueTable::MoveTypes => &mut self.group_str[..],
             ValueTable::WeaponPosition => &mut self.weapon_position_str[..],
             ValueTable::Strafe => &mut self.strafe_str[..],
+            ValueTable::External(p) => external_table(p),
         }
     }
 
@@ -196,6 +197,22 @@ impl Module<'_> {
         self.alias_buffer.fill(0);
         self.alias_counts.fill(0);
         *self.alias_used = 0;
+    }
+}
+
+/// A caller's NULL-name-terminated table as a slice (terminator included).
+fn external_table<'t>(p: *mut S) -> &'t mut [S] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: a caller-provided table is terminated by an entry with a NULL
+    // name, as the C original requires; it is not one of the module's own.
+    unsafe {
+        let mut len = 0usize;
+        while !(*p.add(len)).name.is_null() {
+            len += 1;
+        }
+        core::slice::from_raw_parts_mut(p, len + 1)
     }
 }
 
@@ -337,7 +354,7 @@ pub fn animation_index_for_string(
 
 /// The condition-bit accumulator being parsed into.
 #[derive(Clone, Copy)]
-enum BitsDest {
+pub enum BitsDest {
     /// `bgAnimConditionAliasBits[index]` (a define).
     Alias(usize),
     /// The caller's local value.
@@ -587,7 +604,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         _ => {
                             self.rewind_and_verify()?;
-                            self.parse_commands(last_block)?;
+                            // Divergence (a NULL script pointer in C): parse
+                            // into a scratch script that is thrown away.
+                            let mut scratch = bg_anim_script_t::ZERO;
+                            self.parse_commands(last_block, &mut scratch)?;
                         }
                     }
                 }
@@ -655,7 +675,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         2 => {
                             self.rewind_and_verify()?;
-                            self.parse_commands(last_block)?;
+                            // Divergence (a NULL script pointer in C): parse
+                            // into a scratch script that is thrown away.
+                            let mut scratch = bg_anim_script_t::ZERO;
+                            self.parse_commands(last_block, &mut scratch)?;
                         }
                         _ => return Err(self.unexpected()),
                     }
@@ -768,7 +791,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// key; the per-clause scratch mask is not cleared between clauses;
     /// value indexes 64..95 land in the MINUS flag and 96..127 in a scratch
     /// word (four-word window `local`).
-    fn parse_condition_bits(
+    pub fn parse_condition_bits(
         &mut self,
         values: ValueTable,
         cond: i32,
@@ -888,7 +911,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// condition's high word leaks into `value[1]` of later conditions;
     /// conditions without a value table (UNDERHAND, CROUCHING, FIRING) take
     /// value 1 and consume no token; `default` ends the line early.
-    fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
+    pub fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
         let mut value = bg_condition_bits_t::ZERO;
         loop {
             if self.tok.read(false).is_empty() {
@@ -953,10 +976,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// of the line, so a torso line on its own line becomes a separate
     /// command; `}` after a `both` command on the same line is an unknown
     /// parameter.
-    fn parse_commands(&mut self, block: Option<usize>) -> Outcome<()> {
-        // Divergence (a NULL script pointer in C): parse into a scratch
-        // script that is thrown away.
-        let mut scratch = bg_anim_script_t::ZERO;
+    pub fn parse_commands(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
         let mut slot: usize = 0;
         let mut command: usize = 0;
         loop {
@@ -969,7 +989,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 return Ok(());
             }
             if slot == 0 {
-                let script = self.script_mut(block, &mut scratch);
+                let script = self.script_mut(block, scratch);
                 if script.commandCount >= BG_ANIM_MAX_SCRIPT_COMMANDS as i32 {
                     return Err(self.error(&crate::text!(
                         "BG_ParseCommands: exceeded maximum number of animations ({})",
@@ -981,7 +1001,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 script.commands[command].bodyPart = [0, 0];
             }
             let part = self.index_token(Names::BodyParts, true)? as i16;
-            self.script_mut(block, &mut scratch).commands[command].bodyPart[slot] = part;
+            self.script_mut(block, scratch).commands[command].bodyPart[slot] = part;
             let mut go_trailing = true;
             if part <= 0 {
                 self.tok.rewind(token.len);
@@ -996,12 +1016,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 let anim_index = (index16.max(0) as usize).min(BG_ANIM_MAX_ANIMATIONS - 1);
                 let base_duration = self.table.entries[anim_index].duration as i16;
                 {
-                    let cmd = &mut self.script_mut(block, &mut scratch).commands[command];
+                    let cmd = &mut self.script_mut(block, scratch).commands[command];
                     cmd.animIndex[slot] = index16;
                     cmd.duration[slot] = base_duration;
                 }
                 if self.runtime.is_none() {
-                    self.stamp_entry(block, &mut scratch, anim_index, part)?;
+                    self.stamp_entry(block, scratch, anim_index, part)?;
                 }
                 loop {
                     let param = Tok::of(self.tok.read(false));
@@ -1015,7 +1035,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected duration value")));
                         }
                         let d = tables::atoi(v.get(), self.behaviour) as i16;
-                        self.script_mut(block, &mut scratch).commands[command].duration[slot] = d;
+                        self.script_mut(block, scratch).commands[command].duration[slot] = d;
                         continue;
                     }
                     if is(param.get(), b"turretanim") {
@@ -1069,7 +1089,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                             Ok(n) => self.engine.sound_alias(n),
                             Err(_) => core::ptr::null(),
                         };
-                        self.script_mut(block, &mut scratch).commands[command].soundAliasName = alias;
+                        self.script_mut(block, scratch).commands[command].soundAliasName = alias;
                         continue;
                     }
                     return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", param.get(), b"'"]));
@@ -1153,11 +1173,20 @@ pub struct ParseInput<'a, E: ParseEngine> {
     pub behaviour: Behaviour,
 }
 
+/// The tokenizer state a parse ends with (what `com_parseSession` holds
+/// when the parse is abandoned by an error).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionEnd {
+    pub line: i32,
+    pub unget: bool,
+    pub saved_parse: Option<usize>,
+    pub saved_line: i32,
+}
+
 /// The parse proper of `BG_AnimParseAnimScript` (after the file is loaded,
 /// the globals are published and the weapon strings rebuilt): resets the
-/// defines and runs the section machine. Returns the final tokenizer line
-/// with the outcome.
-pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, i32) {
+/// defines and runs the section machine.
+pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, SessionEnd) {
     let mut m = m;
     m.reset_defines();
     let mut run = ParseRun {
@@ -1170,7 +1199,8 @@ pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> 
         behaviour: input.behaviour,
     };
     let outcome = run.run();
-    (outcome, run.tok.line())
+    let (saved_parse, saved_line) = run.tok.saved();
+    (outcome, SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line })
 }
 
 /// The script-load step: the text is read once into `buffer`.

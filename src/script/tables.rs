@@ -143,6 +143,9 @@ pub enum ValueTable {
     MoveTypes,
     WeaponPosition,
     Strafe,
+    /// A caller's NULL-name-terminated table (the standalone
+    /// `BG_ParseConditionBits` export).
+    External(*mut bg_indexed_string_t),
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.

@@ -54,6 +54,29 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// A session continuing at line `line` (the session state of a caller
+    /// that hands over a cursor, as the standalone helpers do).
+    pub fn with_line(text: &'a [u8], line: i32) -> Self {
+        let mut t = Self::new(text);
+        t.line = line;
+        t.saved_line = line;
+        t
+    }
+
+    /// A session whose cursor is already NULL (every read gives the empty
+    /// token).
+    pub fn at_null(line: i32) -> Self {
+        let mut t = Self::with_line(&[], line);
+        t.cursor = None;
+        t
+    }
+
+    /// Where the last read started (`savedParse`, `None` = not set / NULL)
+    /// and the line there (`savedLine`).
+    pub fn saved(&self) -> (Option<usize>, i32) {
+        (self.saved_parse, self.saved_line)
+    }
+
     #[inline]
     fn at(&self, index: usize) -> u8 {
         self.text.get(index).copied().unwrap_or(0)
