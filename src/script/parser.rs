@@ -375,26 +375,45 @@ pub struct ParseRun<'a, E: ParseEngine> {
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
+/// Only the token's bytes are written, the rest of the buffer stays
+/// uninitialised.
 #[derive(Clone, Copy)]
 struct Tok {
-    bytes: [u8; crate::script::tokenizer::MAX_TOKEN_CHARS],
+    bytes: [core::mem::MaybeUninit<u8>; crate::script::tokenizer::MAX_TOKEN_CHARS],
     len: usize,
 }
 
 impl Tok {
+    #[inline]
     fn of(t: &[u8]) -> Self {
-        let mut bytes = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS];
+        let mut bytes = [core::mem::MaybeUninit::uninit(); crate::script::tokenizer::MAX_TOKEN_CHARS];
         let len = t.len().min(bytes.len());
-        bytes[..len].copy_from_slice(&t[..len]);
+        for (d, s) in bytes[..len].iter_mut().zip(t) {
+            d.write(*s);
+        }
         Self { bytes, len }
     }
+    #[inline]
     fn get(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        // SAFETY: the first `len` bytes were written in `of` (and `len` only
+        // ever shrinks afterwards).
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
     }
 }
 
 fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
+}
+
+fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
+    match which {
+        Names::Sections => &mut m.section_str[..],
+        Names::States => &mut m.state_str[..],
+        Names::MoveTypes => &mut m.group_str[..],
+        Names::Events => &mut m.event_str[..],
+        Names::ConditionTypes => &mut m.condition_type_str[..],
+        Names::BodyParts => &mut m.body_parts_str[..],
+    }
 }
 
 /// Which static table a section-level lookup uses.
@@ -421,27 +440,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         self.error(&message(parts))
     }
 
-    fn names(&mut self, which: Names) -> &mut [S] {
-        match which {
-            Names::Sections => &mut self.m.section_str[..],
-            Names::States => &mut self.m.state_str[..],
-            Names::MoveTypes => &mut self.m.group_str[..],
-            Names::Events => &mut self.m.event_str[..],
-            Names::ConditionTypes => &mut self.m.condition_type_str[..],
-            Names::BodyParts => &mut self.m.body_parts_str[..],
-        }
-    }
-
     /// `BG_IndexForString(current token, table, allowMissing)`.
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
-        let token = Tok::of(self.tok.token());
-        self.index_name(token.get(), which, allow_missing)
-    }
-
-    fn index_name(&mut self, name: &[u8], which: Names, allow_missing: bool) -> Outcome<i32> {
-        let index = index_for_string(name, self.names(which), static_name);
+        let index = index_for_string(self.tok.token(), names_of(&mut self.m, which), static_name);
         if index < 0 && !allow_missing {
-            return Err(unknown_token(self.ctx(), name));
+            return Err(unknown_token(self.ctx(), self.tok.token()));
         }
         Ok(index)
     }
@@ -816,11 +819,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     return Ok(());
                 }
             }
-            let mut token = Tok::of(self.tok.token());
-            if is(token.get(), b",") {
+            let token = self.tok.token();
+            if is(token, b",") {
                 end_of_clause = true;
             }
-            if is(token.get(), b"none") {
+            if is(token, b"none") {
                 let mut r = self.bits_get(dest, local_result);
                 r[0] |= 1;
                 self.bits_set(dest, local_result, r);
@@ -829,26 +832,24 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 }
                 continue;
             }
-            if is(token.get(), b"none,") {
+            if is(token, b"none,") {
                 let mut r = self.bits_get(dest, local_result);
                 r[0] |= 1;
                 self.bits_set(dest, local_result, r);
                 return Ok(());
             }
-            if is(token.get(), b"NOT") {
-                token = Tok::of(b"MINUS");
-            }
-            let operator = is(token.get(), b"AND") || is(token.get(), b"MINUS");
+            // `NOT` is read as the literal `MINUS`.
+            let minus = is(token, b"NOT") || is(token, b"MINUS");
+            let operator = minus || is(token, b"AND");
             if !end_of_clause && !operator {
-                if token.len > 0 && token.bytes[token.len - 1] == b',' {
+                if token.last() == Some(&b',') {
                     end_of_clause = true;
-                    token.len -= 1;
                     self.tok.strip_last();
                 }
                 if key_len > 0 {
                     append_key(&mut key, &mut key_len, b" ");
                 }
-                append_key(&mut key, &mut key_len, token.get());
+                append_key(&mut key, &mut key_len, self.tok.token());
             }
             if !operator && !end_of_clause {
                 continue;
@@ -856,11 +857,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             if key_len == 0 {
                 if end_of_clause {
                     return Err(self.error(&Text::from_bytes(b"BG_ParseConditionBits: unexpected end of condition")));
-                } else if is(token.get(), b"MINUS") {
+                } else if minus {
                     words[2] = 1;
                     continue;
                 } else {
-                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", token.get(), b"'"]));
+                    let t = Tok::of(self.tok.token());
+                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", t.get(), b"'"]));
                 }
             }
             let k = &key[..key_len];
@@ -868,10 +870,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 words[0] = u32::MAX;
                 words[1] = u32::MAX;
             } else {
-                let k = Tok::of(k);
-                let found = self.m.alias_index(k.get(), cond as usize);
+                let found = self.m.alias_index(k, cond as usize);
                 if found >= 0 {
-                    let slot = (cond as usize * BG_ANIM_CONDITION_VALUE_COUNT + found as usize).min(ALIAS_COUNT - 1);
+                    let slot = (cond as usize)
+                        .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
+                        .saturating_add(found as usize)
+                        .min(ALIAS_COUNT - 1);
                     let bits = match dest {
                         BitsDest::Alias(i) if i == slot => self.bits_get(dest, local_result),
                         _ => self.m.alias_bits[slot].words(),
@@ -879,7 +883,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k.get(), values)?;
+                    let bit = self.index_values(k, values)?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
@@ -896,7 +900,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             self.bits_set(dest, local_result, r);
             key_len = 0;
-            if is(token.get(), b"MINUS") {
+            if minus {
                 words[2] = 1;
             }
             if end_of_clause {
@@ -938,8 +942,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
-                let v = Tok::of(self.tok.token());
-                let index = self.index_values(v.get(), values)?;
+                let index = index_for_string(self.tok.token(), self.m.value_table(values), static_name);
+                if index < 0 {
+                    return Err(unknown_token(self.ctx(), self.tok.token()));
+                }
                 let mut w = value.words();
                 w[0] = index as u32;
                 value.set_words(w);
@@ -961,12 +967,6 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         }
     }
 
-    fn animation_index(&mut self, name: &[u8]) -> Outcome<i32> {
-        let ctx = self.ctx();
-        let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
-        animation_index_for_string(ctx, name, &self.table.entries, self.table.entryCount, runtime, self.engine)
-    }
-
     /// `BG_ParseCommands`: command lines into the pool script `block` until
     /// a `}` starts a line or the text ends.
     ///
@@ -980,12 +980,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         let mut slot: usize = 0;
         let mut command: usize = 0;
         loop {
-            let token = Tok::of(self.tok.read(slot == 0));
-            if token.len == 0 {
+            let token_len = self.tok.read(slot == 0).len();
+            if token_len == 0 {
                 return Ok(());
             }
-            if is(token.get(), b"}") {
-                self.tok.rewind(token.len);
+            if is(self.tok.token(), b"}") {
+                self.tok.rewind(token_len);
                 return Ok(());
             }
             if slot == 0 {
@@ -1004,13 +1004,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             self.script_mut(block, scratch).commands[command].bodyPart[slot] = part;
             let mut go_trailing = true;
             if part <= 0 {
-                self.tok.rewind(token.len);
+                self.tok.rewind(token_len);
             } else {
-                let anim = Tok::of(self.tok.read(false));
-                if anim.len == 0 {
+                if self.tok.read(false).is_empty() {
                     return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected animation")));
                 }
-                let index = self.animation_index(anim.get())?;
+                let index = self.animation_index_token()?;
                 let index16 = index as i16;
                 // Defined result for an entry index outside the table.
                 let anim_index = (index16.max(0) as usize).min(BG_ANIM_MAX_ANIMATIONS - 1);
@@ -1024,21 +1023,21 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     self.stamp_entry(block, scratch, anim_index, part)?;
                 }
                 loop {
-                    let param = Tok::of(self.tok.read(false));
-                    if param.len == 0 {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
                         self.tok.unget()?;
                         break;
                     }
-                    if is(param.get(), b"duration") {
-                        let v = Tok::of(self.tok.read(false));
-                        if v.len == 0 {
+                    if is(param, b"duration") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected duration value")));
                         }
-                        let d = tables::atoi(v.get(), self.behaviour) as i16;
+                        let d = tables::atoi(v, self.behaviour) as i16;
                         self.script_mut(block, scratch).commands[command].duration[slot] = d;
                         continue;
                     }
-                    if is(param.get(), b"turretanim") {
+                    if is(param, b"turretanim") {
                         if self.runtime.is_none() {
                             self.table.entries[anim_index].flags |= BG_ANIM_ENTRY_TURRET;
                         }
@@ -1049,13 +1048,14 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         continue;
                     }
-                    if is(param.get(), b"blendtime") {
-                        let v = Tok::of(self.tok.read(false));
-                        if v.len == 0 {
+                    if is(param, b"blendtime") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected blendtime value")));
                         }
+                        let value = tables::atoi(v, self.behaviour);
                         if self.runtime.is_none() {
-                            self.table.entries[anim_index].blendTime = tables::atoi(v.get(), self.behaviour);
+                            self.table.entries[anim_index].blendTime = value;
                         }
                         continue;
                     }
@@ -1069,22 +1069,22 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             if go_trailing {
                 loop {
-                    let param = Tok::of(self.tok.read(false));
-                    if param.len == 0 {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
                         break;
                     }
-                    if is(param.get(), b"sound") {
-                        let sound = Tok::of(self.tok.read(false));
-                        if sound.len == 0 {
+                    if is(param, b"sound") {
+                        let sound = self.tok.read(false);
+                        if sound.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected sound")));
                         }
-                        if sound.get().windows(4).any(|w| w == b".wav") {
+                        if sound.windows(4).any(|w| w == b".wav") {
                             return Err(self.error(&Text::from_bytes(
                                 b"BG_ParseCommands: wav files not supported, only sound scripts",
                             )));
                         }
                         let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
-                        cname[..sound.len].copy_from_slice(sound.get());
+                        cname[..sound.len()].copy_from_slice(sound);
                         let alias = match CStr::from_bytes_until_nul(&cname) {
                             Ok(n) => self.engine.sound_alias(n),
                             Err(_) => core::ptr::null(),
@@ -1092,11 +1092,19 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         self.script_mut(block, scratch).commands[command].soundAliasName = alias;
                         continue;
                     }
-                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", param.get(), b"'"]));
+                    let t = Tok::of(param);
+                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", t.get(), b"'"]));
                 }
                 slot = 0;
             }
         }
+    }
+
+    /// `BG_AnimationIndexForString(current token)`.
+    fn animation_index_token(&mut self) -> Outcome<i32> {
+        let ctx = self.ctx();
+        let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
+        animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)
     }
 
     fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {

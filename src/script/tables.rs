@@ -225,14 +225,18 @@ pub fn index_for_string<'n>(
 ) -> i32 {
     let hash = string_hash(name);
     for (index, entry) in strings.iter_mut().enumerate() {
-        let Some(entry_name) = resolve(entry.name) else {
+        if entry.name.is_null() {
             break;
-        };
+        }
         if entry.hash == BG_INDEXED_STRING_HASH_UNSET {
+            let Some(entry_name) = resolve(entry.name) else { break };
             entry.hash = string_hash(entry_name);
         }
-        if hash == entry.hash && same_name(name, entry_name) {
-            return index as i32;
+        if hash == entry.hash {
+            let Some(entry_name) = resolve(entry.name) else { break };
+            if same_name(name, entry_name) {
+                return index as i32;
+            }
         }
     }
     -1
