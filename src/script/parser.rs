@@ -372,6 +372,50 @@ pub struct ParseRun<'a, E: ParseEngine> {
     /// `bgPlayerAnimScriptPath` while set.
     pub path: Option<&'a [u8]>,
     pub behaviour: Behaviour,
+    /// Lookup indexes valid for this run (the tables do not change
+    /// while one parse runs).
+    pub ix: Indexes,
+}
+
+/// Per-run lookup indexes of the module's string tables and of the
+/// animation names (see [`tables::HashIndex`]).
+pub struct Indexes {
+    names: [tables::HashIndex<32>; 6],
+    values: [tables::HashIndex<128>; 8],
+    anims: tables::HashIndex<BG_ANIM_MAX_ANIMATIONS>,
+    anims_built: bool,
+}
+
+impl Indexes {
+    /// Nothing indexed yet.
+    pub const fn new() -> Self {
+        Self {
+            names: [tables::HashIndex::new(); 6],
+            values: [tables::HashIndex::new(); 8],
+            anims: tables::HashIndex::new(),
+            anims_built: false,
+        }
+    }
+}
+
+impl Default for Indexes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn value_slot(table: ValueTable) -> Option<usize> {
+    Some(match table {
+        ValueTable::Weapons => 0,
+        ValueTable::WeaponClass => 1,
+        ValueTable::Mounted => 2,
+        ValueTable::Vehicle => 3,
+        ValueTable::VehicleMotion => 4,
+        ValueTable::MoveTypes => 5,
+        ValueTable::WeaponPosition => 6,
+        ValueTable::Strafe => 7,
+        ValueTable::External(_) => return None,
+    })
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
@@ -405,6 +449,13 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
 }
 
+fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], table: ValueTable) -> i32 {
+    match value_slot(table) {
+        Some(slot) => tables::index_for_string_indexed(name, m.value_table(table), &mut ix.values[slot], static_name),
+        None => index_for_string(name, m.value_table(table), static_name),
+    }
+}
+
 fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
     match which {
         Names::Sections => &mut m.section_str[..],
@@ -418,6 +469,7 @@ fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
 
 /// Which static table a section-level lookup uses.
 #[derive(Clone, Copy)]
+#[repr(usize)]
 enum Names {
     Sections,
     States,
@@ -442,7 +494,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
 
     /// `BG_IndexForString(current token, table, allowMissing)`.
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
-        let index = index_for_string(self.tok.token(), names_of(&mut self.m, which), static_name);
+        let index = tables::index_for_string_indexed(
+            self.tok.token(),
+            names_of(&mut self.m, which),
+            &mut self.ix.names[which as usize],
+            static_name,
+        );
         if index < 0 && !allow_missing {
             return Err(unknown_token(self.ctx(), self.tok.token()));
         }
@@ -450,7 +507,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     }
 
     fn index_values(&mut self, name: &[u8], table: ValueTable) -> Outcome<i32> {
-        let index = index_for_string(name, self.m.value_table(table), static_name);
+        let index = lookup_value(&mut self.m, &mut self.ix, name, table);
         if index < 0 {
             return Err(unknown_token(self.ctx(), name));
         }
@@ -942,7 +999,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
-                let index = index_for_string(self.tok.token(), self.m.value_table(values), static_name);
+                let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), values);
                 if index < 0 {
                     return Err(unknown_token(self.ctx(), self.tok.token()));
                 }
@@ -1101,10 +1158,50 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     }
 
     /// `BG_AnimationIndexForString(current token)`.
+    ///
+    /// Found names come from an index over the registrations (pass 1) or
+    /// the entries (pass 2), built once per run; a miss takes the full
+    /// original path (errors, registration) and updates the index.
     fn animation_index_token(&mut self) -> Outcome<i32> {
+        if !self.ix.anims_built {
+            self.ix.anims_built = true;
+            match &self.runtime {
+                Some(r) => {
+                    if (0..=BG_ANIM_MAX_ANIMATIONS as i32).contains(&*r.count) {
+                        let n = (*r.count as usize).min(r.records.len());
+                        self.ix.anims.build(r.records[..n].iter().enumerate().map(|(i, rec)| (rec.hash, i)));
+                    }
+                }
+                None => {
+                    let n = usize::try_from(self.table.entryCount).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS);
+                    self.ix.anims.build(self.table.entries[..n].iter().enumerate().map(|(i, e)| (e.hash, i)));
+                }
+            }
+        }
+        let name = self.tok.token();
+        let hash = string_hash(name);
+        if self.ix.anims.is_ready() {
+            let found = match &self.runtime {
+                Some(r) => self.ix.anims.find(hash, |i| {
+                    r.records.get(i).is_some_and(|rec| same_name(name, tables::field_name(rec.name_bytes())))
+                }),
+                None => self.ix.anims.find(hash, |i| {
+                    self.table.entries.get(i).is_some_and(|e| same_name(name, tables::field_name(e.name_bytes())))
+                }),
+            };
+            if let Some(i) = found {
+                return Ok(i as i32);
+            }
+        }
         let ctx = self.ctx();
+        let registering = self.runtime.is_some();
         let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
-        animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)
+        let index =
+            animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)?;
+        if registering {
+            self.ix.anims.insert(hash, index as usize);
+        }
+        Ok(index)
     }
 
     fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {
@@ -1205,6 +1302,7 @@ pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> 
         engine: input.engine,
         path: input.path,
         behaviour: input.behaviour,
+        ix: Indexes::new(),
     };
     let outcome = run.run();
     let (saved_parse, saved_line) = run.tok.saved();

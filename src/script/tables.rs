@@ -357,3 +357,103 @@ mod tests {
         assert_eq!(msvc_atoi(b"\t 42abc"), 42);
     }
 }
+
+/// A sorted `(hash, index)` view of a table whose entries' hashes are all
+/// known, answering "first entry with this hash and name" exactly like the
+/// linear scan, in O(log n). Used only while the table cannot change (within
+/// one parse).
+#[derive(Clone, Copy)]
+pub struct HashIndex<const N: usize> {
+    ready: bool,
+    checked: bool,
+    len: usize,
+    keys: [(i32, u16); N],
+}
+
+impl<const N: usize> HashIndex<N> {
+    /// An empty, not yet built index.
+    pub const fn new() -> Self {
+        Self { ready: false, checked: false, len: 0, keys: [(0, 0); N] }
+    }
+
+    /// Whether the index answers lookups.
+    pub fn is_ready(&self) -> bool {
+        self.ready
+    }
+
+    /// Builds the index over `(hash, index)` pairs given in index order.
+    pub fn build(&mut self, pairs: impl Iterator<Item = (i32, usize)>) {
+        self.len = 0;
+        for (hash, index) in pairs {
+            if self.len == N || index > u16::MAX as usize {
+                self.ready = false;
+                return;
+            }
+            self.keys[self.len] = (hash, index as u16);
+            self.len += 1;
+        }
+        self.keys[..self.len].sort_unstable();
+        self.ready = true;
+    }
+
+    /// Adds an entry (its index is above every other one).
+    pub fn insert(&mut self, hash: i32, index: usize) {
+        if !self.ready || self.len == N || index > u16::MAX as usize {
+            self.ready = false;
+            return;
+        }
+        let at = self.keys[..self.len].partition_point(|&k| k < (hash, index as u16));
+        self.keys.copy_within(at..self.len, at + 1);
+        self.keys[at] = (hash, index as u16);
+        self.len += 1;
+    }
+
+    /// The smallest index with `hash` for which `matches` holds.
+    pub fn find(&self, hash: i32, mut matches: impl FnMut(usize) -> bool) -> Option<usize> {
+        let keys = &self.keys[..self.len];
+        let start = keys.partition_point(|&(h, _)| h < hash);
+        keys[start..].iter().take_while(|&&(h, _)| h == hash).map(|&(_, i)| i as usize).find(|&i| matches(i))
+    }
+}
+
+impl<const N: usize> Default for HashIndex<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `BG_IndexForString` through a [`HashIndex`] of the same table: the
+/// linear scan (which fills the cached hashes) until the whole table is
+/// hashed, the index afterwards. Same results and same table writes.
+pub fn index_for_string_indexed<'n, const N: usize>(
+    name: &[u8],
+    strings: &mut [bg_indexed_string_t],
+    index: &mut HashIndex<N>,
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
+) -> i32 {
+    let build = |index: &mut HashIndex<N>, strings: &[bg_indexed_string_t]| {
+        index.build(strings.iter().take_while(|e| !e.name.is_null()).enumerate().map(|(i, e)| (e.hash, i)));
+    };
+    if !index.ready && !index.checked {
+        index.checked = true;
+        let all_hashed = strings
+            .iter()
+            .take_while(|e| !e.name.is_null())
+            .all(|e| e.hash != BG_INDEXED_STRING_HASH_UNSET);
+        if all_hashed && strings.iter().any(|e| e.name.is_null()) {
+            build(index, strings);
+        }
+    }
+    if index.ready {
+        let hash = string_hash(name);
+        return index
+            .find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
+            .map_or(-1, |i| i as i32);
+    }
+    let found = index_for_string(name, strings, resolve);
+    if found < 0 && strings.iter().any(|e| e.name.is_null()) {
+        // A miss scanned (and hashed) every entry up to the terminator.
+        build(index, strings);
+    }
+    found
+}

@@ -620,6 +620,7 @@ unsafe fn with_session<R>(
             engine: &mut engine,
             path: script_path().map(|p| p.to_bytes()),
             behaviour: BEHAVIOUR,
+            ix: parser::Indexes::new(),
         };
         let outcome = body(&mut run);
         let at = |offset: Option<usize>| match offset {
