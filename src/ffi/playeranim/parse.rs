@@ -668,7 +668,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
         let alias_base = bgAnimConditionAliasBits.as_ptr() as *mut bg_condition_bits_t;
         let offset = (bits as usize).wrapping_sub(alias_base as usize);
         let size = core::mem::size_of::<bg_condition_bits_t>();
-        if offset < ALIAS_COUNT * size && offset % size == 0 {
+        if offset < ALIAS_COUNT * size && offset.is_multiple_of(size) {
             let index = offset / size;
             with_session(parse, |run| {
                 let mut unused = bg_condition_bits_t::ZERO;
@@ -712,7 +712,7 @@ pub unsafe extern "C" fn BG_ParseCommands(
         };
         let offset = (script as usize).wrapping_sub(items as usize);
         let size = core::mem::size_of::<bg_anim_script_t>();
-        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset % size == 0 {
+        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset.is_multiple_of(size) {
             let index = offset / size;
             with_session(parse, |run| run.parse_commands(Some(index), &mut bg_anim_script_t::ZERO.clone()))
         } else {
