@@ -6,6 +6,9 @@
 //! builds of the original compute it differently (x87 extended arithmetic,
 //! different libm / conversion helpers); see [`move_distance`].
 
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
 use crate::flavour::Behaviour;
 use crate::abi::bg::*;
 use crate::error::Outcome;
@@ -432,6 +435,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn protocol_near_integer_example() {
         // PROTOCOL "cgame flavour" §1: just below an integer, truncation gives
         // N - 1 with the extended root, N with the float-rounded root.

@@ -9,6 +9,8 @@
 //! client rows through `bgs.clientinfo`, and the sound event callback through
 //! the table pointer cast to `bgs_t`, as the original does.
 #![allow(non_snake_case)]
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
 
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
 use crate::abi::bg::*;

@@ -9,6 +9,9 @@
 //! leaves unchecked is bounded here; the defined results are listed in
 //! docs/DIVERGENCES.md ("Player animation runtime").
 
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
 pub mod engine;
 
 use crate::abi::bg::*;
@@ -199,6 +202,7 @@ fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32,
 /// Starts or refreshes one body part (legs or torso fields).
 ///
 /// Returns true when the animation was (re)started.
+#[allow(clippy::too_many_arguments)]
 fn play_part(
     timer: &mut i32,
     anim: &mut i32,

@@ -248,7 +248,7 @@ fn play_anim_toggle_timers_and_duration() {
     // defined here: an index past the entries reads duration 0, not looped
     w.ps.legsTimer = 0;
     assert_eq!(play_anim(&w.table.entries, &mut w.ps, 100_000, 1, 0, true, false, false), 50);
-    assert_eq!(w.ps.legsAnim, (0x200 | 100_000) as i32);
+    assert_eq!(w.ps.legsAnim, 0x200 | 100_000);
 }
 
 #[test]
