@@ -4,3 +4,6 @@
 pub mod engine;
 pub mod finalize;
 pub mod runtime;
+pub mod parser;
+pub mod tables;
+pub mod tokenizer;

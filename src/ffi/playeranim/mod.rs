@@ -8,6 +8,7 @@
 use crate::abi::bg::{bg_runtime_animation_t, bg_static_animation_table_t, bgs_t, weaponInfo_t};
 use crate::cell::ModuleCell;
 
+mod parse;
 mod runtime;
 
 #[allow(non_upper_case_globals)]

@@ -1,0 +1,351 @@
+//! The module's string tables, the name hash, table lookups and the number
+//! conversion of `duration` / `blendtime` values.
+
+use crate::abi::bg::*;
+use crate::flavour::Behaviour;
+use core::ffi::c_char;
+
+type S = bg_indexed_string_t;
+
+/// `animStateStr`.
+pub const ANIM_STATE_STR: [S; 5] =
+    [S::new(b"RELAXED\0"), S::new(b"QUERY\0"), S::new(b"ALERT\0"), S::new(b"COMBAT\0"), S::END];
+
+/// `bgAnimGroupStrings` (move types).
+pub const ANIM_GROUP_STRINGS: [S; 19] = [
+    S::new(b"** UNUSED **\0"),
+    S::new(b"IDLE\0"),
+    S::new(b"IDLECR\0"),
+    S::new(b"IDLEPRONE\0"),
+    S::new(b"WALK\0"),
+    S::new(b"WALKBK\0"),
+    S::new(b"WALKCR\0"),
+    S::new(b"WALKCRBK\0"),
+    S::new(b"WALKPRONE\0"),
+    S::new(b"WALKPRONEBK\0"),
+    S::new(b"RUN\0"),
+    S::new(b"RUNBK\0"),
+    S::new(b"RUNCR\0"),
+    S::new(b"RUNCRBK\0"),
+    S::new(b"TURNRIGHT\0"),
+    S::new(b"TURNLEFT\0"),
+    S::new(b"CLIMBUP\0"),
+    S::new(b"CLIMBDOWN\0"),
+    S::END,
+];
+
+/// `bgAnimEventStrings`.
+pub const ANIM_EVENT_STRINGS: [S; 17] = [
+    S::new(b"PAIN\0"),
+    S::new(b"DEATH\0"),
+    S::new(b"FIREWEAPON\0"),
+    S::new(b"JUMP\0"),
+    S::new(b"JUMPBK\0"),
+    S::new(b"LAND\0"),
+    S::new(b"DROPWEAPON\0"),
+    S::new(b"RAISEWEAPON\0"),
+    S::new(b"CLIMBMOUNT\0"),
+    S::new(b"CLIMBDISMOUNT\0"),
+    S::new(b"RELOAD\0"),
+    S::new(b"CROUCH_TO_PRONE\0"),
+    S::new(b"PRONE_TO_CROUCH\0"),
+    S::new(b"MELEEATTACK\0"),
+    S::new(b"LMG_DEPLOY\0"),
+    S::new(b"LMG_BREAKDOWN\0"),
+    S::END,
+];
+
+/// `animBodyPartsStr`.
+pub const ANIM_BODY_PARTS_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"LEGS\0"), S::new(b"TORSO\0"), S::new(b"BOTH\0"), S::END];
+
+/// `animMountedStr`.
+pub const ANIM_MOUNTED_STR: [S; 9] = [
+    S::new(b"** UNUSED **\0"),
+    S::new(b"MG42\0"),
+    S::new(b"vehDriver\0"),
+    S::new(b"vehGunner\0"),
+    S::new(b"vehPassenger1\0"),
+    S::new(b"vehPassenger2\0"),
+    S::new(b"vehPassenger3\0"),
+    S::new(b"vehPassenger4\0"),
+    S::END,
+];
+
+/// `animVehicleMotionStr`.
+pub const ANIM_VEHICLE_MOTION_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"IDLE\0"), S::new(b"FORWARD\0"), S::new(b"REVERSING\0"), S::END];
+
+/// `animVehicleStr`.
+pub const ANIM_VEHICLE_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"TANK\0"), S::new(b"JEEP\0"), S::new(b"FLAK88\0"), S::END];
+
+/// `animWeaponClassStr`.
+pub const ANIM_WEAPON_CLASS_STR: [S; 12] = [
+    S::new(b"RIFLE\0"),
+    S::new(b"MG\0"),
+    S::new(b"SMG\0"),
+    S::new(b"LMG\0"),
+    S::new(b"PISTOL\0"),
+    S::new(b"GRENADE\0"),
+    S::new(b"ROCKETLAUNCHER\0"),
+    S::new(b"TURRET\0"),
+    S::new(b"SPOTTER\0"),
+    S::new(b"NON-PLAYER\0"),
+    S::new(b"FLAMETHROWER\0"),
+    S::END,
+];
+
+/// `animWeaponPositionStr`.
+pub const ANIM_WEAPON_POSITION_STR: [S; 3] = [S::new(b"HIP\0"), S::new(b"ADS\0"), S::END];
+
+/// `animStrafeStateStr`.
+pub const ANIM_STRAFE_STATE_STR: [S; 4] = [S::new(b"NOT\0"), S::new(b"LEFT\0"), S::new(b"RIGHT\0"), S::END];
+
+/// `bgAnimConditionTypeStrings` (index = `ANIM_COND_*`).
+pub const ANIM_CONDITION_TYPE_STRINGS: [S; 12] = [
+    S::new(b"WEAPONS\0"),
+    S::new(b"WEAPONCLASS\0"),
+    S::new(b"MOUNTED\0"),
+    S::new(b"VEHICLE\0"),
+    S::new(b"VEHICLE_MOTION\0"),
+    S::new(b"MOVETYPE\0"),
+    S::new(b"UNDERHAND\0"),
+    S::new(b"CROUCHING\0"),
+    S::new(b"FIRING\0"),
+    S::new(b"WEAPON_POSITION\0"),
+    S::new(b"STRAFING\0"),
+    S::END,
+];
+
+/// `bgAnimParseSectionStrings` (index = `ANIM_SECTION_*`).
+pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = [
+    S::new(b"defines\0"),
+    S::new(b"animations\0"),
+    S::new(b"canned_animations\0"),
+    S::new(b"statechanges\0"),
+    S::new(b"events\0"),
+    S::END,
+];
+
+/// The literal stored as weapon 0.
+pub const WEAPON_NONE: &[u8] = b"none\0";
+
+/// Which value table a condition type uses (`bgAnimConditionTypes[].values`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueTable {
+    Weapons,
+    WeaponClass,
+    Mounted,
+    Vehicle,
+    VehicleMotion,
+    MoveTypes,
+    WeaponPosition,
+    Strafe,
+}
+
+/// `bgAnimConditionTypes`: mode and value table per condition type.
+pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = [
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::Weapons)),
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::WeaponClass)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Mounted)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Vehicle)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::VehicleMotion)),
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::MoveTypes)),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::WeaponPosition)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Strafe)),
+];
+
+/// `BG_StringHashValue`: Σ c·(119+i) over the bytes as *signed* chars with
+/// ASCII A–Z folded to lower case, wrapping; 0xFFFFFFFF becomes 0.
+/// (Quirk: bytes >= 0x80 contribute negative terms.)
+pub fn string_hash(text: &[u8]) -> i32 {
+    let mut hash: u32 = 0;
+    let mut multiplier: u32 = 119;
+    for &byte in text {
+        if byte == 0 {
+            break;
+        }
+        let mut c = byte as i8 as i32;
+        if (b'A' as i32..=b'Z' as i32).contains(&c) {
+            c += 32;
+        }
+        hash = hash.wrapping_add((c as u32).wrapping_mul(multiplier));
+        multiplier = multiplier.wrapping_add(1);
+    }
+    if hash == u32::MAX {
+        0
+    } else {
+        hash as i32
+    }
+}
+
+/// `Q_stricmpn(a, b, 99999) == 0` for NUL-free byte strings: equal length
+/// and equal after folding ASCII letters.
+#[inline]
+pub fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_ascii_lowercase() == y.to_ascii_lowercase())
+}
+
+/// The bytes of a 64-byte name field up to its NUL (all 64 without one).
+pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    &field[..end]
+}
+
+/// Reads a NUL-terminated C string.
+///
+/// # Safety
+/// `name` must be NULL or point to a NUL-terminated string that stays valid
+/// and unmodified for `'a`.
+pub unsafe fn c_string<'a>(name: *const c_char) -> Option<&'a [u8]> {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller.
+    Some(unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes())
+}
+
+/// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or
+/// the end of the slice), filling missing hashes, and returns the index of
+/// the first entry whose hash and case-insensitive name match; -1 when none
+/// does (the caller raises the "unknown token" error unless missing names
+/// are allowed). `resolve` turns an entry's name pointer into its bytes.
+pub fn index_for_string<'n>(
+    name: &[u8],
+    strings: &mut [bg_indexed_string_t],
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
+) -> i32 {
+    let hash = string_hash(name);
+    for (index, entry) in strings.iter_mut().enumerate() {
+        let Some(entry_name) = resolve(entry.name) else {
+            break;
+        };
+        if entry.hash == BG_INDEXED_STRING_HASH_UNSET {
+            entry.hash = string_hash(entry_name);
+        }
+        if hash == entry.hash && same_name(name, entry_name) {
+            return index as i32;
+        }
+    }
+    -1
+}
+
+/// The `atoi` of the unit's C library, as the parser uses it for
+/// `duration` and `blendtime` values.
+///
+/// * Linux (glibc): `(int)strtol(text, NULL, 10)`: leading white space, one
+///   sign, decimal digits, saturating at the range of `long` (64-bit on
+///   x86_64, 32-bit on i686), then truncated to 32 bits.
+/// * Windows (MSVC-style, part of the client module): leading white space,
+///   one sign, digits accumulated modulo 2^32, negated for `-`.
+pub fn atoi(text: &[u8], behaviour: Behaviour) -> i32 {
+    match behaviour {
+        Behaviour::Linux => glibc_atoi(text, core::mem::size_of::<core::ffi::c_long>() * 8),
+        Behaviour::Windows => msvc_atoi(text),
+    }
+}
+
+fn skip_space_and_sign(text: &[u8]) -> (bool, &[u8]) {
+    let mut i = 0;
+    while i < text.len() && (text[i] == b' ' || (0x09..=0x0d).contains(&text[i])) {
+        i += 1;
+    }
+    let mut negative = false;
+    if i < text.len() && (text[i] == b'+' || text[i] == b'-') {
+        negative = text[i] == b'-';
+        i += 1;
+    }
+    (negative, &text[i..])
+}
+
+/// glibc `atoi` with a `long` of `long_bits` bits (64 or 32).
+pub fn glibc_atoi(text: &[u8], long_bits: usize) -> i32 {
+    let (negative, digits) = skip_space_and_sign(text);
+    let max: i128 = (1i128 << (long_bits - 1)) - 1;
+    let min: i128 = -(1i128 << (long_bits - 1));
+    let mut value: i128 = 0;
+    let mut saturated = false;
+    for &d in digits.iter().take_while(|d| d.is_ascii_digit()) {
+        if !saturated {
+            value = value * 10 + i128::from(d - b'0');
+            if value > max + 1 {
+                saturated = true;
+            }
+        }
+    }
+    let result = if negative {
+        if saturated || -value < min {
+            min
+        } else {
+            -value
+        }
+    } else if saturated || value > max {
+        max
+    } else {
+        value
+    };
+    result as i64 as i32
+}
+
+/// MSVC-style `atoi` of the client build: wrapping, no saturation.
+pub fn msvc_atoi(text: &[u8]) -> i32 {
+    let (negative, digits) = skip_space_and_sign(text);
+    let mut value: u32 = 0;
+    for &d in digits.iter().take_while(|d| d.is_ascii_digit()) {
+        value = value.wrapping_mul(10).wrapping_add(u32::from(d - b'0'));
+    }
+    if negative {
+        value = value.wrapping_neg();
+    }
+    value as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_folds_ascii_and_signs_high_bytes() {
+        assert_eq!(string_hash(b"abc"), string_hash(b"ABC"));
+        assert_eq!(string_hash(b"a"), 97 * 119);
+        assert_eq!(string_hash(b"\xff"), (-119i32));
+        assert_eq!(string_hash(b""), 0);
+    }
+
+    #[test]
+    fn index_lookup_is_case_insensitive_and_caches() {
+        let mut t = ANIM_STATE_STR;
+        let r = |p: *const c_char| unsafe { c_string(p) };
+        assert_eq!(index_for_string(b"alert", &mut t, r), 2);
+        assert_ne!(t[0].hash, -1);
+        assert_eq!(t[3].hash, -1);
+        assert_eq!(index_for_string(b"nope", &mut t, r), -1);
+        assert_eq!(index_for_string(b"** UNUSED **", &mut ANIM_BODY_PARTS_STR.clone(), r), 0);
+    }
+
+    #[test]
+    fn glibc_atoi_saturates_at_long_range() {
+        assert_eq!(glibc_atoi(b"12", 64), 12);
+        assert_eq!(glibc_atoi(b"  -7x", 64), -7);
+        assert_eq!(glibc_atoi(b"2147483648", 64), i32::MIN);
+        assert_eq!(glibc_atoi(b"2147483648", 32), i32::MAX);
+        assert_eq!(glibc_atoi(b"18446744073709551617", 64), -1);
+        assert_eq!(glibc_atoi(b"-99999999999999999999", 64), 0);
+        assert_eq!(glibc_atoi(b"-99999999999999999999", 32), i32::MIN);
+        assert_eq!(glibc_atoi(b"+5", 32), 5);
+        assert_eq!(glibc_atoi(b"--5", 32), 0);
+        assert_eq!(glibc_atoi(b"", 64), 0);
+    }
+
+    #[test]
+    fn msvc_atoi_wraps() {
+        assert_eq!(msvc_atoi(b"18446744073709551617"), 1);
+        assert_eq!(msvc_atoi(b"4294967295"), -1);
+        assert_eq!(msvc_atoi(b"-2147483648"), i32::MIN);
+        assert_eq!(msvc_atoi(b"\t 42abc"), 42);
+    }
+}

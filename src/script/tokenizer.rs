@@ -1,0 +1,319 @@
+//! The parts of the engine's script tokenizer (`Com_Parse*`) that the
+//! animation-script parser relies on, as one parse session.
+//!
+//! The parser always runs with space-delimited tokens, so the operator,
+//! number and identifier rules of the general tokenizer never apply:
+//!
+//! * whitespace is every byte whose *signed* value is <= 32, so bytes
+//!   0x80..=0xFF separate tokens too (Quirk: high bytes are whitespace);
+//! * `//` and `/* */` comments are recognised only where a token would start
+//!   (Quirk: `a//b` is one token);
+//! * a token starting with `"` runs to the next unescaped `"` (or the end of
+//!   the text), `\"` gives a quote, newlines inside are kept and counted;
+//! * any other token is a maximal run of non-whitespace bytes;
+//! * tokens are cut at 1023 bytes while the cursor still moves past the rest;
+//! * the end of the text (and, when line breaks are not allowed, the end of
+//!   the line) gives an empty token; the cursor becomes "NULL" at the end.
+//!
+//! The cursor is a byte index into the text (`None` is the C NULL cursor).
+
+use crate::error::{Failure, Outcome, Text};
+
+/// `MAX_TOKEN_CHARS`: size of the session token buffer.
+pub const MAX_TOKEN_CHARS: usize = 1024;
+
+/// Name the parser gives its session (`Com_BeginParseSession`).
+pub const SESSION_NAME: &[u8] = b"BG_AnimParseAnimScript";
+
+/// One parse session over a NUL-terminated text.
+pub struct Tokenizer<'a> {
+    text: &'a [u8],
+    cursor: Option<usize>,
+    line: i32,
+    saved_line: i32,
+    saved_parse: Option<usize>,
+    unget: bool,
+    token: [u8; MAX_TOKEN_CHARS],
+    len: usize,
+}
+
+impl<'a> Tokenizer<'a> {
+    /// A new session (line 1, nothing ungotten) with the cursor at the start
+    /// of `text`. Bytes past the end of `text` read as NUL.
+    pub fn new(text: &'a [u8]) -> Self {
+        Self {
+            text,
+            cursor: Some(0),
+            line: 1,
+            saved_line: 1,
+            saved_parse: None,
+            unget: false,
+            token: [0; MAX_TOKEN_CHARS],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn at(&self, index: usize) -> u8 {
+        self.text.get(index).copied().unwrap_or(0)
+    }
+
+    /// The session's current line (`Com_GetCurrentParseLine`).
+    pub fn line(&self) -> i32 {
+        self.line
+    }
+
+    /// The cursor (`None` = NULL).
+    pub fn cursor(&self) -> Option<usize> {
+        self.cursor
+    }
+
+    /// The current token (without its NUL).
+    #[inline]
+    pub fn token(&self) -> &[u8] {
+        &self.token[..self.len]
+    }
+
+    /// The current token copied into a [`Text`].
+    pub fn token_text(&self) -> Text {
+        Text::from_bytes(self.token())
+    }
+
+    /// Whether a token is pushed back.
+    pub fn is_ungotten(&self) -> bool {
+        self.unget
+    }
+
+    /// Removes the last byte of the token in place (the parser strips a
+    /// trailing comma this way).
+    pub fn strip_last(&mut self) {
+        if self.len > 0 {
+            self.len -= 1;
+            self.token[self.len] = 0;
+        }
+    }
+
+    /// `Com_Parse` (`allow_line_breaks`) / `Com_ParseOnLine` (not): honours a
+    /// pushed-back token by rewinding to where the last read started, then
+    /// reads the next token.
+    pub fn read(&mut self, allow_line_breaks: bool) -> &[u8] {
+        if self.unget {
+            self.unget = false;
+            self.cursor = self.saved_parse;
+            self.line = self.saved_line;
+        }
+        self.parse_ext(allow_line_breaks);
+        self.token()
+    }
+
+    /// `Com_UngetToken`: pushes the last token back.
+    pub fn unget(&mut self) -> Outcome<()> {
+        if self.unget {
+            return Err(self.script_error(b"UngetToken called twice"));
+        }
+        self.unget = true;
+        Ok(())
+    }
+
+    /// `Com_ScriptError(message)`: `"\x15File <session>, line <line>: <message>"`.
+    pub fn script_error(&self, message: &[u8]) -> Failure {
+        let mut text = Text::new();
+        text.push(b"\x15File ");
+        text.push(SESSION_NAME);
+        text.push(crate::text!(", line {}: ", self.line).as_bytes());
+        text.push(message);
+        Failure::drop(text.as_bytes())
+    }
+
+    /// Moves the cursor back by `count` bytes (the parser's rewind trick; the
+    /// line counter is not touched).
+    pub fn rewind(&mut self, count: usize) {
+        // A NULL cursor only follows an empty token, which rewinds by 0.
+        self.cursor = self.cursor.map(|c| c.saturating_sub(count));
+    }
+
+    /// True when the text at the cursor starts with the current token
+    /// (`Q_strncmp(cursor, token, strlen(token)) == 0`).
+    pub fn cursor_spells_token(&self) -> bool {
+        let Some(start) = self.cursor else { return self.len == 0 };
+        (0..self.len).all(|i| self.at(start + i) == self.token[i])
+    }
+
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        if self.len < MAX_TOKEN_CHARS - 1 {
+            self.token[self.len] = byte;
+            self.len += 1;
+        }
+    }
+
+    /// `Com_ParseExt` in space-delimited mode.
+    fn parse_ext(&mut self, allow_line_breaks: bool) {
+        self.len = 0;
+        self.token[0] = 0;
+        let Some(mut p) = self.cursor else {
+            return;
+        };
+        self.saved_line = self.line;
+        self.saved_parse = Some(p);
+        let mut has_new_lines = false;
+        loop {
+            // Skip whitespace (signed byte <= 32), counting lines.
+            let mut c;
+            loop {
+                c = self.at(p);
+                if (c as i8) > b' ' as i8 {
+                    break;
+                }
+                if c == 0 {
+                    self.cursor = None;
+                    return;
+                }
+                if c == b'\n' {
+                    self.line = self.line.wrapping_add(1);
+                    has_new_lines = true;
+                }
+                p += 1;
+            }
+            if has_new_lines && !allow_line_breaks {
+                self.cursor = Some(p);
+                return;
+            }
+            if c == b'/' && self.at(p + 1) == b'/' {
+                while self.at(p) != 0 && self.at(p) != b'\n' {
+                    p += 1;
+                }
+                continue;
+            }
+            if c == b'/' && self.at(p + 1) == b'*' {
+                while self.at(p) != 0 && !(self.at(p) == b'*' && self.at(p + 1) == b'/') {
+                    if self.at(p) == b'\n' {
+                        self.line = self.line.wrapping_add(1);
+                    }
+                    p += 1;
+                }
+                if self.at(p) != 0 {
+                    p += 2;
+                }
+                continue;
+            }
+            if c == b'"' {
+                p += 1;
+                loop {
+                    let mut ch = self.at(p);
+                    if ch == 0 {
+                        break;
+                    }
+                    p += 1;
+                    if ch == b'\\' && self.at(p) == b'"' {
+                        ch = b'"';
+                        p += 1;
+                    } else if ch == b'"' {
+                        break;
+                    }
+                    if ch == b'\n' {
+                        self.line = self.line.wrapping_add(1);
+                    }
+                    self.push(ch);
+                }
+            } else {
+                loop {
+                    self.push(c);
+                    p += 1;
+                    c = self.at(p);
+                    if (c as i8) <= b' ' as i8 {
+                        break;
+                    }
+                }
+            }
+            self.token[self.len] = 0;
+            self.cursor = Some(p);
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &[u8]) -> Vec<Vec<u8>> {
+        let mut t = Tokenizer::new(text);
+        let mut out = Vec::new();
+        loop {
+            let tok = t.read(true).to_vec();
+            if tok.is_empty() {
+                break;
+            }
+            out.push(tok);
+        }
+        out
+    }
+
+    #[test]
+    fn space_delimited_runs_glue_punctuation() {
+        assert_eq!(tokens(b"a,b {x} none,\0"), vec![b"a,b".to_vec(), b"{x}".to_vec(), b"none,".to_vec()]);
+    }
+
+    #[test]
+    fn quirk_high_bytes_are_whitespace() {
+        assert_eq!(tokens(b"ab\x80cd\xffe\0"), vec![b"ab".to_vec(), b"cd".to_vec(), b"e".to_vec()]);
+    }
+
+    #[test]
+    fn quirk_comments_only_at_token_start() {
+        assert_eq!(tokens(b"a//b c // d\ne /* f\n */ g\0"), vec![b"a//b".to_vec(), b"c".to_vec(), b"e".to_vec(), b"g".to_vec()]);
+    }
+
+    #[test]
+    fn quoted_tokens_and_escapes() {
+        assert_eq!(tokens(b"\"a b\"c \"x\\\"y\"\0"), vec![b"a b".to_vec(), b"c".to_vec(), b"x\"y".to_vec()]);
+        // An empty quoted token reads like the end of the text.
+        assert_eq!(tokens(b"a \"\" b\0"), vec![b"a".to_vec()]);
+    }
+
+    #[test]
+    fn long_tokens_are_cut_at_1023_bytes() {
+        let mut text = vec![b'x'; 2000];
+        text.extend_from_slice(b" y\0");
+        let t = tokens(&text);
+        assert_eq!(t[0].len(), 1023);
+        assert_eq!(t[1], b"y".to_vec());
+    }
+
+    #[test]
+    fn on_line_reads_stop_at_line_end_and_count_lines() {
+        let mut t = Tokenizer::new(b"a b\n\n c\0");
+        assert_eq!(t.read(false), b"a");
+        assert_eq!(t.read(false), b"b");
+        assert_eq!(t.read(false), b"");
+        assert_eq!(t.line(), 3);
+        t.unget().unwrap();
+        assert_eq!(t.read(true), b"c");
+        assert_eq!(t.line(), 3);
+        assert_eq!(t.read(true), b"");
+        assert_eq!(t.cursor(), None);
+        assert_eq!(t.read(true), b"");
+    }
+
+    #[test]
+    fn unget_twice_is_a_script_error() {
+        let mut t = Tokenizer::new(b"a\0");
+        t.read(true);
+        t.unget().unwrap();
+        let e = t.unget().unwrap_err();
+        assert_eq!(e.text().as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+    }
+
+    #[test]
+    fn rewind_and_verify() {
+        let mut t = Tokenizer::new(b"  abc \"de\"\0");
+        assert_eq!(t.read(true), b"abc");
+        t.rewind(3);
+        assert!(t.cursor_spells_token());
+        assert_eq!(t.read(true), b"abc");
+        assert_eq!(t.read(true), b"de");
+        t.rewind(2);
+        assert!(!t.cursor_spells_token());
+    }
+}
