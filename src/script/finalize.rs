@@ -13,6 +13,7 @@ use crate::flavour::Behaviour;
 use crate::abi::bg::*;
 use crate::error::Outcome;
 use crate::script::runtime::engine::FinalizeEngine;
+use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
 
 /// Move speed floor of the original: durations below this many ms are raised.
@@ -236,23 +237,7 @@ pub fn copy_name(field: &mut [core::ffi::c_char; BG_ANIM_NAME_SIZE], source: &[u
 
 /// `BG_StringHashValue` over a NUL-terminated name field.
 fn entry_hash(name: &[u8; BG_ANIM_NAME_SIZE]) -> i32 {
-    let length = name.iter().position(|&b| b == 0).unwrap_or(BG_ANIM_NAME_SIZE);
-    string_hash(&name[..length])
-}
-
-/// `BG_StringHashValue`: Σ c·(119 + i) over the bytes as signed chars with
-/// ASCII A–Z folded, uint32 wrap; 0xFFFFFFFF becomes 0.
-pub fn string_hash(text: &[u8]) -> i32 {
-    let mut hash = 0u32;
-    for (i, &byte) in text.iter().take_while(|&&b| b != 0).enumerate() {
-        let c = if byte.is_ascii_uppercase() { byte.to_ascii_lowercase() } else { byte };
-        hash = hash.wrapping_add((c as i8 as i32 as u32).wrapping_mul(119u32.wrapping_add(i as u32)));
-    }
-    if hash == u32::MAX {
-        0
-    } else {
-        hash as i32
-    }
+    tables::string_hash(tables::field_name(name))
 }
 
 /// The first part of `BG_FinalizePlayerAnims`: rebuilds `entries[]` from the
@@ -628,7 +613,7 @@ mod rebuild_tests {
         assert_eq!((e[1].flags, e[1].hash, e[1].blendTime, e[1].duration, e[1].moveSpeed), (1, 77, -1, 0, 0));
         // primitive: engine name and its own hash, distance 5 over 1000 ms
         assert_eq!(&e[2].name_bytes()[..7], b"Walk_A\0");
-        assert_eq!(e[2].hash, string_hash(b"walk_a"));
+        assert_eq!(e[2].hash, tables::string_hash(b"walk_a"));
         assert_eq!((e[2].flags, e[2].blendTime, e[2].duration, e[2].moveSpeed), (0x80, -1, 1000, 5));
         // Quirk: the speed is divided by the raw length (1 ms) before the floor
         assert_eq!((e[3].blendTime, e[3].duration, e[3].moveSpeed), (250, 500, 5000));
@@ -663,14 +648,6 @@ mod rebuild_tests {
         rebuild_entries(Behaviour::Linux, &mut table, &runtime, &mut tree).unwrap();
         assert_eq!(table.entryCount, 600);
         assert_eq!(tree.calls.iter().filter(|c| c.starts_with("P ")).count(), 511);
-    }
-
-    #[test]
-    fn hash_matches_the_original_rule() {
-        assert_eq!(string_hash(b""), 0);
-        assert_eq!(string_hash(b"a"), 97 * 119);
-        assert_eq!(string_hash(b"AB"), 97 * 119 + 98 * 120);
-        assert_eq!(string_hash(b"\xff"), -119);
     }
 
     #[test]

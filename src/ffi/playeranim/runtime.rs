@@ -19,6 +19,8 @@ use crate::error::{Failure, Outcome, Text};
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::finalize;
+use crate::script::parser::{self, ErrorContext};
+use crate::script::tables;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine};
 use crate::script::runtime::{self as core_rt, ClientInfos};
 use core::ffi::{c_char, c_int, CStr};
@@ -37,16 +39,6 @@ extern "C" {
     fn trap_XAnimGetLength(anims: *mut XAnim, animIndex: u16) -> c_int;
     fn trap_XAnimGetRelDelta(anim: u32, rotationDelta: *mut f32, moveDelta: *mut f32, startTime: f32, endTime: f32);
     fn trap_XAnimIsLooped(anim: u32) -> qboolean;
-}
-
-// The parser-side exports this file calls, as the C original calls them.
-extern "C" {
-    fn BG_AnimParseAnimScript(
-        table: *mut bg_static_animation_table_t,
-        runtimeAnimations: *mut bg_runtime_animation_t,
-        runtimeAnimationCount: *mut i32,
-    );
-    fn BG_AnimationIndexForString(name: *const c_char) -> i32;
 }
 
 /// The game's engine services for the runtime.
@@ -276,7 +268,7 @@ pub unsafe extern "C" fn BG_PlayAnimName(
         // The lookup runs first (it may register the name, or raise).
         // SAFETY: the module's own export, called as the original does; it
         // may not return (Com_Error), and this frame owns nothing.
-        let index = unsafe { BG_AnimationIndexForString(animationName) };
+        let index = unsafe { super::parse::BG_AnimationIndexForString(animationName) };
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -523,7 +515,7 @@ pub unsafe extern "C" fn BG_FinalizePlayerAnims() {
             finalize::rebuild_entries(BEHAVIOUR, table, runtime, &mut GameFinalize)?;
         }
         // SAFETY: the module's own parser export; no reference is live.
-        unsafe { BG_AnimParseAnimScript(table_ptr(), ptr::null_mut(), ptr::null_mut()) };
+        unsafe { super::parse::BG_AnimParseAnimScript(table_ptr(), ptr::null_mut(), ptr::null_mut()) };
         // SAFETY: as above.
         unsafe { BG_SetupAnimNoteTypes(table_ptr()) };
         Ok(())
@@ -542,11 +534,13 @@ pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_t
     })
 }
 
-/// `BG_AnimParseError(message)` once the parser's path is NULL (always the
-/// case after a completed parse): `"\x15" message`.
-// TODO: use the parser's own error function (path suffix while a parse runs).
+/// `BG_AnimParseError(message)` from outside a parse: `"\x15" message`,
+/// with the `: (path, line N)` suffix while the parser's path is set.
 fn anim_parse_error(message: &[u8]) -> Failure {
-    let mut text = Text::from_bytes(b"\x15");
-    text.push(message);
-    Failure::drop(text.as_bytes())
+    // SAFETY: single-threaded module contract; the path global holds NULL or
+    // a NUL-terminated string.
+    let path = unsafe { tables::c_string(*super::parse::bgPlayerAnimScriptPath.as_ptr()) };
+    // The line of an abandoned parse is not visible here; after a completed
+    // parse the path is NULL and the line is not printed.
+    parser::anim_parse_error(ErrorContext { path, line: 1 }, &Text::from_bytes(message))
 }
