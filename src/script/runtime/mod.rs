@@ -346,6 +346,14 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     }
 }
 
+/// The dead gate: `pmType >= PM_DEAD`.
+///
+/// Quirk: `pmType` is an enum with no negative member, which gcc makes
+/// unsigned, so the comparison is unsigned: a negative pmType counts as dead.
+pub fn is_dead(player: &playerState_t) -> bool {
+    player.pmType as u32 >= PM_DEAD as u32
+}
+
 /// A list of the table addressed by (state, move type); `None` outside the
 /// 4 x 18 array.
 fn animation_list(table: &bg_static_animation_table_t, state: i32, move_type: i32) -> Option<&bg_anim_script_list_t> {
@@ -388,7 +396,7 @@ pub fn execute_command<E: RuntimeEngine>(
     engine: &mut E,
 ) -> Outcome<i32> {
     let client_num = player.psClientNum;
-    if player.pmType >= PM_DEAD {
+    if is_dead(player) {
         return Ok(-1);
     }
     let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
@@ -459,7 +467,7 @@ pub fn anim_script_state_change<E: RuntimeEngine>(
     to_state: i32,
     engine: &mut E,
 ) -> Outcome<i32> {
-    if player.pmType >= PM_DEAD {
+    if is_dead(player) {
         return Ok(-1);
     }
     // Quirk: the table is indexed [to][from].
@@ -489,7 +497,7 @@ pub fn anim_script_event<E: RuntimeEngine>(
     force: bool,
     engine: &mut E,
 ) -> Outcome<i32> {
-    if event != ANIM_EVENT_DEATH && player.pmType >= PM_DEAD {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {
@@ -510,7 +518,7 @@ pub fn get_anim_script_event<E: RuntimeEngine>(
     event: i32,
     engine: &mut E,
 ) -> Outcome<i32> {
-    if event != ANIM_EVENT_DEATH && player.pmType >= PM_DEAD {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {

@@ -338,6 +338,8 @@ fn execute_command_selection_quirks() {
     w.clients[2].conditionWords[5] = [0, 0];
     assert_eq!(w.exec(3, 10, false).unwrap(), -1);
     assert_eq!(w.clients[2].conditionWords[5], [0, 0]);
+    w.ps.pmType = -1; // Quirk: unsigned compare, negative counts as dead
+    assert_eq!(w.exec(3, 10, false).unwrap(), -1);
     w.ps.pmType = 5;
     // nothing found: -1 and MOVETYPE untouched
     assert_eq!(w.exec(3, 11, false).unwrap(), -1);
@@ -392,6 +394,11 @@ fn events_death_only_when_dead_and_one_draw() {
     // defined here: a drawn index outside the commands plays nothing
     w.engine.samples = vec![7];
     assert_eq!(w.event(ANIM_EVENT_PAIN).unwrap(), -1);
+    // Quirk: a negative pmType is "dead" (unsigned enum compare)
+    w.ps.pmType = -1;
+    assert_eq!(w.event(ANIM_EVENT_PAIN).unwrap(), -1);
+    assert_eq!(w.engine.draws.len(), 4);
+    w.ps.pmType = 0;
     // GetAnimScriptEvent: same draw, animIndex[0], no player writes
     w.engine.samples = vec![1];
     let before = (w.ps.legsAnim, w.ps.legsTimer);
