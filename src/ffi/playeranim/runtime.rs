@@ -275,6 +275,28 @@ impl RuntimeEngine for Runtime {
     }
 }
 
+/// Script pointers followed as the original follows them: the lists of the
+/// engine's table hold NULL or pointers into its pool, stored by the parser
+/// (the same trust as in `bgAnimStaticTable` itself).
+struct EngineScripts<'t>(core::marker::PhantomData<&'t bg_anim_script_t>);
+
+impl EngineScripts<'_> {
+    /// # Safety
+    /// Every non-NULL list slot read through it must point at a live script
+    /// that is not written while the reference is used.
+    unsafe fn new() -> Self {
+        EngineScripts(core::marker::PhantomData)
+    }
+}
+
+impl<'t> core_rt::ScriptAccess<'t> for EngineScripts<'t> {
+    #[inline]
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
+        // SAFETY: guaranteed by the constructor's contract.
+        unsafe { pointer.as_ref() }
+    }
+}
+
 /// The XAnim queries of the finalize step.
 struct Finalize;
 
@@ -373,6 +395,24 @@ unsafe fn entries_ref<'a>() -> &'a [bg_static_animation_t] {
     unsafe { table_ref() }.map_or(&[], |t| &t.entries[..])
 }
 
+/// [`guard`] for bodies that fail with a small [`core_rt::RuntimeError`]:
+/// the body runs first; only a failure enters `guard` (in a cold frame), so
+/// the hot path carries no full-size `Failure` slot.
+#[inline(always)]
+fn guard_rt<T>(body: impl FnOnce() -> core_rt::RtOutcome<T>) -> T {
+    match body() {
+        Ok(value) => value,
+        Err(error) => raise_rt(error),
+    }
+}
+
+/// Raises a runtime error through [`guard`]; never returns.
+#[cold]
+#[inline(never)]
+fn raise_rt<T>(error: core_rt::RuntimeError) -> T {
+    guard(|| Err(Failure::from(error)))
+}
+
 // ---- conditions ------------------------------------------------------------------
 
 /// `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
@@ -391,21 +431,16 @@ pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, sc
 /// `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: caller-provided list (or NULL).
         let Some(list) = (unsafe { scriptList.as_ref() }) else {
             return Ok(ptr::null_mut());
         };
         // SAFETY: only shared references are formed in this export.
-        let (table, clients) = unsafe { (table_ref(), clients_ref()) };
-        let Some(table) = table else {
-            // Without a table no script pointer resolves: only the gates run.
-            if list.count > 0 && !(0..BGS_CLIENTINFO_COUNT as i32).contains(&clientNum) {
-                return Err(core_rt::first_valid_client_error(clientNum));
-            }
-            return Ok(ptr::null_mut());
-        };
-        let slot = core_rt::first_valid_item(table, clients, clientNum, list)?;
+        let clients = unsafe { clients_ref() };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        let slot = core_rt::first_valid_item(&scripts, clients, clientNum, list)?;
         Ok(slot.and_then(|s| list.scripts.get(s).copied()).unwrap_or(ptr::null_mut()))
     })
 }
@@ -413,7 +448,7 @@ pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg
 /// `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: the only reference to the rows in this export.
         let clients = unsafe { clients_mut() };
         core_rt::update_condition_value(clients, clientNum, conditionType, value, checkConversion != 0)
@@ -504,7 +539,7 @@ pub unsafe extern "C" fn BG_AnimScriptAnimation(
 /// `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -514,14 +549,16 @@ pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateInde
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        core_rt::execute_command(table, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::execute_command(table, &scripts, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
     })
 }
 
 /// `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -531,14 +568,16 @@ pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fr
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        core_rt::anim_script_state_change(table, clients, player, fromState, toState, &mut engine)
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::anim_script_state_change(table, &scripts, clients, player, fromState, toState, &mut engine)
     })
 }
 
 /// `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -548,14 +587,16 @@ pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        core_rt::anim_script_event(table, clients, player, event, restartSame != 0, force != 0, &mut engine)
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::anim_script_event(table, &scripts, clients, player, event, restartSame != 0, force != 0, &mut engine)
     })
 }
 
 /// `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
-    guard(|| {
+    guard_rt(|| {
         // SAFETY: caller-provided player state (or NULL); read only.
         let Some(player) = (unsafe { player.as_ref() }) else {
             return Ok(-1);
@@ -565,7 +606,9 @@ pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        core_rt::get_anim_script_event(table, clients, player, event, &mut engine)
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::get_anim_script_event(table, &scripts, clients, player, event, &mut engine)
     })
 }
 
