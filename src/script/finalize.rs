@@ -277,6 +277,15 @@ pub fn rebuild_entries<E: FinalizeEngine>(
     copy_name(&mut root.name, b"root");
     root.hash = 0;
 
+    // The first registration of each node, found once instead of by a scan
+    // per node (same answer: the lowest registration index wins).
+    let mut first_registration = [u16::MAX; BG_ANIM_MAX_ANIMATIONS];
+    for (index, registration) in runtime.iter().enumerate().take(BG_ANIM_MAX_ANIMATIONS).rev() {
+        if let Some(slot) = first_registration.get_mut(usize::from(registration.anim.animIndex)) {
+            *slot = index as u16;
+        }
+    }
+
     let mut bone: i32 = 1;
     while bone < size {
         if bone as u32 >= table.entryCount as u32 {
@@ -286,7 +295,8 @@ pub fn rebuild_entries<E: FinalizeEngine>(
             break;
         };
         let node = bone as u16;
-        let Some(registered) = runtime.iter().find(|r| i32::from(r.anim.animIndex) == bone) else {
+        let registered = first_registration.get(bone as usize).and_then(|&i| runtime.get(usize::from(i)));
+        let Some(registered) = registered else {
             entry.flags |= BG_ANIM_ENTRY_UNUSED;
             copy_name(&mut entry.name, b"unused");
             entry.hash = 0;
