@@ -29,6 +29,8 @@ use core::ptr;
 // ---- imports -------------------------------------------------------------------
 
 /// Game unit: the trap veneers and script-VM functions of the server game.
+///
+/// cbindgen:ignore
 #[cfg(feature = "game")]
 mod imports {
     use crate::abi::bg::script_anim_tree_ref_t;
@@ -102,6 +104,8 @@ mod imports {
 /// cgame unit: the client engine's trap (a function-pointer variable the
 /// module reads at each call), the script-VM import table and the Windows
 /// CRT random range.
+///
+/// cbindgen:ignore
 #[cfg(feature = "cgame")]
 mod imports {
     use crate::abi::common::{scr_anim_t, XAnim};
