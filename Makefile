@@ -22,7 +22,7 @@ CARGO ?= cargo
 TARGET_DIR := target
 DIFFTEST ?= ../shared/difftest
 
-HEADERS := uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
+HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
 .PHONY: all dist setup headers test test-rust test-c test-symbols test-headers test-difftest clean

@@ -16,25 +16,34 @@ struct Header {
     sources: &'static [&'static str],
     /// Cargo feature → C macro, for flavour-dependent declarations.
     defines: &'static [(&'static str, &'static str)],
+    /// Project headers it includes (`#include "..."`).
     includes: &'static [&'static str],
     trailer: &'static str,
 }
 
 const HEADERS: &[Header] = &[
     Header {
+        file: "uoanim_common.h",
+        guard: "UOANIM_COMMON_H",
+        sources: &["src/abi/common.rs"],
+        defines: &[],
+        includes: &[],
+        trailer: "",
+    },
+    Header {
         file: "uoanim_playeranim.h",
         guard: "UOANIM_PLAYERANIM_H",
-        sources: &["src/abi/common.rs", "src/abi/bg.rs", "src/ffi/playeranim"],
+        sources: &["src/abi/bg.rs", "src/ffi/playeranim"],
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
-        includes: &[],
+        includes: &["uoanim_common.h"],
         trailer: "",
     },
     Header {
         file: "uoanim_animtree.h",
         guard: "UOANIM_ANIMTREE_H",
-        sources: &["src/abi/common.rs", "src/abi/xanim.rs", "src/ffi/animtree"],
+        sources: &["src/abi/xanim.rs", "src/ffi/animtree"],
         defines: &[("feature = client", "UOANIM_FLAVOUR_CLIENT"), ("feature = engine", "UOANIM_FLAVOUR_ENGINE")],
-        includes: &[],
+        includes: &["uoanim_common.h"],
         trailer: ANIMTREE_TRAILER,
     },
     Header {
@@ -90,12 +99,17 @@ fn main() {
 fn generate(root: &Path, header: &Header) -> String {
     let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.include_guard = Some(header.guard.to_string());
-    config.sys_includes.extend(header.includes.iter().map(|s| s.to_string()));
+    config.includes.extend(header.includes.iter().map(|s| s.to_string()));
     for (cfg, define) in header.defines {
         config.defines.insert(cfg.to_string(), define.to_string());
     }
     if !header.trailer.is_empty() {
         config.trailer = Some(header.trailer.to_string());
+    }
+    // Every mirror type of the header's sources is emitted, also those no
+    // export names (the C tests assert their layouts).
+    for path in source_files(root, header) {
+        config.export.include.extend(declared_types(&path));
     }
     let mut builder = cbindgen::Builder::new().with_config(config);
     for path in source_files(root, header) {
@@ -129,6 +143,20 @@ fn source_files(root: &Path, header: &Header) -> Vec<PathBuf> {
         }
     }
     files
+}
+
+/// Names of the `pub struct` / `pub union` / `pub type` items of a source file.
+fn declared_types(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            ["pub struct ", "pub union ", "pub type "].iter().find_map(|kw| line.strip_prefix(kw))
+        })
+        .filter_map(|rest| rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next())
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 fn write_if_changed(path: &Path, text: &str) {

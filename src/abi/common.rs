@@ -31,3 +31,14 @@ impl scr_anim_t {
 /// Opaque engine tree (`XAnim`): the player-animation side only passes
 /// pointers to it around. The tree side has the full layout in `xanim`.
 pub use crate::abi::xanim::XAnim;
+
+/// `script_anim_tree_ref_t`: the one-pointer struct the Linux-behaviour
+/// `Scr_FindAnimTree` / `BG_FindAnimTree` return by value (on i386 through a
+/// hidden result pointer, in `rax` on x86_64).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct script_anim_tree_ref_t {
+    pub tree: *mut XAnim,
+}
+
+crate::assert_size!(script_anim_tree_ref_t, i686 = 4, x86_64 = 8);

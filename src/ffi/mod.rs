@@ -37,6 +37,9 @@ pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
 }
 
 pub(crate) mod raise;
+#[cfg(any(feature = "game", feature = "cgame"))]
+#[allow(unused_macros, unused_imports, dead_code)]
+pub(crate) mod varargs;
 
 #[cfg(any(feature = "game", feature = "cgame"))]
 mod playeranim;

@@ -1,0 +1,101 @@
+//! C variadic exports.
+//!
+//! Stable Rust cannot define a C-variadic function, so the few exports of
+//! the original that take `...` are short assembly trampolines: they build
+//! the platform's `va_list` over the caller's arguments and pass it, with the
+//! format, to a Rust function that formats with the C library's `vsnprintf`
+//! (exactly as the original formats) and hands the text to the safe core.
+//!
+//! * i386 (cdecl): `va_list` is a pointer to the first variadic argument on
+//!   the stack.
+//! * x86_64 (System V): `va_list` is a one-element array of
+//!   `{ gp_offset, fp_offset, overflow_arg_area, reg_save_area }`; the
+//!   trampoline saves the six integer and eight vector argument registers
+//!   into a register save area, as a C prologue does.
+
+use core::ffi::{c_char, c_int, c_void};
+
+extern "C" {
+    fn vsnprintf(buffer: *mut c_char, size: usize, format: *const c_char, args: *mut c_void) -> c_int;
+}
+
+/// Formats `format` with the `va_list` `args` into `buffer` (C semantics:
+/// truncated, always NUL-terminated when `buffer` is not empty). Returns the
+/// bytes written, without the NUL.
+///
+/// # Safety
+/// `format` and `args` must be a valid format and `va_list` for each other,
+/// as a C caller guarantees for `printf`-like functions.
+pub(crate) unsafe fn format_va<'a>(buffer: &'a mut [u8], format: *const c_char, args: *mut c_void) -> &'a [u8] {
+    if buffer.is_empty() {
+        return buffer;
+    }
+    if format.is_null() {
+        buffer[0] = 0;
+        return &buffer[..0];
+    }
+    // SAFETY: the buffer is writable for its length; format/args per contract.
+    unsafe { vsnprintf(buffer.as_mut_ptr() as *mut c_char, buffer.len(), format, args) };
+    let len = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len() - 1);
+    &buffer[..len]
+}
+
+/// Defines `$export(const char *format, ...)` as a trampoline that calls
+/// `$target(const char *format, va_list args)`.
+macro_rules! variadic_trampoline {
+    ($export:literal, $target:literal) => {
+        #[cfg(target_arch = "x86")]
+        core::arch::global_asm!(
+            concat!(".globl ", $export),
+            concat!(".type ", $export, ",@function"),
+            concat!($export, ":"),
+            // entry: esp = return address, [esp+4] = format, [esp+8] = first variadic
+            "lea eax, [esp + 8]",
+            "sub esp, 4",
+            "push eax",
+            "push dword ptr [esp + 12]",
+            concat!("call ", $target),
+            "add esp, 12",
+            "ret",
+            concat!(".size ", $export, ", . - ", $export),
+        );
+        #[cfg(target_arch = "x86_64")]
+        core::arch::global_asm!(
+            concat!(".globl ", $export),
+            concat!(".type ", $export, ",@function"),
+            concat!($export, ":"),
+            // frame: [rsp+0..24) va_list, [rsp+32..208) register save area
+            "sub rsp, 216",
+            "mov [rsp + 32], rdi",
+            "mov [rsp + 40], rsi",
+            "mov [rsp + 48], rdx",
+            "mov [rsp + 56], rcx",
+            "mov [rsp + 64], r8",
+            "mov [rsp + 72], r9",
+            "test al, al",
+            "je 2f",
+            "movaps [rsp + 80], xmm0",
+            "movaps [rsp + 96], xmm1",
+            "movaps [rsp + 112], xmm2",
+            "movaps [rsp + 128], xmm3",
+            "movaps [rsp + 144], xmm4",
+            "movaps [rsp + 160], xmm5",
+            "movaps [rsp + 176], xmm6",
+            "movaps [rsp + 192], xmm7",
+            "2:",
+            // one named integer argument (the format) is consumed
+            "mov dword ptr [rsp], 8",
+            "mov dword ptr [rsp + 4], 48",
+            "lea rax, [rsp + 224]",
+            "mov [rsp + 8], rax",
+            "lea rax, [rsp + 32]",
+            "mov [rsp + 16], rax",
+            "mov rsi, rsp",
+            concat!("call ", $target),
+            "add rsp, 216",
+            "ret",
+            concat!(".size ", $export, ", . - ", $export),
+        );
+    };
+}
+pub(crate) use variadic_trampoline;
