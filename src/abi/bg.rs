@@ -382,7 +382,7 @@ pub struct clientInfo_t {
     pub moduleState: i32,
     pub clientNum: i32,
     /// name .. localTagOffset (+0x00c .. +0x468).
-    pub opaque00c: [u8; 0x468 - 0x00c],
+    pub opaque00c: [u8; 0x45c],
     /// `uint32_t conditionWords[ANIM_COND_COUNT][2]`.
     pub conditionWords: [[u32; BG_ANIM_CONDITION_WORD_COUNT]; ANIM_COND_COUNT],
     pub animTransitionTime: i32,
@@ -445,14 +445,14 @@ crate::assert_size!(bgs_t, i686 = 0xbaef4, x86_64 = 0xf33d0);
 pub struct playerState_t {
     pub commandTime: i32,
     pub pmType: i32,
-    pub opaque008: [u8; 0x70 - 0x08],
+    pub opaque008: [u8; 0x68],
     pub legsTimer: i32,
     pub legsAnim: i32,
     pub torsoTimer: i32,
     pub torsoAnim: i32,
-    pub opaque080: [u8; 0xd4 - 0x80],
+    pub opaque080: [u8; 0x54],
     pub psClientNum: i32,
-    pub opaque0d8: [u8; 0x4504 - 0xd8],
+    pub opaque0d8: [u8; 0x442c],
 }
 
 crate::assert_size!(playerState_t, i686 = 0x4504, x86_64 = 0x4504);
@@ -476,12 +476,5 @@ pub struct weaponInfo_t {
 crate::assert_offset!(weaponInfo_t, weaponIndex, i686 = 0, x86_64 = 0);
 crate::assert_offset!(weaponInfo_t, pickupName, i686 = 4, x86_64 = 8);
 
-/// `script_anim_tree_ref_t`: what the game's `Scr_FindAnimTree` /
-/// `BG_FindAnimTree` return by value (a one-pointer aggregate).
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct script_anim_tree_ref_t {
-    pub tree: *mut XAnim,
-}
-
-crate::assert_size!(script_anim_tree_ref_t, i686 = 4, x86_64 = 8);
+/// The game's by-value tree reference (defined with the shared types).
+pub use crate::abi::common::script_anim_tree_ref_t;

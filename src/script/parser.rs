@@ -4,6 +4,7 @@
 //!
 //! Every quirk of the original is kept and named ("Quirk: ...") where it
 //! lives; the tests at the end of the file cover each.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
@@ -149,6 +150,7 @@ impl Module<'_> {
             ValueTable::MoveTypes => &mut self.group_str[..],
             ValueTable::WeaponPosition => &mut self.weapon_position_str[..],
             ValueTable::Strafe => &mut self.strafe_str[..],
+            ValueTable::External(p) => external_table(p),
         }
     }
 
@@ -195,6 +197,22 @@ impl Module<'_> {
         self.alias_buffer.fill(0);
         self.alias_counts.fill(0);
         *self.alias_used = 0;
+    }
+}
+
+/// A caller's NULL-name-terminated table as a slice (terminator included).
+fn external_table<'t>(p: *mut S) -> &'t mut [S] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: a caller-provided table is terminated by an entry with a NULL
+    // name, as the C original requires; it is not one of the module's own.
+    unsafe {
+        let mut len = 0usize;
+        while !(*p.add(len)).name.is_null() {
+            len += 1;
+        }
+        core::slice::from_raw_parts_mut(p, len + 1)
     }
 }
 
@@ -336,7 +354,7 @@ pub fn animation_index_for_string(
 
 /// The condition-bit accumulator being parsed into.
 #[derive(Clone, Copy)]
-enum BitsDest {
+pub enum BitsDest {
     /// `bgAnimConditionAliasBits[index]` (a define).
     Alias(usize),
     /// The caller's local value.
@@ -357,26 +375,45 @@ pub struct ParseRun<'a, E: ParseEngine> {
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
+/// Only the token's bytes are written, the rest of the buffer stays
+/// uninitialised.
 #[derive(Clone, Copy)]
 struct Tok {
-    bytes: [u8; crate::script::tokenizer::MAX_TOKEN_CHARS],
+    bytes: [core::mem::MaybeUninit<u8>; crate::script::tokenizer::MAX_TOKEN_CHARS],
     len: usize,
 }
 
 impl Tok {
+    #[inline]
     fn of(t: &[u8]) -> Self {
-        let mut bytes = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS];
+        let mut bytes = [core::mem::MaybeUninit::uninit(); crate::script::tokenizer::MAX_TOKEN_CHARS];
         let len = t.len().min(bytes.len());
-        bytes[..len].copy_from_slice(&t[..len]);
+        for (d, s) in bytes[..len].iter_mut().zip(t) {
+            d.write(*s);
+        }
         Self { bytes, len }
     }
+    #[inline]
     fn get(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        // SAFETY: the first `len` bytes were written in `of` (and `len` only
+        // ever shrinks afterwards).
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
     }
 }
 
 fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
+}
+
+fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
+    match which {
+        Names::Sections => &mut m.section_str[..],
+        Names::States => &mut m.state_str[..],
+        Names::MoveTypes => &mut m.group_str[..],
+        Names::Events => &mut m.event_str[..],
+        Names::ConditionTypes => &mut m.condition_type_str[..],
+        Names::BodyParts => &mut m.body_parts_str[..],
+    }
 }
 
 /// Which static table a section-level lookup uses.
@@ -403,27 +440,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         self.error(&message(parts))
     }
 
-    fn names(&mut self, which: Names) -> &mut [S] {
-        match which {
-            Names::Sections => &mut self.m.section_str[..],
-            Names::States => &mut self.m.state_str[..],
-            Names::MoveTypes => &mut self.m.group_str[..],
-            Names::Events => &mut self.m.event_str[..],
-            Names::ConditionTypes => &mut self.m.condition_type_str[..],
-            Names::BodyParts => &mut self.m.body_parts_str[..],
-        }
-    }
-
     /// `BG_IndexForString(current token, table, allowMissing)`.
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
-        let token = Tok::of(self.tok.token());
-        self.index_name(token.get(), which, allow_missing)
-    }
-
-    fn index_name(&mut self, name: &[u8], which: Names, allow_missing: bool) -> Outcome<i32> {
-        let index = index_for_string(name, self.names(which), static_name);
+        let index = index_for_string(self.tok.token(), names_of(&mut self.m, which), static_name);
         if index < 0 && !allow_missing {
-            return Err(unknown_token(self.ctx(), name));
+            return Err(unknown_token(self.ctx(), self.tok.token()));
         }
         Ok(index)
     }
@@ -586,7 +607,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         _ => {
                             self.rewind_and_verify()?;
-                            self.parse_commands(last_block)?;
+                            // Divergence (a NULL script pointer in C): parse
+                            // into a scratch script that is thrown away.
+                            let mut scratch = bg_anim_script_t::ZERO;
+                            self.parse_commands(last_block, &mut scratch)?;
                         }
                     }
                 }
@@ -654,7 +678,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         2 => {
                             self.rewind_and_verify()?;
-                            self.parse_commands(last_block)?;
+                            // Divergence (a NULL script pointer in C): parse
+                            // into a scratch script that is thrown away.
+                            let mut scratch = bg_anim_script_t::ZERO;
+                            self.parse_commands(last_block, &mut scratch)?;
                         }
                         _ => return Err(self.unexpected()),
                     }
@@ -678,7 +705,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             return Err(self.unexpected());
         }
         // `state` is 0..=2 here (it never goes below 0 without an error).
-        if idx.get(*state as usize).map_or(true, |&i| i < 0) {
+        if !matches!(idx.get(*state as usize), Some(&i) if i >= 0) {
             return Err(self.unexpected());
         }
         *state += 1;
@@ -767,7 +794,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// key; the per-clause scratch mask is not cleared between clauses;
     /// value indexes 64..95 land in the MINUS flag and 96..127 in a scratch
     /// word (four-word window `local`).
-    fn parse_condition_bits(
+    pub fn parse_condition_bits(
         &mut self,
         values: ValueTable,
         cond: i32,
@@ -792,11 +819,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     return Ok(());
                 }
             }
-            let mut token = Tok::of(self.tok.token());
-            if is(token.get(), b",") {
+            let token = self.tok.token();
+            if is(token, b",") {
                 end_of_clause = true;
             }
-            if is(token.get(), b"none") {
+            if is(token, b"none") {
                 let mut r = self.bits_get(dest, local_result);
                 r[0] |= 1;
                 self.bits_set(dest, local_result, r);
@@ -805,26 +832,24 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 }
                 continue;
             }
-            if is(token.get(), b"none,") {
+            if is(token, b"none,") {
                 let mut r = self.bits_get(dest, local_result);
                 r[0] |= 1;
                 self.bits_set(dest, local_result, r);
                 return Ok(());
             }
-            if is(token.get(), b"NOT") {
-                token = Tok::of(b"MINUS");
-            }
-            let operator = is(token.get(), b"AND") || is(token.get(), b"MINUS");
+            // `NOT` is read as the literal `MINUS`.
+            let minus = is(token, b"NOT") || is(token, b"MINUS");
+            let operator = minus || is(token, b"AND");
             if !end_of_clause && !operator {
-                if token.len > 0 && token.bytes[token.len - 1] == b',' {
+                if token.last() == Some(&b',') {
                     end_of_clause = true;
-                    token.len -= 1;
                     self.tok.strip_last();
                 }
                 if key_len > 0 {
                     append_key(&mut key, &mut key_len, b" ");
                 }
-                append_key(&mut key, &mut key_len, token.get());
+                append_key(&mut key, &mut key_len, self.tok.token());
             }
             if !operator && !end_of_clause {
                 continue;
@@ -832,11 +857,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             if key_len == 0 {
                 if end_of_clause {
                     return Err(self.error(&Text::from_bytes(b"BG_ParseConditionBits: unexpected end of condition")));
-                } else if is(token.get(), b"MINUS") {
+                } else if minus {
                     words[2] = 1;
                     continue;
                 } else {
-                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", token.get(), b"'"]));
+                    let t = Tok::of(self.tok.token());
+                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", t.get(), b"'"]));
                 }
             }
             let k = &key[..key_len];
@@ -844,10 +870,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 words[0] = u32::MAX;
                 words[1] = u32::MAX;
             } else {
-                let k = Tok::of(k);
-                let found = self.m.alias_index(k.get(), cond as usize);
+                let found = self.m.alias_index(k, cond as usize);
                 if found >= 0 {
-                    let slot = (cond as usize * BG_ANIM_CONDITION_VALUE_COUNT + found as usize).min(ALIAS_COUNT - 1);
+                    let slot = (cond as usize)
+                        .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
+                        .saturating_add(found as usize)
+                        .min(ALIAS_COUNT - 1);
                     let bits = match dest {
                         BitsDest::Alias(i) if i == slot => self.bits_get(dest, local_result),
                         _ => self.m.alias_bits[slot].words(),
@@ -855,7 +883,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k.get(), values)?;
+                    let bit = self.index_values(k, values)?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
@@ -872,7 +900,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             self.bits_set(dest, local_result, r);
             key_len = 0;
-            if is(token.get(), b"MINUS") {
+            if minus {
                 words[2] = 1;
             }
             if end_of_clause {
@@ -887,7 +915,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// condition's high word leaks into `value[1]` of later conditions;
     /// conditions without a value table (UNDERHAND, CROUCHING, FIRING) take
     /// value 1 and consume no token; `default` ends the line early.
-    fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
+    pub fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
         let mut value = bg_condition_bits_t::ZERO;
         loop {
             if self.tok.read(false).is_empty() {
@@ -914,8 +942,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
-                let v = Tok::of(self.tok.token());
-                let index = self.index_values(v.get(), values)?;
+                let index = index_for_string(self.tok.token(), self.m.value_table(values), static_name);
+                if index < 0 {
+                    return Err(unknown_token(self.ctx(), self.tok.token()));
+                }
                 let mut w = value.words();
                 w[0] = index as u32;
                 value.set_words(w);
@@ -937,12 +967,6 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         }
     }
 
-    fn animation_index(&mut self, name: &[u8]) -> Outcome<i32> {
-        let ctx = self.ctx();
-        let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
-        animation_index_for_string(ctx, name, &self.table.entries, self.table.entryCount, runtime, self.engine)
-    }
-
     /// `BG_ParseCommands`: command lines into the pool script `block` until
     /// a `}` starts a line or the text ends.
     ///
@@ -952,23 +976,20 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// of the line, so a torso line on its own line becomes a separate
     /// command; `}` after a `both` command on the same line is an unknown
     /// parameter.
-    fn parse_commands(&mut self, block: Option<usize>) -> Outcome<()> {
-        // Divergence (a NULL script pointer in C): parse into a scratch
-        // script that is thrown away.
-        let mut scratch = bg_anim_script_t::ZERO;
+    pub fn parse_commands(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
         let mut slot: usize = 0;
         let mut command: usize = 0;
         loop {
-            let token = Tok::of(self.tok.read(slot == 0));
-            if token.len == 0 {
+            let token_len = self.tok.read(slot == 0).len();
+            if token_len == 0 {
                 return Ok(());
             }
-            if is(token.get(), b"}") {
-                self.tok.rewind(token.len);
+            if is(self.tok.token(), b"}") {
+                self.tok.rewind(token_len);
                 return Ok(());
             }
             if slot == 0 {
-                let script = self.script_mut(block, &mut scratch);
+                let script = self.script_mut(block, scratch);
                 if script.commandCount >= BG_ANIM_MAX_SCRIPT_COMMANDS as i32 {
                     return Err(self.error(&crate::text!(
                         "BG_ParseCommands: exceeded maximum number of animations ({})",
@@ -980,44 +1001,43 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 script.commands[command].bodyPart = [0, 0];
             }
             let part = self.index_token(Names::BodyParts, true)? as i16;
-            self.script_mut(block, &mut scratch).commands[command].bodyPart[slot] = part;
+            self.script_mut(block, scratch).commands[command].bodyPart[slot] = part;
             let mut go_trailing = true;
             if part <= 0 {
-                self.tok.rewind(token.len);
+                self.tok.rewind(token_len);
             } else {
-                let anim = Tok::of(self.tok.read(false));
-                if anim.len == 0 {
+                if self.tok.read(false).is_empty() {
                     return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected animation")));
                 }
-                let index = self.animation_index(anim.get())?;
+                let index = self.animation_index_token()?;
                 let index16 = index as i16;
                 // Defined result for an entry index outside the table.
                 let anim_index = (index16.max(0) as usize).min(BG_ANIM_MAX_ANIMATIONS - 1);
                 let base_duration = self.table.entries[anim_index].duration as i16;
                 {
-                    let cmd = &mut self.script_mut(block, &mut scratch).commands[command];
+                    let cmd = &mut self.script_mut(block, scratch).commands[command];
                     cmd.animIndex[slot] = index16;
                     cmd.duration[slot] = base_duration;
                 }
                 if self.runtime.is_none() {
-                    self.stamp_entry(block, &mut scratch, anim_index, part)?;
+                    self.stamp_entry(block, scratch, anim_index, part)?;
                 }
                 loop {
-                    let param = Tok::of(self.tok.read(false));
-                    if param.len == 0 {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
                         self.tok.unget()?;
                         break;
                     }
-                    if is(param.get(), b"duration") {
-                        let v = Tok::of(self.tok.read(false));
-                        if v.len == 0 {
+                    if is(param, b"duration") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected duration value")));
                         }
-                        let d = tables::atoi(v.get(), self.behaviour) as i16;
-                        self.script_mut(block, &mut scratch).commands[command].duration[slot] = d;
+                        let d = tables::atoi(v, self.behaviour) as i16;
+                        self.script_mut(block, scratch).commands[command].duration[slot] = d;
                         continue;
                     }
-                    if is(param.get(), b"turretanim") {
+                    if is(param, b"turretanim") {
                         if self.runtime.is_none() {
                             self.table.entries[anim_index].flags |= BG_ANIM_ENTRY_TURRET;
                         }
@@ -1028,13 +1048,14 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         continue;
                     }
-                    if is(param.get(), b"blendtime") {
-                        let v = Tok::of(self.tok.read(false));
-                        if v.len == 0 {
+                    if is(param, b"blendtime") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected blendtime value")));
                         }
+                        let value = tables::atoi(v, self.behaviour);
                         if self.runtime.is_none() {
-                            self.table.entries[anim_index].blendTime = tables::atoi(v.get(), self.behaviour);
+                            self.table.entries[anim_index].blendTime = value;
                         }
                         continue;
                     }
@@ -1048,34 +1069,42 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             if go_trailing {
                 loop {
-                    let param = Tok::of(self.tok.read(false));
-                    if param.len == 0 {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
                         break;
                     }
-                    if is(param.get(), b"sound") {
-                        let sound = Tok::of(self.tok.read(false));
-                        if sound.len == 0 {
+                    if is(param, b"sound") {
+                        let sound = self.tok.read(false);
+                        if sound.is_empty() {
                             return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected sound")));
                         }
-                        if sound.get().windows(4).any(|w| w == b".wav") {
+                        if sound.windows(4).any(|w| w == b".wav") {
                             return Err(self.error(&Text::from_bytes(
                                 b"BG_ParseCommands: wav files not supported, only sound scripts",
                             )));
                         }
                         let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
-                        cname[..sound.len].copy_from_slice(sound.get());
+                        cname[..sound.len()].copy_from_slice(sound);
                         let alias = match CStr::from_bytes_until_nul(&cname) {
                             Ok(n) => self.engine.sound_alias(n),
                             Err(_) => core::ptr::null(),
                         };
-                        self.script_mut(block, &mut scratch).commands[command].soundAliasName = alias;
+                        self.script_mut(block, scratch).commands[command].soundAliasName = alias;
                         continue;
                     }
-                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", param.get(), b"'"]));
+                    let t = Tok::of(param);
+                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", t.get(), b"'"]));
                 }
                 slot = 0;
             }
         }
+    }
+
+    /// `BG_AnimationIndexForString(current token)`.
+    fn animation_index_token(&mut self) -> Outcome<i32> {
+        let ctx = self.ctx();
+        let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
+        animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)
     }
 
     fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {
@@ -1152,11 +1181,20 @@ pub struct ParseInput<'a, E: ParseEngine> {
     pub behaviour: Behaviour,
 }
 
+/// The tokenizer state a parse ends with (what `com_parseSession` holds
+/// when the parse is abandoned by an error).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionEnd {
+    pub line: i32,
+    pub unget: bool,
+    pub saved_parse: Option<usize>,
+    pub saved_line: i32,
+}
+
 /// The parse proper of `BG_AnimParseAnimScript` (after the file is loaded,
 /// the globals are published and the weapon strings rebuilt): resets the
-/// defines and runs the section machine. Returns the final tokenizer line
-/// with the outcome.
-pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, i32) {
+/// defines and runs the section machine.
+pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, SessionEnd) {
     let mut m = m;
     m.reset_defines();
     let mut run = ParseRun {
@@ -1169,7 +1207,8 @@ pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> 
         behaviour: input.behaviour,
     };
     let outcome = run.run();
-    (outcome, run.tok.line())
+    let (saved_parse, saved_line) = run.tok.saved();
+    (outcome, SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line })
 }
 
 /// The script-load step: the text is read once into `buffer`.
@@ -1186,7 +1225,7 @@ pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Opt
     // load failure without calling the file system.
     let Some(p) = path else { return Err(fail(None)) };
     let (length, handle) = engine.fs_open_read(p);
-    if length <= 0 || length as u32 >= BG_ANIM_SCRIPT_FILE_MAX_BYTES as u32 + 1 {
+    if length <= 0 || length as u32 > BG_ANIM_SCRIPT_FILE_MAX_BYTES as u32 {
         return Err(fail(path));
     }
     let len = length as usize;
@@ -1195,3 +1234,7 @@ pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Opt
     engine.fs_close(handle);
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

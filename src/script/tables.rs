@@ -1,5 +1,6 @@
 //! The module's string tables, the name hash, table lookups and the number
 //! conversion of `duration` / `blendtime` values.
+#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::flavour::Behaviour;
@@ -142,6 +143,9 @@ pub enum ValueTable {
     MoveTypes,
     WeaponPosition,
     Strafe,
+    /// A caller's NULL-name-terminated table (the standalone
+    /// `BG_ParseConditionBits` export).
+    External(*mut bg_indexed_string_t),
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.
@@ -187,7 +191,7 @@ pub fn string_hash(text: &[u8]) -> i32 {
 /// and equal after folding ASCII letters.
 #[inline]
 pub fn same_name(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_ascii_lowercase() == y.to_ascii_lowercase())
+    a.eq_ignore_ascii_case(b)
 }
 
 /// The bytes of a 64-byte name field up to its NUL (all 64 without one).
@@ -221,14 +225,18 @@ pub fn index_for_string<'n>(
 ) -> i32 {
     let hash = string_hash(name);
     for (index, entry) in strings.iter_mut().enumerate() {
-        let Some(entry_name) = resolve(entry.name) else {
+        if entry.name.is_null() {
             break;
-        };
+        }
         if entry.hash == BG_INDEXED_STRING_HASH_UNSET {
+            let Some(entry_name) = resolve(entry.name) else { break };
             entry.hash = string_hash(entry_name);
         }
-        if hash == entry.hash && same_name(name, entry_name) {
-            return index as i32;
+        if hash == entry.hash {
+            let Some(entry_name) = resolve(entry.name) else { break };
+            if same_name(name, entry_name) {
+                return index as i32;
+            }
         }
     }
     -1

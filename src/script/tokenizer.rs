@@ -16,6 +16,7 @@
 //!   the line) gives an empty token; the cursor becomes "NULL" at the end.
 //!
 //! The cursor is a byte index into the text (`None` is the C NULL cursor).
+#![allow(clippy::result_large_err)]
 
 use crate::error::{Failure, Outcome, Text};
 
@@ -51,6 +52,29 @@ impl<'a> Tokenizer<'a> {
             token: [0; MAX_TOKEN_CHARS],
             len: 0,
         }
+    }
+
+    /// A session continuing at line `line` (the session state of a caller
+    /// that hands over a cursor, as the standalone helpers do).
+    pub fn with_line(text: &'a [u8], line: i32) -> Self {
+        let mut t = Self::new(text);
+        t.line = line;
+        t.saved_line = line;
+        t
+    }
+
+    /// A session whose cursor is already NULL (every read gives the empty
+    /// token).
+    pub fn at_null(line: i32) -> Self {
+        let mut t = Self::with_line(&[], line);
+        t.cursor = None;
+        t
+    }
+
+    /// Where the last read started (`savedParse`, `None` = not set / NULL)
+    /// and the line there (`savedLine`).
+    pub fn saved(&self) -> (Option<usize>, i32) {
+        (self.saved_parse, self.saved_line)
     }
 
     #[inline]

@@ -1,6 +1,7 @@
 //! Parser-side exports of the player animation-script module and the data
 //! symbols the C module defines.
 #![allow(non_snake_case, non_upper_case_globals)]
+#![allow(clippy::result_large_err)]
 
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
 use crate::abi::bg::*;
@@ -16,45 +17,59 @@ use core::ffi::{c_char, c_int, CStr};
 
 // ---- data symbols of the module --------------------------------------------
 
+/// cbindgen:ignore
 type S = bg_indexed_string_t;
 
 /// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS]);
 /// `animStateStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animStateStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_STATE_STR);
 /// `bgAnimGroupStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = ModuleCell::new(tables::ANIM_GROUP_STRINGS);
 /// `bgAnimEventStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimEventStrings: ModuleCell<[S; 17]> = ModuleCell::new(tables::ANIM_EVENT_STRINGS);
 /// `animBodyPartsStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animBodyPartsStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_BODY_PARTS_STR);
 /// `animMountedStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animMountedStr: ModuleCell<[S; 9]> = ModuleCell::new(tables::ANIM_MOUNTED_STR);
 /// `animVehicleMotionStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animVehicleMotionStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_MOTION_STR);
 /// `animVehicleStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animVehicleStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_STR);
 /// `animWeaponClassStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animWeaponClassStr: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_WEAPON_CLASS_STR);
 /// `animWeaponPositionStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animWeaponPositionStr: ModuleCell<[S; 3]> = ModuleCell::new(tables::ANIM_WEAPON_POSITION_STR);
 /// `animStrafeStateStr`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static animStrafeStateStr: ModuleCell<[S; 4]> = ModuleCell::new(tables::ANIM_STRAFE_STATE_STR);
 /// `bgAnimConditionTypeStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_CONDITION_TYPE_STRINGS);
 /// `bgAnimParseSectionStrings`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = ModuleCell::new(tables::ANIM_PARSE_SECTION_STRINGS);
 
@@ -63,6 +78,7 @@ const fn cond_type(mode: i32, values: *mut S) -> bg_anim_condition_type_t {
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = ModuleCell::new([
     cond_type(ANIM_CONDMODE_BITMASK, weaponStrings.as_ptr() as *mut S),
@@ -79,42 +95,49 @@ pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND
 ]);
 
 /// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ModuleCell::new(ANIM_MT_UNUSED);
 /// `bg_anim_event_t bgAnimParseCurrentEvent`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ModuleCell::new(ANIM_EVENT_PAIN);
 /// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT]);
 /// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> =
     ModuleCell::new([bg_condition_bits_t::ZERO; ALIAS_COUNT]);
 /// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = ModuleCell::new([0; ANIM_COND_COUNT]);
 /// `bgAnimConditionAliasStringBuffer[10000]`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> =
     ModuleCell::new([0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]);
 /// `bgAnimConditionAliasStringUsed`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = ModuleCell::new(0);
 /// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> =
     ModuleCell::new([0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]);
 /// `bgAnimScriptLoaded`.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgAnimScriptLoaded: ModuleCell<i32> = ModuleCell::new(0);
 /// `const char *bgPlayerAnimScriptPath` = "mp/playeranim.script"; NULL after a parse.
+/// cbindgen:ignore
 #[no_mangle]
 pub static bgPlayerAnimScriptPath: ModuleCell<*const c_char> = ModuleCell::new(c"mp/playeranim.script".as_ptr());
 
-/// The tokenizer line reported by diagnostics outside a parse (the line
-/// of the innermost parse session, which a failed parse leaves behind).
-static PARSE_LINE: ModuleCell<i32> = ModuleCell::new(1);
 /// Open parse sessions (`com_numParseSessions`): a parse abandoned by an
 /// error leaves its session open, as in the original.
 static PARSE_SESSIONS: ModuleCell<i32> = ModuleCell::new(0);
@@ -177,7 +200,7 @@ unsafe fn script_path<'a>() -> Option<&'a CStr> {
 /// As [`script_path`].
 unsafe fn outside_context<'a>() -> ErrorContext<'a> {
     // SAFETY: forwarded contract.
-    unsafe { ErrorContext { path: script_path().map(|p| p.to_bytes()), line: *PARSE_LINE.get() } }
+    unsafe { ErrorContext { path: script_path().map(|p| p.to_bytes()), line: OUTER_SESSION.get().line } }
 }
 
 // ---- engine --------------------------------------------------------------
@@ -404,12 +427,20 @@ unsafe fn parse_anim_script(
         let text: &[u8] = &bgAnimScriptFileBuffer.get()[..];
         let path = script_path().map(|p| p.to_bytes());
         let input = ParseInput { table, runtime: runtime_names, engine: &mut engine, path, text, behaviour: BEHAVIOUR };
-        let (outcome, line) = parser::parse_script(m, input);
-        *PARSE_LINE.get() = line;
+        let base = text.as_ptr() as *const c_char;
+        let (outcome, end) = parser::parse_script(m, input);
+        if outcome.is_err() {
+            // The abandoned session stays current, as in the original.
+            *OUTER_SESSION.get() = OuterSession {
+                line: end.line,
+                unget: end.unget,
+                saved_parse: end.saved_parse.map_or(core::ptr::null(), |o| base.add(o)),
+                saved_line: end.saved_line,
+            };
+        }
         outcome?;
         *bgPlayerAnimScriptPath.get() = core::ptr::null();
         *sessions -= 1;
-        *PARSE_LINE.get() = 1;
         Ok(())
     }
 }
@@ -510,5 +541,209 @@ pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_s
         text.push(name);
         text.push(b"'");
         Err(Failure::drop(text.as_bytes()))
+    })
+}
+
+// ---- helpers called by the parser in C, exported on their own -------------
+
+/// The parse session the standalone helpers continue (`com_parseSession`
+/// outside `BG_AnimParseAnimScript`): line, pushed-back token and where the
+/// last read started.
+struct OuterSession {
+    line: i32,
+    unget: bool,
+    saved_parse: *const c_char,
+    saved_line: i32,
+}
+
+static OUTER_SESSION: ModuleCell<OuterSession> =
+    ModuleCell::new(OuterSession { line: 1, unget: false, saved_parse: core::ptr::null(), saved_line: 1 });
+
+/// The table the standalone helpers use while no table is published
+/// (divergence: the C original would dereference NULL where it reads one).
+/// cbindgen:ignore
+static SCRATCH_TABLE: ModuleCell<bg_static_animation_table_t> =
+    // SAFETY: the table is integers, raw pointers and a union of pointers,
+    // for all of which all-zero bits are valid.
+    ModuleCell::new(unsafe { core::mem::zeroed() });
+
+/// Runs `body` on a parse run that continues the outer session at `*parse`,
+/// then stores the cursor back into `*parse` and the session state (also
+/// when `body` fails: the original would leave them so when raising).
+///
+/// # Safety
+/// `parse` is NULL or points to NULL or into a NUL-terminated text; module
+/// contract.
+unsafe fn with_session<R>(
+    parse: *mut *mut c_char,
+    body: impl for<'x> FnOnce(&mut parser::ParseRun<'x, Engine>) -> Outcome<R>,
+) -> Outcome<R> {
+    if parse.is_null() {
+        return Err(Failure::fatal(b"\x15Com_ParseExt: NULL data_p"));
+    }
+    // SAFETY: caller contract; every global below is accessed under the
+    // module contract and the text is not modified while parsed.
+    unsafe {
+        let session = OUTER_SESSION.get();
+        // A pushed-back token restarts the first read where the last one
+        // started (every helper begins with an unget-aware read).
+        let (base, line) = if session.unget && !session.saved_parse.is_null() {
+            (session.saved_parse, session.saved_line)
+        } else {
+            (*parse as *const c_char, session.line)
+        };
+        let mut engine = Engine;
+        let text: &[u8] = if base.is_null() { &[] } else { CStr::from_ptr(base).to_bytes_with_nul() };
+        let tok = if base.is_null() {
+            crate::script::tokenizer::Tokenizer::at_null(line)
+        } else {
+            crate::script::tokenizer::Tokenizer::with_line(text, line)
+        };
+        let table_ptr = *bgAnimStaticTable.get();
+        let table = match table_ptr.as_mut() {
+            Some(t) => t,
+            None => SCRATCH_TABLE.get(),
+        };
+        let runtime_ptr = *bgRuntimeAnimations.get();
+        let runtime = match (runtime_ptr.is_null(), (*bgRuntimeAnimationCount.get()).as_mut()) {
+            (false, Some(count)) => Some(RuntimeNames {
+                records: core::slice::from_raw_parts_mut(runtime_ptr, BG_ANIM_MAX_ANIMATIONS),
+                count,
+            }),
+            _ => None,
+        };
+        let mut run = parser::ParseRun {
+            tok,
+            m: module(),
+            table,
+            runtime,
+            engine: &mut engine,
+            path: script_path().map(|p| p.to_bytes()),
+            behaviour: BEHAVIOUR,
+        };
+        let outcome = body(&mut run);
+        let at = |offset: Option<usize>| match offset {
+            Some(o) if !base.is_null() => base.add(o.min(text.len().saturating_sub(1))) as *mut c_char,
+            _ => core::ptr::null_mut(),
+        };
+        *parse = at(run.tok.cursor());
+        let (saved, saved_line) = run.tok.saved();
+        *session = OuterSession { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse: at(saved), saved_line };
+        outcome
+    }
+}
+
+/// The module's own value table behind a pointer, or the caller's table.
+fn value_table_of(values: *mut bg_indexed_string_t) -> tables::ValueTable {
+    use tables::ValueTable as V;
+    let known: [(*mut S, V); 8] = [
+        (weaponStrings.as_ptr().cast(), V::Weapons),
+        (animWeaponClassStr.as_ptr().cast(), V::WeaponClass),
+        (animMountedStr.as_ptr().cast(), V::Mounted),
+        (animVehicleStr.as_ptr().cast(), V::Vehicle),
+        (animVehicleMotionStr.as_ptr().cast(), V::VehicleMotion),
+        (bgAnimGroupStrings.as_ptr().cast(), V::MoveTypes),
+        (animWeaponPositionStr.as_ptr().cast(), V::WeaponPosition),
+        (animStrafeStateStr.as_ptr().cast(), V::Strafe),
+    ];
+    known.iter().find(|(p, _)| *p == values).map_or(V::External(values), |&(_, v)| v)
+}
+
+/// `void BG_ParseConditionBits(char **parse, bg_indexed_string_t *values, int32_t conditionIndex, bg_condition_bits_t *bits)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseConditionBits(
+    parse: *mut *mut c_char,
+    values: *mut bg_indexed_string_t,
+    conditionIndex: i32,
+    bits: *mut bg_condition_bits_t,
+) {
+    // SAFETY: caller's cursor, table and result (module contract).
+    guard(|| unsafe {
+        // Divergence: a NULL result pointer parses nothing.
+        if bits.is_null() {
+            return Ok(());
+        }
+        let table = value_table_of(values);
+        let alias_base = bgAnimConditionAliasBits.as_ptr() as *mut bg_condition_bits_t;
+        let offset = (bits as usize).wrapping_sub(alias_base as usize);
+        let size = core::mem::size_of::<bg_condition_bits_t>();
+        if offset < ALIAS_COUNT * size && offset % size == 0 {
+            let index = offset / size;
+            with_session(parse, |run| {
+                let mut unused = bg_condition_bits_t::ZERO;
+                run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Alias(index), &mut unused)
+            })
+        } else {
+            let target = &mut *bits;
+            with_session(parse, |run| run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Local, target))
+        }
+    })
+}
+
+/// `qboolean BG_ParseConditions(char **parse, bg_anim_script_t *script)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg_anim_script_t) -> c_int {
+    // SAFETY: caller's cursor and script (module contract).
+    guard(|| unsafe {
+        // Divergence: a NULL script parses nothing and gives qfalse.
+        let Some(script) = script.as_mut() else { return Ok(0) };
+        with_session(parse, |run| run.parse_conditions(script))
+    })
+}
+
+/// `void BG_ParseCommands(char **parse, bg_anim_script_t *script, bg_static_animation_t *animations)`.
+///
+/// Entries are read and stamped in the published table (`animations` is
+/// that table's `entries` in every call of the original).
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseCommands(
+    parse: *mut *mut c_char,
+    script: *mut bg_anim_script_t,
+    animations: *mut bg_static_animation_t,
+) {
+    let _ = animations;
+    // SAFETY: caller's cursor and script (module contract).
+    guard(|| unsafe {
+        let table = *bgAnimStaticTable.get();
+        let items: *mut bg_anim_script_t = match table.as_mut() {
+            Some(t) => t.globalItems.as_mut_ptr(),
+            None => SCRATCH_TABLE.get().globalItems.as_mut_ptr(),
+        };
+        let offset = (script as usize).wrapping_sub(items as usize);
+        let size = core::mem::size_of::<bg_anim_script_t>();
+        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset % size == 0 {
+            let index = offset / size;
+            with_session(parse, |run| run.parse_commands(Some(index), &mut bg_anim_script_t::ZERO.clone()))
+        } else {
+            // Divergence: a NULL script parses into a discarded scratch.
+            let mut scratch = bg_anim_script_t::ZERO;
+            let target = match script.as_mut() {
+                Some(s) => s,
+                None => &mut scratch,
+            };
+            with_session(parse, |run| run.parse_commands(None, target))
+        }
+    })
+}
+
+// `void BG_AnimParseError(const char *format, ...)`: an assembly
+// trampoline builds the `va_list` and calls `uoanim_pa_parse_error_va`.
+crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_pa_parse_error_va");
+
+/// The body of `BG_AnimParseError` (formats into 1024 bytes like the
+/// original, then raises with the path and line while the path is set).
+///
+/// # Safety
+/// `format` and `args` form a valid `printf` call.
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn uoanim_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
+    guard(|| {
+        let mut buffer = [0u8; 1024];
+        // SAFETY: caller contract; the message is formatted by the C library.
+        let message = unsafe { crate::ffi::varargs::format_va(&mut buffer, format, args) };
+        let text = Text::from_bytes(message);
+        // SAFETY: module contract.
+        Err(parser::anim_parse_error(unsafe { outside_context() }, &text))
     })
 }
