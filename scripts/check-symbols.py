@@ -24,12 +24,17 @@ UNITS = {"game", "cgame", "engine", "client"}
 
 def parse_abi(path):
     exports, imports = {}, {}
-    table = None
+    section = None
     with open(path, encoding="utf-8") as f:
         for line in f:
+            # "## Exports" / "## Imports" open a section; deeper headings
+            # (### per module) stay in it.
             if line.startswith("#"):
-                table = exports if "Exports" in line else imports if "Imports" in line else None
+                level = len(line) - len(line.lstrip("#"))
+                if level <= 2:
+                    section = exports if "Exports" in line else imports if "Imports" in line else None
                 continue
+            table = section
             m = ROW.match(line)
             if not m or table is None:
                 continue
@@ -41,12 +46,16 @@ def parse_abi(path):
     return exports, imports
 
 
-def nm(args, lib):
+def nm(args, lib, weak=True):
+    """Symbol names nm lists; weak=False leaves out weak undefined symbols
+    (optional references of the Rust runtime, resolved to NULL when absent)."""
     out = subprocess.run(["nm", *args, lib], check=True, capture_output=True, text=True).stdout
     names = set()
     for line in out.splitlines():
         parts = line.split()
         if len(parts) >= 2 and not line.endswith(":"):
+            if not weak and parts[-2] in ("w", "v"):
+                continue
             names.add(parts[-1])
     return names
 
@@ -80,7 +89,7 @@ def main():
         if arch not in runtime:
             runtime[arch] = runtime_symbols(arch)
         defined = nm(["-g", "--defined-only"], lib)
-        undefined = nm(["-u"], lib) - runtime[arch] - defined
+        undefined = nm(["-u"], lib, weak=False) - runtime[arch] - defined
         want_defined = {s for s, u in exports.items() if unit in u}
         want_undefined = {s for s, u in imports.items() if unit in u}
         problems = []

@@ -5,7 +5,7 @@
 # libuoanim_UNIT.a and libuoanim_UNIT.so:
 #   1. links the crate's objects and the parts of the Rust runtime they need
 #      into one relocatable object (`ld -r`, dead sections dropped);
-#   2. keeps as global only the symbols the crate itself exports (its
+#   2. drops symbols no relocation needs, keeps as global only the symbols the crate itself exports (its
 #      #[no_mangle] items), so two units linked into one program share no
 #      runtime symbol; imports stay undefined;
 #   3. archives it, and links the same object as a shared library.
@@ -33,7 +33,7 @@ readelf -sW "$staticlib" | awk '
 roots=()
 while read -r sym; do roots+=(-u "$sym"); done <"$work/exports.txt"
 ld -r -m "$emul" --gc-sections "${roots[@]}" "$staticlib" -o "$work/linked.o"
-objcopy -R .llvmbc -R .llvmcmd --strip-debug --keep-global-symbols="$work/exports.txt" \
+objcopy -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/exports.txt" \
   "$work/linked.o" "$work/uoanim_$unit.o"
 
 mkdir -p "$outdir"

@@ -6,10 +6,14 @@
 //! builds of the original compute it differently (x87 extended arithmetic,
 //! different libm / conversion helpers); see [`move_distance`].
 
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
 use crate::flavour::Behaviour;
 use crate::abi::bg::*;
 use crate::error::Outcome;
 use crate::script::runtime::engine::FinalizeEngine;
+use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
 
 /// Move speed floor of the original: durations below this many ms are raised.
@@ -233,23 +237,7 @@ pub fn copy_name(field: &mut [core::ffi::c_char; BG_ANIM_NAME_SIZE], source: &[u
 
 /// `BG_StringHashValue` over a NUL-terminated name field.
 fn entry_hash(name: &[u8; BG_ANIM_NAME_SIZE]) -> i32 {
-    let length = name.iter().position(|&b| b == 0).unwrap_or(BG_ANIM_NAME_SIZE);
-    string_hash(&name[..length])
-}
-
-/// `BG_StringHashValue`: Σ c·(119 + i) over the bytes as signed chars with
-/// ASCII A–Z folded, uint32 wrap; 0xFFFFFFFF becomes 0.
-pub fn string_hash(text: &[u8]) -> i32 {
-    let mut hash = 0u32;
-    for (i, &byte) in text.iter().take_while(|&&b| b != 0).enumerate() {
-        let c = if byte.is_ascii_uppercase() { byte.to_ascii_lowercase() } else { byte };
-        hash = hash.wrapping_add((c as i8 as i32 as u32).wrapping_mul(119u32.wrapping_add(i as u32)));
-    }
-    if hash == u32::MAX {
-        0
-    } else {
-        hash as i32
-    }
+    tables::string_hash(tables::field_name(name))
 }
 
 /// The first part of `BG_FinalizePlayerAnims`: rebuilds `entries[]` from the
@@ -289,6 +277,15 @@ pub fn rebuild_entries<E: FinalizeEngine>(
     copy_name(&mut root.name, b"root");
     root.hash = 0;
 
+    // The first registration of each node, found once instead of by a scan
+    // per node (same answer: the lowest registration index wins).
+    let mut first_registration = [u16::MAX; BG_ANIM_MAX_ANIMATIONS];
+    for (index, registration) in runtime.iter().enumerate().take(BG_ANIM_MAX_ANIMATIONS).rev() {
+        if let Some(slot) = first_registration.get_mut(usize::from(registration.anim.animIndex)) {
+            *slot = index as u16;
+        }
+    }
+
     let mut bone: i32 = 1;
     while bone < size {
         if bone as u32 >= table.entryCount as u32 {
@@ -298,7 +295,8 @@ pub fn rebuild_entries<E: FinalizeEngine>(
             break;
         };
         let node = bone as u16;
-        let Some(registered) = runtime.iter().find(|r| i32::from(r.anim.animIndex) == bone) else {
+        let registered = first_registration.get(bone as usize).and_then(|&i| runtime.get(usize::from(i)));
+        let Some(registered) = registered else {
             entry.flags |= BG_ANIM_ENTRY_UNUSED;
             copy_name(&mut entry.name, b"unused");
             entry.hash = 0;
@@ -432,6 +430,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn protocol_near_integer_example() {
         // PROTOCOL "cgame flavour" §1: just below an integer, truncation gives
         // N - 1 with the extended root, N with the float-rounded root.
@@ -624,7 +623,7 @@ mod rebuild_tests {
         assert_eq!((e[1].flags, e[1].hash, e[1].blendTime, e[1].duration, e[1].moveSpeed), (1, 77, -1, 0, 0));
         // primitive: engine name and its own hash, distance 5 over 1000 ms
         assert_eq!(&e[2].name_bytes()[..7], b"Walk_A\0");
-        assert_eq!(e[2].hash, string_hash(b"walk_a"));
+        assert_eq!(e[2].hash, tables::string_hash(b"walk_a"));
         assert_eq!((e[2].flags, e[2].blendTime, e[2].duration, e[2].moveSpeed), (0x80, -1, 1000, 5));
         // Quirk: the speed is divided by the raw length (1 ms) before the floor
         assert_eq!((e[3].blendTime, e[3].duration, e[3].moveSpeed), (250, 500, 5000));
@@ -659,14 +658,6 @@ mod rebuild_tests {
         rebuild_entries(Behaviour::Linux, &mut table, &runtime, &mut tree).unwrap();
         assert_eq!(table.entryCount, 600);
         assert_eq!(tree.calls.iter().filter(|c| c.starts_with("P ")).count(), 511);
-    }
-
-    #[test]
-    fn hash_matches_the_original_rule() {
-        assert_eq!(string_hash(b""), 0);
-        assert_eq!(string_hash(b"a"), 97 * 119);
-        assert_eq!(string_hash(b"AB"), 97 * 119 + 98 * 120);
-        assert_eq!(string_hash(b"\xff"), -119);
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //! leaves unchecked is bounded here; the defined results are listed in
 //! docs/DIVERGENCES.md ("Player animation runtime").
 
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
 pub mod engine;
 
 use crate::abi::bg::*;
@@ -44,6 +47,32 @@ pub fn condition_mode(condition_type: i32) -> Option<i32> {
     usize::try_from(condition_type).ok().and_then(|i| CONDITION_MODES.get(i).copied())
 }
 
+/// The runtime's own diagnostics, as small values (the hot paths return
+/// these instead of a full [`Failure`]; the export converts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeError {
+    /// `BG_FirstValidItem: invalid client number %i` (reconstruction guard).
+    FirstValidClient(i32),
+    /// `BG_UpdateConditionValue: invalid client number %i` (reconstruction guard).
+    UpdateClient(i32),
+    /// `BG_UpdateConditionValue: invalid condition value %i` (reconstruction guard).
+    UpdateValue(i32),
+}
+
+impl From<RuntimeError> for Failure {
+    fn from(error: RuntimeError) -> Failure {
+        let text = match error {
+            RuntimeError::FirstValidClient(n) => crate::text!("\x15BG_FirstValidItem: invalid client number {n}"),
+            RuntimeError::UpdateClient(n) => crate::text!("\x15BG_UpdateConditionValue: invalid client number {n}"),
+            RuntimeError::UpdateValue(v) => crate::text!("\x15BG_UpdateConditionValue: invalid condition value {v}"),
+        };
+        Failure::drop(text.as_bytes())
+    }
+}
+
+/// Result of the runtime's selection functions.
+pub type RtOutcome<T> = Result<T, RuntimeError>;
+
 /// The condition words of all clients (`bgs.clientinfo[c].conditionWords`).
 pub type ClientInfos = [clientInfo_t; BGS_CLIENTINFO_COUNT];
 
@@ -51,18 +80,40 @@ pub type ClientInfos = [clientInfo_t; BGS_CLIENTINFO_COUNT];
 
 /// The pool index of a script pointer of `table`'s lists, or `None` when it
 /// does not point at a `globalItems` element of that table (NULL, foreign).
+#[inline]
 pub fn resolve_script(table: &bg_static_animation_table_t, script: *const bg_anim_script_t) -> Option<usize> {
-    let base = table.globalItems.as_ptr() as usize;
-    let size = core::mem::size_of::<bg_anim_script_t>();
-    let offset = (script as usize).checked_sub(base)?;
-    let index = offset / size;
-    (offset % size == 0 && index < BG_ANIM_MAX_GLOBAL_SCRIPTS).then_some(index)
+    const SIZE: usize = core::mem::size_of::<bg_anim_script_t>();
+    let offset = (script as usize).wrapping_sub(table.globalItems.as_ptr() as usize);
+    if offset >= SIZE * BG_ANIM_MAX_GLOBAL_SCRIPTS {
+        return None;
+    }
+    // offset < 2^20: a 32-bit division by the constant is exact and cheap.
+    let index = (offset as u32 / SIZE as u32) as usize;
+    (index * SIZE == offset).then_some(index)
 }
 
-/// The script a list slot points at (see [`resolve_script`]).
-fn list_script<'t>(table: &'t bg_static_animation_table_t, list: &bg_anim_script_list_t, slot: usize) -> Option<&'t bg_anim_script_t> {
-    let pointer = *list.scripts.get(slot)?;
-    table.globalItems.get(resolve_script(table, pointer)?)
+/// How the runtime follows the script pointers stored in a list.
+pub trait ScriptAccess<'t> {
+    /// The script `pointer` designates, `None` when it cannot be followed.
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t>;
+}
+
+/// Checked access: only pointers at an element of the table's pool are
+/// followed (see [`resolve_script`]).
+#[derive(Clone, Copy)]
+pub struct PoolScripts<'t>(pub &'t bg_static_animation_table_t);
+
+impl<'t> ScriptAccess<'t> for PoolScripts<'t> {
+    #[inline]
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
+        self.0.globalItems.get(resolve_script(self.0, pointer)?)
+    }
+}
+
+/// The script a list slot points at.
+#[inline]
+fn list_script<'t, S: ScriptAccess<'t>>(scripts: &S, list: &bg_anim_script_list_t, slot: usize) -> Option<&'t bg_anim_script_t> {
+    scripts.script(*list.scripts.get(slot)?)
 }
 
 /// Slots of a list the runtime looks at: `count`, bounded to the array.
@@ -72,34 +123,50 @@ fn list_len(list: &bg_anim_script_list_t) -> usize {
 
 // ---- conditions ----------------------------------------------------------------
 
+/// Bit `t` is set when condition type `t` is a bitmask condition.
+const BITMASK_TYPES: u32 = {
+    let mut bits = 0;
+    let mut t = 0;
+    while t < ANIM_COND_COUNT {
+        if CONDITION_MODES[t] == ANIM_CONDMODE_BITMASK {
+            bits |= 1 << t;
+        }
+        t += 1;
+    }
+    bits
+};
+
 /// `BG_EvaluateConditions`: every condition of `script` holds for the words.
 ///
 /// A bitmask condition holds when either word intersects the client's word;
 /// an equal condition compares the low word only (the high word of the
 /// condition is ignored). No conditions: true.
+#[inline]
 pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
-    let count = usize::try_from(script.conditionCount).unwrap_or(0).min(BG_ANIM_MAX_CONDITIONS);
-    for condition in &script.conditions[..count] {
-        let Some(mode) = condition_mode(condition.r#type) else {
-            // Out of the condition table (never produced by the parser): the
-            // condition does not hold.
+    let count = script.conditionCount;
+    let mut index = 0usize;
+    // `index < count` as the original's signed loop; bounded to the array.
+    while (index as i32) < count {
+        let Some(condition) = script.conditions.get(index) else {
+            break;
+        };
+        let kind = condition.r#type as u32;
+        // A type outside the condition table (never produced by the parser):
+        // the condition does not hold.
+        let Some(row) = words.get(kind as usize) else {
             return false;
         };
-        let row = words[condition.r#type as usize];
-        if mode == ANIM_CONDMODE_BITMASK {
-            if (condition.value[0] as u32 & row[0]) == 0 && (condition.value[1] as u32 & row[1]) == 0 {
+        let value = condition.value;
+        if BITMASK_TYPES >> kind & 1 != 0 {
+            if (value[0] as u32 & row[0]) == 0 && (value[1] as u32 & row[1]) == 0 {
                 return false;
             }
-        } else if mode == ANIM_CONDMODE_EQUAL && row[0] != condition.value[0] as u32 {
+        } else if row[0] != value[0] as u32 {
             return false;
         }
+        index += 1;
     }
     true
-}
-
-/// The diagnostic of the client-number guard of `BG_FirstValidItem`.
-pub fn first_valid_client_error(client_num: i32) -> Failure {
-    Failure::drop(crate::text!("\x15BG_FirstValidItem: invalid client number {client_num}").as_bytes())
 }
 
 /// `BG_FirstValidItem`: the slot (in `list`) of the first script whose
@@ -108,20 +175,20 @@ pub fn first_valid_client_error(client_num: i32) -> Failure {
 /// `count <= 0` gives `None` before the client number is checked; a client
 /// number outside 0..64 is an error (a guard of the reconstruction). Slots
 /// whose pointer does not resolve into `table` never match.
-pub fn first_valid_item(
-    table: &bg_static_animation_table_t,
+pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
+    scripts: &S,
     clients: &ClientInfos,
     client_num: i32,
     list: &bg_anim_script_list_t,
-) -> Outcome<Option<usize>> {
+) -> RtOutcome<Option<usize>> {
     if list.count <= 0 {
         return Ok(None);
     }
     let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get(c)) else {
-        return Err(first_valid_client_error(client_num));
+        return Err(RuntimeError::FirstValidClient(client_num));
     };
     for slot in 0..list_len(list) {
-        if let Some(script) = list_script(table, list, slot) {
+        if let Some(script) = list_script(scripts, list, slot) {
             if evaluate_conditions(&client.conditionWords, script) {
                 return Ok(Some(slot));
             }
@@ -142,11 +209,9 @@ pub fn update_condition_value(
     condition_type: i32,
     value: i32,
     check_conversion: bool,
-) -> Outcome<()> {
+) -> RtOutcome<()> {
     let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get_mut(c)) else {
-        return Err(Failure::drop(
-            crate::text!("\x15BG_UpdateConditionValue: invalid client number {client_num}").as_bytes(),
-        ));
+        return Err(RuntimeError::UpdateClient(client_num));
     };
     let Some(mode) = condition_mode(condition_type) else {
         // Outside the 11 rows: nothing is written.
@@ -160,9 +225,7 @@ pub fn update_condition_value(
                 *row = [0, 0];
                 return Ok(());
             }
-            return Err(Failure::drop(
-                crate::text!("\x15BG_UpdateConditionValue: invalid condition value {value}").as_bytes(),
-            ));
+            return Err(RuntimeError::UpdateValue(value));
         }
         *row = [0, 0];
         row[(bit >> 5) as usize] |= 1 << (bit & 31);
@@ -199,6 +262,7 @@ fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32,
 /// Starts or refreshes one body part (legs or torso fields).
 ///
 /// Returns true when the animation was (re)started.
+#[allow(clippy::too_many_arguments)]
 fn play_part(
     timer: &mut i32,
     anim: &mut i32,
@@ -342,6 +406,14 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     }
 }
 
+/// The dead gate: `pmType >= PM_DEAD`.
+///
+/// Quirk: `pmType` is an enum with no negative member, which gcc makes
+/// unsigned, so the comparison is unsigned: a negative pmType counts as dead.
+pub fn is_dead(player: &playerState_t) -> bool {
+    player.pmType as u32 >= PM_DEAD as u32
+}
+
 /// A list of the table addressed by (state, move type); `None` outside the
 /// 4 x 18 array.
 fn animation_list(table: &bg_static_animation_table_t, state: i32, move_type: i32) -> Option<&bg_anim_script_list_t> {
@@ -374,17 +446,18 @@ pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg
 ///
 /// States above 3 and move types outside 0..17 address no list here (they
 /// count as empty), so the search starts at state 3 at most.
-pub fn execute_command<E: RuntimeEngine>(
+pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
+    scripts: &S,
     clients: &mut ClientInfos,
     player: &mut playerState_t,
     state_index: i32,
     anim_group: i32,
     restart_same: bool,
     engine: &mut E,
-) -> Outcome<i32> {
+) -> RtOutcome<i32> {
     let client_num = player.psClientNum;
-    if player.pmType >= PM_DEAD {
+    if is_dead(player) {
         return Ok(-1);
     }
     let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
@@ -392,8 +465,8 @@ pub fn execute_command<E: RuntimeEngine>(
     while found.is_none() && state >= 0 {
         if let Some(list) = animation_list(table, state, anim_group) {
             if list.count != 0 {
-                if let Some(slot) = first_valid_item(table, clients, client_num, list)? {
-                    found = list_script(table, list, slot);
+                if let Some(slot) = first_valid_item(scripts, clients, client_num, list)? {
+                    found = list_script(scripts, list, slot);
                 }
             }
         }
@@ -421,20 +494,20 @@ pub fn execute_command<E: RuntimeEngine>(
 /// Selects a script of `list` and draws one of its commands at random:
 /// the chosen command, or `None` (no valid script, no commands, or a drawn
 /// index outside the commands).
-fn draw_command<'t, E: RuntimeEngine>(
-    table: &'t bg_static_animation_table_t,
+fn draw_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    scripts: &S,
     clients: &ClientInfos,
     client_num: i32,
-    list: &'t bg_anim_script_list_t,
+    list: &bg_anim_script_list_t,
     engine: &mut E,
-) -> Outcome<Option<&'t bg_anim_script_command_t>> {
+) -> RtOutcome<Option<&'t bg_anim_script_command_t>> {
     if list.count == 0 {
         return Ok(None);
     }
-    let Some(slot) = first_valid_item(table, clients, client_num, list)? else {
+    let Some(slot) = first_valid_item(scripts, clients, client_num, list)? else {
         return Ok(None);
     };
-    let Some(script) = list_script(table, list, slot) else {
+    let Some(script) = list_script(scripts, list, slot) else {
         return Ok(None);
     };
     if script.commandCount == 0 {
@@ -447,15 +520,16 @@ fn draw_command<'t, E: RuntimeEngine>(
 /// `BG_AnimScriptStateChange`: plays a random command of the first valid
 /// script of `statechanges[to][from]`, with timers, no restart-same, not
 /// forced. -1 when dead, when nothing applies, or for states outside 0..3.
-pub fn anim_script_state_change<E: RuntimeEngine>(
+pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
+    scripts: &S,
     clients: &ClientInfos,
     player: &mut playerState_t,
     from_state: i32,
     to_state: i32,
     engine: &mut E,
-) -> Outcome<i32> {
-    if player.pmType >= PM_DEAD {
+) -> RtOutcome<i32> {
+    if is_dead(player) {
         return Ok(-1);
     }
     // Quirk: the table is indexed [to][from].
@@ -466,7 +540,7 @@ pub fn anim_script_state_change<E: RuntimeEngine>(
     let Some(list) = list else {
         return Ok(-1);
     };
-    match draw_command(table, clients, player.psClientNum, list, engine)? {
+    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, false, false, engine)),
         None => Ok(-1),
     }
@@ -476,22 +550,23 @@ pub fn anim_script_state_change<E: RuntimeEngine>(
 /// of the event's list, with timers. Quirk: DEATH is the only event that
 /// still plays for a dead player. -1 when nothing applies or for events
 /// outside 0..15.
-pub fn anim_script_event<E: RuntimeEngine>(
+pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
+    scripts: &S,
     clients: &ClientInfos,
     player: &mut playerState_t,
     event: i32,
     restart_same: bool,
     force: bool,
     engine: &mut E,
-) -> Outcome<i32> {
-    if event != ANIM_EVENT_DEATH && player.pmType >= PM_DEAD {
+) -> RtOutcome<i32> {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    match draw_command(table, clients, player.psClientNum, list, engine)? {
+    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, restart_same, force, engine)),
         None => Ok(-1),
     }
@@ -499,20 +574,21 @@ pub fn anim_script_event<E: RuntimeEngine>(
 
 /// `BG_GetAnimScriptEvent`: like [`anim_script_event`] (same gates, same
 /// random draw) but only returns `animIndex[0]` of the drawn command.
-pub fn get_anim_script_event<E: RuntimeEngine>(
+pub fn get_anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
+    scripts: &S,
     clients: &ClientInfos,
     player: &playerState_t,
     event: i32,
     engine: &mut E,
-) -> Outcome<i32> {
-    if event != ANIM_EVENT_DEATH && player.pmType >= PM_DEAD {
+) -> RtOutcome<i32> {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    Ok(draw_command(table, clients, player.psClientNum, list, engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
+    Ok(draw_command(scripts, clients, player.psClientNum, list, engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
 }
 
 // ---- lookups ---------------------------------------------------------------------

@@ -87,12 +87,12 @@ impl World {
         }
     }
 
-    fn exec(&mut self, state: i32, mt: i32, restart: bool) -> Outcome<i32> {
-        execute_command(&self.table, &mut self.clients, &mut self.ps, state, mt, restart, &mut self.engine)
+    fn exec(&mut self, state: i32, mt: i32, restart: bool) -> RtOutcome<i32> {
+        execute_command(&self.table, &PoolScripts(&self.table), &mut self.clients, &mut self.ps, state, mt, restart, &mut self.engine)
     }
 
-    fn event(&mut self, event: i32) -> Outcome<i32> {
-        anim_script_event(&self.table, &self.clients, &mut self.ps, event, false, false, &mut self.engine)
+    fn event(&mut self, event: i32) -> RtOutcome<i32> {
+        anim_script_event(&self.table, &PoolScripts(&self.table), &self.clients, &mut self.ps, event, false, false, &mut self.engine)
     }
 }
 
@@ -100,8 +100,8 @@ const LEGS: i16 = ANIM_BP_LEGS as i16;
 const TORSO: i16 = ANIM_BP_TORSO as i16;
 const BOTH: i16 = ANIM_BP_BOTH as i16;
 
-fn err_text(r: Outcome<impl core::fmt::Debug>) -> Vec<u8> {
-    r.unwrap_err().text().as_bytes().to_vec()
+fn err_text<T: core::fmt::Debug, E: Into<Failure> + core::fmt::Debug>(r: Result<T, E>) -> Vec<u8> {
+    r.unwrap_err().into().text().as_bytes().to_vec()
 }
 
 // ---- conditions ----------------------------------------------------------------
@@ -190,17 +190,17 @@ fn first_valid_item_order_and_guards() {
     w.add_animation(0, 1, a);
     w.add_animation(0, 1, b);
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&w.table, &w.clients, 5, list).unwrap(), Some(1));
+    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 5, list).unwrap(), Some(1));
     w.clients[5].conditionWords[ANIM_COND_FIRING as usize][0] = 1;
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&w.table, &w.clients, 5, list).unwrap(), Some(0));
+    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 5, list).unwrap(), Some(0));
     assert_eq!(
-        err_text(first_valid_item(&w.table, &w.clients, 64, list)),
+        err_text(first_valid_item(&PoolScripts(&w.table), &w.clients, 64, list)),
         b"\x15BG_FirstValidItem: invalid client number 64"
     );
     // an empty list answers before the client check
     let empty = &w.table.animations[0][2];
-    assert_eq!(first_valid_item(&w.table, &w.clients, 999, empty).unwrap(), None);
+    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 999, empty).unwrap(), None);
     // NULL and foreign pointers never match
     let mut foreign = zeroed::<bg_anim_script_t>();
     let mut list2 = w.table.animations[0][2];
@@ -208,9 +208,9 @@ fn first_valid_item_order_and_guards() {
     list2.scripts[1] = &mut *foreign as *mut _;
     list2.scripts[2] = (w.item_ptr(b) as usize + 4) as *mut _;
     list2.count = 3;
-    assert_eq!(first_valid_item(&w.table, &w.clients, 0, &list2).unwrap(), None);
+    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 0, &list2).unwrap(), None);
     list2.count = 100_000; // bounded to the 128 slots
-    assert_eq!(first_valid_item(&w.table, &w.clients, 0, &list2).unwrap(), None);
+    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 0, &list2).unwrap(), None);
 }
 
 // ---- playback --------------------------------------------------------------------
@@ -248,7 +248,7 @@ fn play_anim_toggle_timers_and_duration() {
     // defined here: an index past the entries reads duration 0, not looped
     w.ps.legsTimer = 0;
     assert_eq!(play_anim(&w.table.entries, &mut w.ps, 100_000, 1, 0, true, false, false), 50);
-    assert_eq!(w.ps.legsAnim, (0x200 | 100_000) as i32);
+    assert_eq!(w.ps.legsAnim, 0x200 | 100_000);
 }
 
 #[test]
@@ -338,6 +338,8 @@ fn execute_command_selection_quirks() {
     w.clients[2].conditionWords[5] = [0, 0];
     assert_eq!(w.exec(3, 10, false).unwrap(), -1);
     assert_eq!(w.clients[2].conditionWords[5], [0, 0]);
+    w.ps.pmType = -1; // Quirk: unsigned compare, negative counts as dead
+    assert_eq!(w.exec(3, 10, false).unwrap(), -1);
     w.ps.pmType = 5;
     // nothing found: -1 and MOVETYPE untouched
     assert_eq!(w.exec(3, 11, false).unwrap(), -1);
@@ -392,14 +394,19 @@ fn events_death_only_when_dead_and_one_draw() {
     // defined here: a drawn index outside the commands plays nothing
     w.engine.samples = vec![7];
     assert_eq!(w.event(ANIM_EVENT_PAIN).unwrap(), -1);
+    // Quirk: a negative pmType is "dead" (unsigned enum compare)
+    w.ps.pmType = -1;
+    assert_eq!(w.event(ANIM_EVENT_PAIN).unwrap(), -1);
+    assert_eq!(w.engine.draws.len(), 4);
+    w.ps.pmType = 0;
     // GetAnimScriptEvent: same draw, animIndex[0], no player writes
     w.engine.samples = vec![1];
     let before = (w.ps.legsAnim, w.ps.legsTimer);
-    assert_eq!(get_anim_script_event(&w.table, &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), 3);
+    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), 3);
     assert_eq!(before, (w.ps.legsAnim, w.ps.legsTimer));
     w.ps.pmType = 100;
-    assert_eq!(get_anim_script_event(&w.table, &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), -1);
-    assert_eq!(get_anim_script_event(&w.table, &w.clients, &w.ps, ANIM_EVENT_DEATH, &mut w.engine).unwrap(), 4);
+    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), -1);
+    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_DEATH, &mut w.engine).unwrap(), 4);
 }
 
 #[test]
@@ -409,17 +416,17 @@ fn state_change_is_indexed_to_from() {
     let p = w.item_ptr(s);
     // statechange <to=2> <from=1>
     World::push(&mut w.table.statechanges[2][1], p);
-    let r = anim_script_state_change(&w.table, &w.clients, &mut w.ps, 2, 1, &mut w.engine).unwrap();
+    let r = anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 2, 1, &mut w.engine).unwrap();
     assert_eq!(r, -1);
     assert!(w.engine.draws.is_empty());
-    let r = anim_script_state_change(&w.table, &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap();
+    let r = anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap();
     assert_eq!(r, 55);
     assert_eq!((w.ps.legsAnim, w.ps.legsTimer), (0x20b, 55));
     assert_eq!(w.engine.draws, vec![(0, 1)]);
-    assert_eq!(anim_script_state_change(&w.table, &w.clients, &mut w.ps, 4, 1, &mut w.engine).unwrap(), -1);
-    assert_eq!(anim_script_state_change(&w.table, &w.clients, &mut w.ps, 1, -2, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 4, 1, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, -2, &mut w.engine).unwrap(), -1);
     w.ps.pmType = 7;
-    assert_eq!(anim_script_state_change(&w.table, &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap(), -1);
 }
 
 #[test]
