@@ -728,8 +728,8 @@ pub unsafe extern "C" fn BG_ParseCommands(
 }
 
 // `void BG_AnimParseError(const char *format, ...)`: an assembly
-// trampoline builds the `va_list` and calls `uoanim_pa_parse_error_va`.
-crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_pa_parse_error_va");
+// trampoline builds the `va_list` and calls `uoanim_internal_pa_parse_error_va`.
+crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_internal_pa_parse_error_va");
 
 /// The body of `BG_AnimParseError` (formats into 1024 bytes like the
 /// original, then raises with the path and line while the path is set).
@@ -738,7 +738,7 @@ crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_pa_parse_
 /// `format` and `args` form a valid `printf` call.
 /// cbindgen:ignore
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
+pub unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
     guard(|| {
         let mut buffer = [0u8; 1024];
         // SAFETY: caller contract; the message is formatted by the C library.
