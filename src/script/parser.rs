@@ -10,7 +10,7 @@ use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
-use crate::script::tables::{self, c_string, index_for_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
+use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
 use core::ffi::{c_char, CStr};
 
@@ -157,7 +157,7 @@ impl Module<'_> {
     /// Looks `name` up in the define windows starting at condition `cond`'s
     /// window. Quirk: the scan stops only at a NULL name, so a full window
     /// (16 defines) runs on into the next condition's window.
-    fn alias_index(&mut self, name: &[u8], cond: usize) -> i32 {
+    fn alias_index(&mut self, name: &[u8], hash: i32, cond: usize) -> i32 {
         let start = cond.saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).min(ALIAS_COUNT);
         let buffer: &[u8] = &self.alias_buffer[..];
         let base = buffer.as_ptr() as usize;
@@ -173,7 +173,7 @@ impl Module<'_> {
                 static_name(p)
             }
         };
-        index_for_string(name, &mut self.aliases[start..], resolve)
+        tables::index_for_string_hashed(name, hash, &mut self.aliases[start..], resolve)
     }
 
     /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
@@ -326,6 +326,19 @@ pub fn animation_index_for_string(
             return Ok(index as i32);
         }
     }
+    register_runtime_name(ctx, name, hash, runtime, engine)
+}
+
+/// The registration half of `BG_AnimationIndexForString` (pass 1, the
+/// name is not registered yet and the count is valid).
+pub fn register_runtime_name(
+    ctx: ErrorContext<'_>,
+    name: &[u8],
+    hash: i32,
+    runtime: RuntimeNames<'_>,
+    engine: &mut impl ParseEngine,
+) -> Outcome<i32> {
+    let count = (*runtime.count).clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
     if count == BG_ANIM_MAX_ANIMATIONS || count >= runtime.records.len() {
         return Err(anim_parse_error(
             ctx,
@@ -449,10 +462,12 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
 }
 
-fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], table: ValueTable) -> i32 {
+fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
     match value_slot(table) {
-        Some(slot) => tables::index_for_string_indexed(name, m.value_table(table), &mut ix.values[slot], static_name),
-        None => index_for_string(name, m.value_table(table), static_name),
+        Some(slot) => {
+            tables::index_for_string_indexed(name, hash, m.value_table(table), &mut ix.values[slot], static_name)
+        }
+        None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
     }
 }
 
@@ -496,6 +511,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
         let index = tables::index_for_string_indexed(
             self.tok.token(),
+            self.tok.token_hash(),
             names_of(&mut self.m, which),
             &mut self.ix.names[which as usize],
             static_name,
@@ -506,8 +522,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         Ok(index)
     }
 
-    fn index_values(&mut self, name: &[u8], table: ValueTable) -> Outcome<i32> {
-        let index = lookup_value(&mut self.m, &mut self.ix, name, table);
+    fn index_values(&mut self, name: &[u8], hash: i32, table: ValueTable) -> Outcome<i32> {
+        let index = lookup_value(&mut self.m, &mut self.ix, name, hash, table);
         if index < 0 {
             return Err(unknown_token(self.ctx(), name));
         }
@@ -579,6 +595,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         let mut idx: [i32; 3] = [-1, -1, -1];
         let mut last_block: Option<usize> = None;
         let mut section: i32 = ANIM_SECTION_DEFINES;
+        let mut scratch = bg_anim_script_t::ZERO;
 
         loop {
             if self.tok.read(true).is_empty() {
@@ -664,10 +681,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         _ => {
                             self.rewind_and_verify()?;
-                            // Divergence (a NULL script pointer in C): parse
-                            // into a scratch script that is thrown away.
-                            let mut scratch = bg_anim_script_t::ZERO;
-                            self.parse_commands(last_block, &mut scratch)?;
+                            self.commands_into(last_block, &mut scratch)?;
                         }
                     }
                 }
@@ -735,10 +749,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         2 => {
                             self.rewind_and_verify()?;
-                            // Divergence (a NULL script pointer in C): parse
-                            // into a scratch script that is thrown away.
-                            let mut scratch = bg_anim_script_t::ZERO;
-                            self.parse_commands(last_block, &mut scratch)?;
+                            self.commands_into(last_block, &mut scratch)?;
                         }
                         _ => return Err(self.unexpected()),
                     }
@@ -750,6 +761,16 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: unexpected end of file: ")));
         }
         Ok(())
+    }
+
+    /// `BG_ParseCommands(parse, lastCommandBlock, entries)`.
+    fn commands_into(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+        if block.is_none() {
+            // Divergence (a NULL script pointer in C): parse into a
+            // scratch script that is thrown away.
+            *scratch = bg_anim_script_t::ZERO;
+        }
+        self.parse_commands(block, scratch)
     }
 
     fn unexpected(&self) -> Failure {
@@ -927,7 +948,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 words[0] = u32::MAX;
                 words[1] = u32::MAX;
             } else {
-                let found = self.m.alias_index(k, cond as usize);
+                let key_hash = string_hash(k);
+                let found = self.m.alias_index(k, key_hash, cond as usize);
                 if found >= 0 {
                     let slot = (cond as usize)
                         .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
@@ -940,7 +962,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k, values)?;
+                    let bit = self.index_values(k, key_hash, values)?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
@@ -999,7 +1021,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
-                let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), values);
+                let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), self.tok.token_hash(), values);
                 if index < 0 {
                     return Err(unknown_token(self.ctx(), self.tok.token()));
                 }
@@ -1179,7 +1201,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
         }
         let name = self.tok.token();
-        let hash = string_hash(name);
+        let hash = self.tok.token_hash();
         if self.ix.anims.is_ready() {
             let found = match &self.runtime {
                 Some(r) => self.ix.anims.find(hash, |i| {
@@ -1196,8 +1218,20 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         let ctx = self.ctx();
         let registering = self.runtime.is_some();
         let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
-        let index =
-            animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)?;
+        let index = match runtime {
+            // The index holds every registration: the scan would miss too.
+            Some(runtime) if self.ix.anims.is_ready() => {
+                register_runtime_name(ctx, self.tok.token(), hash, runtime, self.engine)?
+            }
+            runtime => animation_index_for_string(
+                ctx,
+                self.tok.token(),
+                &self.table.entries,
+                self.table.entryCount,
+                runtime,
+                self.engine,
+            )?,
+        };
         if registering {
             self.ix.anims.insert(hash, index as usize);
         }

@@ -223,7 +223,16 @@ pub fn index_for_string<'n>(
     strings: &mut [bg_indexed_string_t],
     resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
 ) -> i32 {
-    let hash = string_hash(name);
+    index_for_string_hashed(name, string_hash(name), strings, resolve)
+}
+
+/// [`index_for_string`] with `string_hash(name)` already known.
+pub fn index_for_string_hashed<'n>(
+    name: &[u8],
+    hash: i32,
+    strings: &mut [bg_indexed_string_t],
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
+) -> i32 {
     for (index, entry) in strings.iter_mut().enumerate() {
         if entry.name.is_null() {
             break;
@@ -427,6 +436,7 @@ impl<const N: usize> Default for HashIndex<N> {
 /// hashed, the index afterwards. Same results and same table writes.
 pub fn index_for_string_indexed<'n, const N: usize>(
     name: &[u8],
+    hash: i32,
     strings: &mut [bg_indexed_string_t],
     index: &mut HashIndex<N>,
     resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
@@ -445,12 +455,11 @@ pub fn index_for_string_indexed<'n, const N: usize>(
         }
     }
     if index.ready {
-        let hash = string_hash(name);
         return index
             .find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
             .map_or(-1, |i| i as i32);
     }
-    let found = index_for_string(name, strings, resolve);
+    let found = index_for_string_hashed(name, hash, strings, resolve);
     if found < 0 && strings.iter().any(|e| e.name.is_null()) {
         // A miss scanned (and hashed) every entry up to the terminator.
         build(index, strings);

@@ -36,6 +36,9 @@ pub struct Tokenizer<'a> {
     unget: bool,
     token: [u8; MAX_TOKEN_CHARS],
     len: usize,
+    /// Running `BG_StringHashValue` sum of the token (before the final
+    /// 0xFFFFFFFF fix-up), kept while the token is built.
+    hash: u32,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -51,6 +54,7 @@ impl<'a> Tokenizer<'a> {
             unget: false,
             token: [0; MAX_TOKEN_CHARS],
             len: 0,
+            hash: 0,
         }
     }
 
@@ -98,6 +102,16 @@ impl<'a> Tokenizer<'a> {
         &self.token[..self.len]
     }
 
+    /// `BG_StringHashValue(token)`, computed while the token was read.
+    #[inline]
+    pub fn token_hash(&self) -> i32 {
+        if self.hash == u32::MAX {
+            0
+        } else {
+            self.hash as i32
+        }
+    }
+
     /// The current token copied into a [`Text`].
     pub fn token_text(&self) -> Text {
         Text::from_bytes(self.token())
@@ -113,7 +127,9 @@ impl<'a> Tokenizer<'a> {
     pub fn strip_last(&mut self) {
         if self.len > 0 {
             self.len -= 1;
+            let c = fold(self.token[self.len]);
             self.token[self.len] = 0;
+            self.hash = self.hash.wrapping_sub(c.wrapping_mul(119 + self.len as u32));
         }
     }
 
@@ -167,6 +183,7 @@ impl<'a> Tokenizer<'a> {
     fn push(&mut self, byte: u8) {
         if self.len < MAX_TOKEN_CHARS - 1 {
             self.token[self.len] = byte;
+            self.hash = self.hash.wrapping_add(fold(byte).wrapping_mul(119 + self.len as u32));
             self.len += 1;
         }
     }
@@ -174,6 +191,7 @@ impl<'a> Tokenizer<'a> {
     /// `Com_ParseExt` in space-delimited mode.
     fn parse_ext(&mut self, allow_line_breaks: bool) {
         self.len = 0;
+        self.hash = 0;
         self.token[0] = 0;
         let Some(mut p) = self.cursor else {
             return;
@@ -257,6 +275,14 @@ impl<'a> Tokenizer<'a> {
     }
 }
 
+/// One byte's term factor in `BG_StringHashValue`: the signed byte with
+/// ASCII A-Z folded to lower case.
+#[inline]
+fn fold(byte: u8) -> u32 {
+    let c = if byte.is_ascii_uppercase() { byte + 32 } else { byte };
+    c as i8 as i32 as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,6 +353,19 @@ mod tests {
         t.unget().unwrap();
         let e = t.unget().unwrap_err();
         assert_eq!(e.text().as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+    }
+
+    #[test]
+    fn token_hash_matches_the_string_hash() {
+        let mut t = Tokenizer::new(b"Abc,  \"Q\xffz\" x\0");
+        for _ in 0..3 {
+            let tok = t.read(true).to_vec();
+            assert_eq!(t.token_hash(), crate::script::tables::string_hash(&tok));
+        }
+        let mut t = Tokenizer::new(b"none,\0");
+        t.read(true);
+        t.strip_last();
+        assert_eq!(t.token_hash(), crate::script::tables::string_hash(b"none"));
     }
 
     #[test]
