@@ -465,7 +465,7 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
 fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
     match value_slot(table) {
         Some(slot) => {
-            tables::index_for_string_indexed(name, hash, m.value_table(table), &mut ix.values[slot], static_name)
+            tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[slot], static_name)
         }
         None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
     }
@@ -511,7 +511,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
         let index = tables::index_for_string_indexed(
             self.tok.token(),
-            self.tok.token_hash(),
+            || self.tok.token_hash(),
             names_of(&mut self.m, which),
             &mut self.ix.names[which as usize],
             static_name,

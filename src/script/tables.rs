@@ -367,22 +367,28 @@ mod tests {
     }
 }
 
-/// A sorted `(hash, index)` view of a table whose entries' hashes are all
-/// known, answering "first entry with this hash and name" exactly like the
-/// linear scan, in O(log n). Used only while the table cannot change (within
-/// one parse).
+/// A sorted `(hash, index)` view of a table, answering "first entry with
+/// this hash and name" exactly like the linear scan, in O(log n). Used only
+/// while the table cannot change (within one parse).
 #[derive(Clone, Copy)]
 pub struct HashIndex<const N: usize> {
     ready: bool,
-    checked: bool,
     len: usize,
     keys: [(i32, u16); N],
+    /// For string tables: the hash of each entry (the table's cached one,
+    /// or computed privately while the table still holds -1) and how many
+    /// leading entries of the table are known to hold their hash.
+    hashes: [i32; N],
+    filled: usize,
+    /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
+    /// more): a name of another length cannot match.
+    lengths: u64,
 }
 
 impl<const N: usize> HashIndex<N> {
     /// An empty, not yet built index.
     pub const fn new() -> Self {
-        Self { ready: false, checked: false, len: 0, keys: [(0, 0); N] }
+        Self { ready: false, len: 0, keys: [(0, 0); N], hashes: [0; N], filled: 0, lengths: u64::MAX }
     }
 
     /// Whether the index answers lookups.
@@ -431,38 +437,79 @@ impl<const N: usize> Default for HashIndex<N> {
     }
 }
 
-/// `BG_IndexForString` through a [`HashIndex`] of the same table: the
-/// linear scan (which fills the cached hashes) until the whole table is
-/// hashed, the index afterwards. Same results and same table writes.
+/// `BG_IndexForString` through a [`HashIndex`] of the same table.
+///
+/// Same result as the linear scan, and the same table writes: the scan
+/// stores the hash of every entry it passes that still holds -1 (up to the
+/// match, or the whole table on a miss); the index does exactly those
+/// stores, with hashes it computed when it was built.
 pub fn index_for_string_indexed<'n, const N: usize>(
     name: &[u8],
-    hash: i32,
+    hash: impl FnOnce() -> i32,
     strings: &mut [bg_indexed_string_t],
     index: &mut HashIndex<N>,
     resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
 ) -> i32 {
-    let build = |index: &mut HashIndex<N>, strings: &[bg_indexed_string_t]| {
-        index.build(strings.iter().take_while(|e| !e.name.is_null()).enumerate().map(|(i, e)| (e.hash, i)));
-    };
-    if !index.ready && !index.checked {
-        index.checked = true;
-        let all_hashed = strings
-            .iter()
-            .take_while(|e| !e.name.is_null())
-            .all(|e| e.hash != BG_INDEXED_STRING_HASH_UNSET);
-        if all_hashed && strings.iter().any(|e| e.name.is_null()) {
-            build(index, strings);
+    if !index.ready {
+        let count = strings.iter().position(|e| e.name.is_null()).unwrap_or(strings.len());
+        if count > N {
+            return index_for_string_hashed(name, hash(), strings, resolve);
+        }
+        let mut lengths = 0u64;
+        for (i, e) in strings[..count].iter().enumerate() {
+            let entry_name = resolve(e.name).unwrap_or(b"");
+            lengths |= 1u64 << entry_name.len().min(63);
+            index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
+        }
+        index.lengths = lengths;
+        index.filled = strings[..count].iter().position(|e| e.hash == BG_INDEXED_STRING_HASH_UNSET).unwrap_or(count);
+        let hashes = index.hashes;
+        index.build((0..count).map(|i| (hashes[i], i)));
+        if !index.ready {
+            return index_for_string_hashed(name, hash(), strings, resolve);
         }
     }
-    if index.ready {
-        return index
-            .find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
-            .map_or(-1, |i| i as i32);
+    // Once every hash is stored, a miss writes nothing: a name whose length
+    // no entry has is a miss without hashing it.
+    if index.filled >= index.len && index.lengths & (1u64 << name.len().min(63)) == 0 {
+        return -1;
     }
-    let found = index_for_string_hashed(name, hash, strings, resolve);
-    if found < 0 && strings.iter().any(|e| e.name.is_null()) {
-        // A miss scanned (and hashed) every entry up to the terminator.
-        build(index, strings);
+    let hash = hash();
+    let found = index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)));
+    let upto = found.map_or(index.len, |i| i + 1);
+    if upto > index.filled {
+        for (e, &h) in strings[index.filled..upto].iter_mut().zip(&index.hashes[index.filled..upto]) {
+            if e.hash == BG_INDEXED_STRING_HASH_UNSET {
+                e.hash = h;
+            }
+        }
+        index.filled = upto;
     }
-    found
+    found.map_or(-1, |i| i as i32)
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    fn linear_and_indexed(names: &[&[u8]], queries: &[&[u8]]) {
+        let mut linear: Vec<S> = ANIM_GROUP_STRINGS.to_vec();
+        let mut indexed = linear.clone();
+        let mut ix = HashIndex::<32>::new();
+        let r = |p: *const c_char| unsafe { c_string(p) };
+        for q in queries.iter().chain(names) {
+            let a = index_for_string(q, &mut linear, r);
+            let b = index_for_string_indexed(q, || string_hash(q), &mut indexed, &mut ix, r);
+            assert_eq!(a, b, "{q:?}");
+            let ha: Vec<i32> = linear.iter().map(|e| e.hash).collect();
+            let hb: Vec<i32> = indexed.iter().map(|e| e.hash).collect();
+            assert_eq!(ha, hb, "table writes after {q:?}");
+        }
+    }
+
+    #[test]
+    fn indexed_lookup_matches_the_scan_and_its_hash_writes() {
+        linear_and_indexed(&[b"walk", b"RUN", b"climbdown", b"** unused **"], &[b"idle", b"nope", b"turnleft"]);
+        linear_and_indexed(&[], &[b"run", b"walkcr", b"idle"]);
+    }
 }

@@ -27,6 +27,10 @@ pub const MAX_TOKEN_CHARS: usize = 1024;
 pub const SESSION_NAME: &[u8] = b"BG_AnimParseAnimScript";
 
 /// One parse session over a NUL-terminated text.
+///
+/// An unquoted token is a span of the text (no copy); a quoted token is
+/// built in the session buffer. Stripping a byte only shortens the token, as
+/// the original's in-place NUL does to its token buffer.
 pub struct Tokenizer<'a> {
     text: &'a [u8],
     cursor: Option<usize>,
@@ -34,11 +38,13 @@ pub struct Tokenizer<'a> {
     saved_line: i32,
     saved_parse: Option<usize>,
     unget: bool,
-    token: [u8; MAX_TOKEN_CHARS],
+    /// The token: `text[start..start + len]`, or `buffer[..len]` when quoted.
+    quoted: bool,
+    start: usize,
     len: usize,
-    /// Running `BG_StringHashValue` sum of the token (before the final
-    /// 0xFFFFFFFF fix-up), kept while the token is built.
-    hash: u32,
+    buffer: [u8; MAX_TOKEN_CHARS],
+    /// `BG_StringHashValue(token)` once computed.
+    hash: core::cell::Cell<Option<i32>>,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -52,9 +58,11 @@ impl<'a> Tokenizer<'a> {
             saved_line: 1,
             saved_parse: None,
             unget: false,
-            token: [0; MAX_TOKEN_CHARS],
+            quoted: false,
+            start: 0,
             len: 0,
-            hash: 0,
+            buffer: [0; MAX_TOKEN_CHARS],
+            hash: core::cell::Cell::new(Some(0)),
         }
     }
 
@@ -99,16 +107,23 @@ impl<'a> Tokenizer<'a> {
     /// The current token (without its NUL).
     #[inline]
     pub fn token(&self) -> &[u8] {
-        &self.token[..self.len]
+        if self.quoted {
+            &self.buffer[..self.len]
+        } else {
+            self.text.get(self.start..self.start + self.len).unwrap_or(&[])
+        }
     }
 
-    /// `BG_StringHashValue(token)`, computed while the token was read.
+    /// `BG_StringHashValue(token)` (computed once per token).
     #[inline]
     pub fn token_hash(&self) -> i32 {
-        if self.hash == u32::MAX {
-            0
-        } else {
-            self.hash as i32
+        match self.hash.get() {
+            Some(h) => h,
+            None => {
+                let h = crate::script::tables::string_hash(self.token());
+                self.hash.set(Some(h));
+                h
+            }
         }
     }
 
@@ -127,9 +142,7 @@ impl<'a> Tokenizer<'a> {
     pub fn strip_last(&mut self) {
         if self.len > 0 {
             self.len -= 1;
-            let c = fold(self.token[self.len]);
-            self.token[self.len] = 0;
-            self.hash = self.hash.wrapping_sub(c.wrapping_mul(119 + self.len as u32));
+            self.hash.set(None);
         }
     }
 
@@ -176,36 +189,35 @@ impl<'a> Tokenizer<'a> {
     /// (`Q_strncmp(cursor, token, strlen(token)) == 0`).
     pub fn cursor_spells_token(&self) -> bool {
         let Some(start) = self.cursor else { return self.len == 0 };
-        (0..self.len).all(|i| self.at(start + i) == self.token[i])
-    }
-
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        if self.len < MAX_TOKEN_CHARS - 1 {
-            self.token[self.len] = byte;
-            self.hash = self.hash.wrapping_add(fold(byte).wrapping_mul(119 + self.len as u32));
-            self.len += 1;
+        let token = self.token();
+        match self.text.get(start..start + token.len()) {
+            Some(here) => here == token,
+            None => false,
         }
     }
 
     /// `Com_ParseExt` in space-delimited mode.
     fn parse_ext(&mut self, allow_line_breaks: bool) {
+        self.quoted = false;
+        self.start = 0;
         self.len = 0;
-        self.hash = 0;
-        self.token[0] = 0;
+        self.hash.set(Some(0));
         let Some(mut p) = self.cursor else {
             return;
         };
         self.saved_line = self.line;
         self.saved_parse = Some(p);
+        let text = self.text;
         let mut has_new_lines = false;
         loop {
             // Skip whitespace (signed byte <= 32), counting lines.
-            let mut c;
-            loop {
-                c = self.at(p);
+            let c = loop {
+                let Some(&c) = text.get(p) else {
+                    self.cursor = None;
+                    return;
+                };
                 if (c as i8) > b' ' as i8 {
-                    break;
+                    break c;
                 }
                 if c == 0 {
                     self.cursor = None;
@@ -216,30 +228,36 @@ impl<'a> Tokenizer<'a> {
                     has_new_lines = true;
                 }
                 p += 1;
-            }
+            };
             if has_new_lines && !allow_line_breaks {
                 self.cursor = Some(p);
                 return;
             }
             if c == b'/' && self.at(p + 1) == b'/' {
-                while self.at(p) != 0 && self.at(p) != b'\n' {
-                    p += 1;
-                }
+                // To the end of the line (the newline is skipped as
+                // whitespace, and counted, by the next round).
+                let rest = text.get(p..).unwrap_or(&[]);
+                p += rest.iter().position(|&b| b == 0 || b == b'\n').unwrap_or(rest.len());
                 continue;
             }
             if c == b'/' && self.at(p + 1) == b'*' {
-                while self.at(p) != 0 && !(self.at(p) == b'*' && self.at(p + 1) == b'/') {
-                    if self.at(p) == b'\n' {
-                        self.line = self.line.wrapping_add(1);
+                loop {
+                    match text.get(p) {
+                        None | Some(0) => break,
+                        Some(b'*') if text.get(p + 1) == Some(&b'/') => {
+                            p += 2;
+                            break;
+                        }
+                        Some(b'\n') => self.line = self.line.wrapping_add(1),
+                        Some(_) => {}
                     }
                     p += 1;
                 }
-                if self.at(p) != 0 {
-                    p += 2;
-                }
                 continue;
             }
+            self.hash.set(None);
             if c == b'"' {
+                self.quoted = true;
                 p += 1;
                 loop {
                     let mut ch = self.at(p);
@@ -256,31 +274,31 @@ impl<'a> Tokenizer<'a> {
                     if ch == b'\n' {
                         self.line = self.line.wrapping_add(1);
                     }
-                    self.push(ch);
-                }
-            } else {
-                loop {
-                    self.push(c);
-                    p += 1;
-                    c = self.at(p);
-                    if (c as i8) <= b' ' as i8 {
-                        break;
+                    if self.len < MAX_TOKEN_CHARS - 1 {
+                        self.buffer[self.len] = ch;
+                        self.len += 1;
                     }
                 }
+            } else {
+                // A run of bytes above 32 (signed), cut at 1023 bytes.
+                let start = p;
+                p += 1;
+                while let Some(&b) = text.get(p) {
+                    if (b as i8) <= b' ' as i8 {
+                        break;
+                    }
+                    p += 1;
+                }
+                self.start = start;
+                self.len = (p - start).min(MAX_TOKEN_CHARS - 1);
             }
-            self.token[self.len] = 0;
+            if self.len == 0 {
+                self.hash.set(Some(0));
+            }
             self.cursor = Some(p);
             return;
         }
     }
-}
-
-/// One byte's term factor in `BG_StringHashValue`: the signed byte with
-/// ASCII A-Z folded to lower case.
-#[inline]
-fn fold(byte: u8) -> u32 {
-    let c = if byte.is_ascii_uppercase() { byte + 32 } else { byte };
-    c as i8 as i32 as u32
 }
 
 #[cfg(test)]
