@@ -45,6 +45,15 @@ pub struct Tokenizer<'a> {
     buffer: [u8; MAX_TOKEN_CHARS],
     /// `BG_StringHashValue(token)` once computed.
     hash: core::cell::Cell<Option<i32>>,
+    /// Where the cursor was left after the last token.
+    end: usize,
+    /// The cursor was rewound to the start of the last (unquoted) token:
+    /// reading again yields the same token and end (the text is constant).
+    replay_token: bool,
+    /// The last read was an empty on-line read stopped by a line break:
+    /// its resulting cursor and line. Pushed back and read on-line again it
+    /// gives the same result.
+    eol: Option<(usize, i32)>,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -63,6 +72,9 @@ impl<'a> Tokenizer<'a> {
             len: 0,
             buffer: [0; MAX_TOKEN_CHARS],
             hash: core::cell::Cell::new(Some(0)),
+            end: 0,
+            replay_token: false,
+            eol: None,
         }
     }
 
@@ -143,6 +155,7 @@ impl<'a> Tokenizer<'a> {
         if self.len > 0 {
             self.len -= 1;
             self.hash.set(None);
+            self.replay_token = false;
         }
     }
 
@@ -150,10 +163,26 @@ impl<'a> Tokenizer<'a> {
     /// pushed-back token by rewinding to where the last read started, then
     /// reads the next token.
     pub fn read(&mut self, allow_line_breaks: bool) -> &[u8] {
+        let replay_token = core::mem::take(&mut self.replay_token);
         if self.unget {
             self.unget = false;
+            if let (Some((cursor, line)), false) = (self.eol, allow_line_breaks) {
+                // Same start state, same kind of read: same empty result
+                // (savedParse / savedLine are already that start state).
+                self.cursor = Some(cursor);
+                self.line = line;
+                return &[];
+            }
             self.cursor = self.saved_parse;
             self.line = self.saved_line;
+        } else if replay_token && self.cursor == Some(self.start) {
+            // Reading from the start of the last token again: no whitespace
+            // to skip, the same run of bytes up to the same end.
+            self.saved_line = self.line;
+            self.saved_parse = self.cursor;
+            self.cursor = Some(self.end);
+            self.eol = None;
+            return self.token();
         }
         self.parse_ext(allow_line_breaks);
         self.token()
@@ -183,6 +212,9 @@ impl<'a> Tokenizer<'a> {
     pub fn rewind(&mut self, count: usize) {
         // A NULL cursor only follows an empty token, which rewinds by 0.
         self.cursor = self.cursor.map(|c| c.saturating_sub(count));
+        self.eol = None;
+        self.replay_token =
+            !self.unget && !self.quoted && self.len > 0 && count == self.len && self.cursor == Some(self.start);
     }
 
     /// True when the text at the cursor starts with the current token
@@ -198,6 +230,7 @@ impl<'a> Tokenizer<'a> {
 
     /// `Com_ParseExt` in space-delimited mode.
     fn parse_ext(&mut self, allow_line_breaks: bool) {
+        self.eol = None;
         self.quoted = false;
         self.start = 0;
         self.len = 0;
@@ -231,6 +264,7 @@ impl<'a> Tokenizer<'a> {
             };
             if has_new_lines && !allow_line_breaks {
                 self.cursor = Some(p);
+                self.eol = Some((p, self.line));
                 return;
             }
             if c == b'/' && self.at(p + 1) == b'/' {
@@ -295,6 +329,7 @@ impl<'a> Tokenizer<'a> {
             if self.len == 0 {
                 self.hash.set(Some(0));
             }
+            self.end = p;
             self.cursor = Some(p);
             return;
         }
