@@ -422,6 +422,32 @@ mod tests {
     }
 
     #[test]
+    fn replayed_reads_match_fresh_reads() {
+        let text = b"  alpha beta\n\n  // c\n gamma \"q\" delta\0";
+        // Rewind over a token and read it again.
+        let mut t = Tokenizer::new(text);
+        assert_eq!(t.read(true), b"alpha");
+        t.rewind(5);
+        assert_eq!(t.read(true), b"alpha");
+        assert_eq!((t.cursor(), t.line(), t.saved()), (Some(7), 1, (Some(2), 1)));
+        assert_eq!(t.read(false), b"beta");
+        // A pushed-back end of line read on-line again, then with breaks.
+        assert_eq!(t.read(false), b"");
+        let after = (t.cursor(), t.line(), t.saved());
+        t.unget().unwrap();
+        assert_eq!(t.read(false), b"");
+        assert_eq!((t.cursor(), t.line(), t.saved()), after);
+        t.unget().unwrap();
+        assert_eq!(t.read(true), b"gamma");
+        assert_eq!(t.line(), 4);
+        // A quoted token is not replayed: the rewind lands inside it.
+        assert_eq!(t.read(true), b"q");
+        t.rewind(1);
+        assert!(!t.cursor_spells_token());
+        assert_eq!(t.read(true), b" delta");
+    }
+
+    #[test]
     fn rewind_and_verify() {
         let mut t = Tokenizer::new(b"  abc \"de\"\0");
         assert_eq!(t.read(true), b"abc");
