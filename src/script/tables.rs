@@ -383,12 +383,25 @@ pub struct HashIndex<const N: usize> {
     /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
     /// more): a name of another length cannot match.
     lengths: u64,
+    /// Each entry's name (pointer and length, from the table's resolver),
+    /// for small tables compared directly instead of hashing the query.
+    names: [(*const u8, usize); N],
+    names_ok: bool,
 }
 
 impl<const N: usize> HashIndex<N> {
     /// An empty, not yet built index.
     pub const fn new() -> Self {
-        Self { ready: false, len: 0, keys: [(0, 0); N], hashes: [0; N], filled: 0, lengths: u64::MAX }
+        Self {
+            ready: false,
+            len: 0,
+            keys: [(0, 0); N],
+            hashes: [0; N],
+            filled: 0,
+            lengths: u64::MAX,
+            names: [(core::ptr::null(), 0); N],
+            names_ok: false,
+        }
     }
 
     /// Whether the index answers lookups.
@@ -456,8 +469,12 @@ pub fn index_for_string_indexed<'n, const N: usize>(
             return index_for_string_hashed(name, hash(), strings, resolve);
         }
         let mut lengths = 0u64;
+        index.names_ok = true;
         for (i, e) in strings[..count].iter().enumerate() {
-            let entry_name = resolve(e.name).unwrap_or(b"");
+            let resolved = resolve(e.name);
+            index.names_ok &= resolved.is_some();
+            let entry_name = resolved.unwrap_or(b"");
+            index.names[i] = (entry_name.as_ptr(), entry_name.len());
             lengths |= 1u64 << entry_name.len().min(63);
             index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
         }
@@ -469,10 +486,29 @@ pub fn index_for_string_indexed<'n, const N: usize>(
             return index_for_string_hashed(name, hash(), strings, resolve);
         }
     }
-    // Once every hash is stored, a miss writes nothing: a name whose length
-    // no entry has is a miss without hashing it.
-    if index.filled >= index.len && index.lengths & (1u64 << name.len().min(63)) == 0 {
-        return -1;
+    // Once every hash is stored, a lookup writes nothing: a name whose
+    // length no entry has is a miss without hashing it, and in a small
+    // table the first entry with an equal name is the answer (equal names
+    // have equal hashes: the hash folds case exactly as the compare does).
+    if index.filled >= index.len {
+        if index.lengths & (1u64 << name.len().min(63)) == 0 {
+            return -1;
+        }
+        if index.names_ok && index.len <= 24 {
+            for (i, &(ptr, len)) in index.names[..index.len].iter().enumerate() {
+                if len == name.len() {
+                    // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
+                    // this table when the index was built; the table's
+                    // strings stay valid and unchanged while the index is
+                    // used (one parse run).
+                    let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
+                    if same_name(name, entry_name) {
+                        return i as i32;
+                    }
+                }
+            }
+            return -1;
+        }
     }
     let hash = hash();
     let found = index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)));
