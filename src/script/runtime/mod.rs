@@ -446,6 +446,7 @@ pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg
 ///
 /// States above 3 and move types outside 0..17 address no list here (they
 /// count as empty), so the search starts at state 3 at most.
+#[allow(clippy::too_many_arguments)]
 pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
     scripts: &S,
@@ -550,6 +551,7 @@ pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 /// of the event's list, with timers. Quirk: DEATH is the only event that
 /// still plays for a dead player. -1 when nothing applies or for events
 /// outside 0..15.
+#[allow(clippy::too_many_arguments)]
 pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
     scripts: &S,
