@@ -138,9 +138,10 @@ const BITMASK_TYPES: u32 = {
 
 /// `BG_EvaluateConditions`: every condition of `script` holds for the words.
 ///
-/// A bitmask condition holds when either word intersects the client's word;
-/// an equal condition compares the low word only (the high word of the
-/// condition is ignored). No conditions: true.
+/// A bitmask condition holds when either word intersects the client's word.
+/// Quirk: an equal condition compares the low word only (the high word of
+/// the condition, which the parser may have filled, is ignored). No
+/// conditions: true.
 #[inline]
 pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
     let count = script.conditionCount;
@@ -201,8 +202,9 @@ pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
 ///
 /// With `check_conversion` and a bitmask condition the row becomes the single
 /// bit `value`; a value of 64 or more is an error, except WEAPONS 64..127,
-/// which only clears the row (guards of the reconstruction). Otherwise the
-/// low word becomes `value` and the high word is left as it was.
+/// which only clears the row (guards of the reconstruction). Quirk:
+/// otherwise the low word becomes `value` and the high word is left as it
+/// was (also for a bitmask condition written without conversion).
 pub fn update_condition_value(
     clients: &mut ClientInfos,
     client_num: i32,
@@ -442,7 +444,8 @@ pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg
 ///   so the selection saw the previous move type;
 /// * Quirk: the command is `commands[clientNum % commandCount]`, no random
 ///   draw;
-/// * returns 1 when the command reported the legs started, else 0.
+/// * Quirk: returns 1 when the command reported the legs started, else 0
+///   (not the duration).
 ///
 /// States above 3 and move types outside 0..17 address no list here (they
 /// count as empty), so the search starts at state 3 at most.
