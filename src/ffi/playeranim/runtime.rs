@@ -266,6 +266,9 @@ impl RuntimeEngine for Runtime {
     fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
         // The original casts the table pointer to `bgs_t *` and reads the
         // callback field that follows the table.
+        if self.table.is_null() {
+            return; // no table published yet: no callback to reach
+        }
         let state = self.table as *const bgs_t;
         // SAFETY: the table is `bgs.animationTable` (the engine's contract);
         // the field is read by value through a raw pointer, no reference to
