@@ -604,10 +604,6 @@ pub fn checked_entry_index(table: &bg_static_animation_table_t, index: u32) -> O
     (index < table.entryCount as u32 && (index as usize) < BG_ANIM_MAX_ANIMATIONS).then_some(index as usize)
 }
 
-/// Text of the `BG_GetAnimString` range error (raised through the parser's
-/// error function, so it takes the parser's path suffix when one is set).
-pub const GET_ANIM_STRING_RANGE: &[u8] = b"BG_GetAnimString: anim index is out of range";
-
 /// `BG_GetAnimationForIndex` range error.
 pub fn get_animation_for_index_error() -> Failure {
     Failure::drop(b"\x15BG_GetAnimationForIndex: index out of bounds")
