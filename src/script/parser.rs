@@ -10,7 +10,7 @@ use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
-use crate::script::tables::{self, c_string, index_for_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
+use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
 use core::ffi::{c_char, CStr};
 
@@ -157,7 +157,7 @@ impl Module<'_> {
     /// Looks `name` up in the define windows starting at condition `cond`'s
     /// window. Quirk: the scan stops only at a NULL name, so a full window
     /// (16 defines) runs on into the next condition's window.
-    fn alias_index(&mut self, name: &[u8], cond: usize) -> i32 {
+    fn alias_index(&mut self, name: &[u8], hash: i32, cond: usize) -> i32 {
         let start = cond.saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).min(ALIAS_COUNT);
         let buffer: &[u8] = &self.alias_buffer[..];
         let base = buffer.as_ptr() as usize;
@@ -173,7 +173,7 @@ impl Module<'_> {
                 static_name(p)
             }
         };
-        index_for_string(name, &mut self.aliases[start..], resolve)
+        tables::index_for_string_hashed(name, hash, &mut self.aliases[start..], resolve)
     }
 
     /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
@@ -326,6 +326,19 @@ pub fn animation_index_for_string(
             return Ok(index as i32);
         }
     }
+    register_runtime_name(ctx, name, hash, runtime, engine)
+}
+
+/// The registration half of `BG_AnimationIndexForString` (pass 1, the
+/// name is not registered yet and the count is valid).
+pub fn register_runtime_name(
+    ctx: ErrorContext<'_>,
+    name: &[u8],
+    hash: i32,
+    runtime: RuntimeNames<'_>,
+    engine: &mut impl ParseEngine,
+) -> Outcome<i32> {
+    let count = (*runtime.count).clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
     if count == BG_ANIM_MAX_ANIMATIONS || count >= runtime.records.len() {
         return Err(anim_parse_error(
             ctx,
@@ -372,6 +385,50 @@ pub struct ParseRun<'a, E: ParseEngine> {
     /// `bgPlayerAnimScriptPath` while set.
     pub path: Option<&'a [u8]>,
     pub behaviour: Behaviour,
+    /// Lookup indexes valid for this run (the tables do not change
+    /// while one parse runs).
+    pub ix: Indexes,
+}
+
+/// Per-run lookup indexes of the module's string tables and of the
+/// animation names (see [`tables::HashIndex`]).
+pub struct Indexes {
+    names: [tables::HashIndex<32>; 6],
+    values: [tables::HashIndex<128>; 8],
+    anims: tables::HashIndex<BG_ANIM_MAX_ANIMATIONS>,
+    anims_built: bool,
+}
+
+impl Indexes {
+    /// Nothing indexed yet.
+    pub const fn new() -> Self {
+        Self {
+            names: [tables::HashIndex::new(); 6],
+            values: [tables::HashIndex::new(); 8],
+            anims: tables::HashIndex::new(),
+            anims_built: false,
+        }
+    }
+}
+
+impl Default for Indexes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn value_slot(table: ValueTable) -> Option<usize> {
+    Some(match table {
+        ValueTable::Weapons => 0,
+        ValueTable::WeaponClass => 1,
+        ValueTable::Mounted => 2,
+        ValueTable::Vehicle => 3,
+        ValueTable::VehicleMotion => 4,
+        ValueTable::MoveTypes => 5,
+        ValueTable::WeaponPosition => 6,
+        ValueTable::Strafe => 7,
+        ValueTable::External(_) => return None,
+    })
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
@@ -405,6 +462,15 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
 }
 
+fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
+    match value_slot(table) {
+        Some(slot) => {
+            tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[slot], static_name)
+        }
+        None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
+    }
+}
+
 fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
     match which {
         Names::Sections => &mut m.section_str[..],
@@ -418,6 +484,7 @@ fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
 
 /// Which static table a section-level lookup uses.
 #[derive(Clone, Copy)]
+#[repr(usize)]
 enum Names {
     Sections,
     States,
@@ -442,15 +509,21 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
 
     /// `BG_IndexForString(current token, table, allowMissing)`.
     fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
-        let index = index_for_string(self.tok.token(), names_of(&mut self.m, which), static_name);
+        let index = tables::index_for_string_indexed(
+            self.tok.token(),
+            || self.tok.token_hash(),
+            names_of(&mut self.m, which),
+            &mut self.ix.names[which as usize],
+            static_name,
+        );
         if index < 0 && !allow_missing {
             return Err(unknown_token(self.ctx(), self.tok.token()));
         }
         Ok(index)
     }
 
-    fn index_values(&mut self, name: &[u8], table: ValueTable) -> Outcome<i32> {
-        let index = index_for_string(name, self.m.value_table(table), static_name);
+    fn index_values(&mut self, name: &[u8], hash: i32, table: ValueTable) -> Outcome<i32> {
+        let index = lookup_value(&mut self.m, &mut self.ix, name, hash, table);
         if index < 0 {
             return Err(unknown_token(self.ctx(), name));
         }
@@ -522,6 +595,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         let mut idx: [i32; 3] = [-1, -1, -1];
         let mut last_block: Option<usize> = None;
         let mut section: i32 = ANIM_SECTION_DEFINES;
+        let mut scratch = bg_anim_script_t::ZERO;
 
         loop {
             if self.tok.read(true).is_empty() {
@@ -607,10 +681,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         _ => {
                             self.rewind_and_verify()?;
-                            // Divergence (a NULL script pointer in C): parse
-                            // into a scratch script that is thrown away.
-                            let mut scratch = bg_anim_script_t::ZERO;
-                            self.parse_commands(last_block, &mut scratch)?;
+                            self.commands_into(last_block, &mut scratch)?;
                         }
                     }
                 }
@@ -678,10 +749,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         2 => {
                             self.rewind_and_verify()?;
-                            // Divergence (a NULL script pointer in C): parse
-                            // into a scratch script that is thrown away.
-                            let mut scratch = bg_anim_script_t::ZERO;
-                            self.parse_commands(last_block, &mut scratch)?;
+                            self.commands_into(last_block, &mut scratch)?;
                         }
                         _ => return Err(self.unexpected()),
                     }
@@ -693,6 +761,16 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: unexpected end of file: ")));
         }
         Ok(())
+    }
+
+    /// `BG_ParseCommands(parse, lastCommandBlock, entries)`.
+    fn commands_into(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+        if block.is_none() {
+            // Divergence (a NULL script pointer in C): parse into a
+            // scratch script that is thrown away.
+            *scratch = bg_anim_script_t::ZERO;
+        }
+        self.parse_commands(block, scratch)
     }
 
     fn unexpected(&self) -> Failure {
@@ -870,7 +948,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 words[0] = u32::MAX;
                 words[1] = u32::MAX;
             } else {
-                let found = self.m.alias_index(k, cond as usize);
+                let key_hash = string_hash(k);
+                let found = self.m.alias_index(k, key_hash, cond as usize);
                 if found >= 0 {
                     let slot = (cond as usize)
                         .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
@@ -883,7 +962,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k, values)?;
+                    let bit = self.index_values(k, key_hash, values)?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
@@ -942,7 +1021,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
-                let index = index_for_string(self.tok.token(), self.m.value_table(values), static_name);
+                let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), self.tok.token_hash(), values);
                 if index < 0 {
                     return Err(unknown_token(self.ctx(), self.tok.token()));
                 }
@@ -1101,10 +1180,62 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     }
 
     /// `BG_AnimationIndexForString(current token)`.
+    ///
+    /// Found names come from an index over the registrations (pass 1) or
+    /// the entries (pass 2), built once per run; a miss takes the full
+    /// original path (errors, registration) and updates the index.
     fn animation_index_token(&mut self) -> Outcome<i32> {
+        if !self.ix.anims_built {
+            self.ix.anims_built = true;
+            match &self.runtime {
+                Some(r) => {
+                    if (0..=BG_ANIM_MAX_ANIMATIONS as i32).contains(&*r.count) {
+                        let n = (*r.count as usize).min(r.records.len());
+                        self.ix.anims.build(r.records[..n].iter().enumerate().map(|(i, rec)| (rec.hash, i)));
+                    }
+                }
+                None => {
+                    let n = usize::try_from(self.table.entryCount).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS);
+                    self.ix.anims.build(self.table.entries[..n].iter().enumerate().map(|(i, e)| (e.hash, i)));
+                }
+            }
+        }
+        let name = self.tok.token();
+        let hash = self.tok.token_hash();
+        if self.ix.anims.is_ready() {
+            let found = match &self.runtime {
+                Some(r) => self.ix.anims.find(hash, |i| {
+                    r.records.get(i).is_some_and(|rec| same_name(name, tables::field_name(rec.name_bytes())))
+                }),
+                None => self.ix.anims.find(hash, |i| {
+                    self.table.entries.get(i).is_some_and(|e| same_name(name, tables::field_name(e.name_bytes())))
+                }),
+            };
+            if let Some(i) = found {
+                return Ok(i as i32);
+            }
+        }
         let ctx = self.ctx();
+        let registering = self.runtime.is_some();
         let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
-        animation_index_for_string(ctx, self.tok.token(), &self.table.entries, self.table.entryCount, runtime, self.engine)
+        let index = match runtime {
+            // The index holds every registration: the scan would miss too.
+            Some(runtime) if self.ix.anims.is_ready() => {
+                register_runtime_name(ctx, self.tok.token(), hash, runtime, self.engine)?
+            }
+            runtime => animation_index_for_string(
+                ctx,
+                self.tok.token(),
+                &self.table.entries,
+                self.table.entryCount,
+                runtime,
+                self.engine,
+            )?,
+        };
+        if registering {
+            self.ix.anims.insert(hash, index as usize);
+        }
+        Ok(index)
     }
 
     fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {
@@ -1205,6 +1336,7 @@ pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> 
         engine: input.engine,
         path: input.path,
         behaviour: input.behaviour,
+        ix: Indexes::new(),
     };
     let outcome = run.run();
     let (saved_parse, saved_line) = run.tok.saved();

@@ -223,7 +223,16 @@ pub fn index_for_string<'n>(
     strings: &mut [bg_indexed_string_t],
     resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
 ) -> i32 {
-    let hash = string_hash(name);
+    index_for_string_hashed(name, string_hash(name), strings, resolve)
+}
+
+/// [`index_for_string`] with `string_hash(name)` already known.
+pub fn index_for_string_hashed<'n>(
+    name: &[u8],
+    hash: i32,
+    strings: &mut [bg_indexed_string_t],
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
+) -> i32 {
     for (index, entry) in strings.iter_mut().enumerate() {
         if entry.name.is_null() {
             break;
@@ -355,5 +364,188 @@ mod tests {
         assert_eq!(msvc_atoi(b"4294967295"), -1);
         assert_eq!(msvc_atoi(b"-2147483648"), i32::MIN);
         assert_eq!(msvc_atoi(b"\t 42abc"), 42);
+    }
+}
+
+/// A sorted `(hash, index)` view of a table, answering "first entry with
+/// this hash and name" exactly like the linear scan, in O(log n). Used only
+/// while the table cannot change (within one parse).
+#[derive(Clone, Copy)]
+pub struct HashIndex<const N: usize> {
+    ready: bool,
+    len: usize,
+    keys: [(i32, u16); N],
+    /// For string tables: the hash of each entry (the table's cached one,
+    /// or computed privately while the table still holds -1) and how many
+    /// leading entries of the table are known to hold their hash.
+    hashes: [i32; N],
+    filled: usize,
+    /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
+    /// more): a name of another length cannot match.
+    lengths: u64,
+    /// Each entry's name (pointer and length, from the table's resolver),
+    /// for small tables compared directly instead of hashing the query.
+    names: [(*const u8, usize); N],
+    names_ok: bool,
+}
+
+impl<const N: usize> HashIndex<N> {
+    /// An empty, not yet built index.
+    pub const fn new() -> Self {
+        Self {
+            ready: false,
+            len: 0,
+            keys: [(0, 0); N],
+            hashes: [0; N],
+            filled: 0,
+            lengths: u64::MAX,
+            names: [(core::ptr::null(), 0); N],
+            names_ok: false,
+        }
+    }
+
+    /// Whether the index answers lookups.
+    pub fn is_ready(&self) -> bool {
+        self.ready
+    }
+
+    /// Builds the index over `(hash, index)` pairs given in index order.
+    pub fn build(&mut self, pairs: impl Iterator<Item = (i32, usize)>) {
+        self.len = 0;
+        for (hash, index) in pairs {
+            if self.len == N || index > u16::MAX as usize {
+                self.ready = false;
+                return;
+            }
+            self.keys[self.len] = (hash, index as u16);
+            self.len += 1;
+        }
+        self.keys[..self.len].sort_unstable();
+        self.ready = true;
+    }
+
+    /// Adds an entry (its index is above every other one).
+    pub fn insert(&mut self, hash: i32, index: usize) {
+        if !self.ready || self.len == N || index > u16::MAX as usize {
+            self.ready = false;
+            return;
+        }
+        let at = self.keys[..self.len].partition_point(|&k| k < (hash, index as u16));
+        self.keys.copy_within(at..self.len, at + 1);
+        self.keys[at] = (hash, index as u16);
+        self.len += 1;
+    }
+
+    /// The smallest index with `hash` for which `matches` holds.
+    pub fn find(&self, hash: i32, mut matches: impl FnMut(usize) -> bool) -> Option<usize> {
+        let keys = &self.keys[..self.len];
+        let start = keys.partition_point(|&(h, _)| h < hash);
+        keys[start..].iter().take_while(|&&(h, _)| h == hash).map(|&(_, i)| i as usize).find(|&i| matches(i))
+    }
+}
+
+impl<const N: usize> Default for HashIndex<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `BG_IndexForString` through a [`HashIndex`] of the same table.
+///
+/// Same result as the linear scan, and the same table writes: the scan
+/// stores the hash of every entry it passes that still holds -1 (up to the
+/// match, or the whole table on a miss); the index does exactly those
+/// stores, with hashes it computed when it was built.
+pub fn index_for_string_indexed<'n, const N: usize>(
+    name: &[u8],
+    hash: impl FnOnce() -> i32,
+    strings: &mut [bg_indexed_string_t],
+    index: &mut HashIndex<N>,
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
+) -> i32 {
+    if !index.ready {
+        let count = strings.iter().position(|e| e.name.is_null()).unwrap_or(strings.len());
+        if count > N {
+            return index_for_string_hashed(name, hash(), strings, resolve);
+        }
+        let mut lengths = 0u64;
+        index.names_ok = true;
+        for (i, e) in strings[..count].iter().enumerate() {
+            let resolved = resolve(e.name);
+            index.names_ok &= resolved.is_some();
+            let entry_name = resolved.unwrap_or(b"");
+            index.names[i] = (entry_name.as_ptr(), entry_name.len());
+            lengths |= 1u64 << entry_name.len().min(63);
+            index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
+        }
+        index.lengths = lengths;
+        index.filled = strings[..count].iter().position(|e| e.hash == BG_INDEXED_STRING_HASH_UNSET).unwrap_or(count);
+        let hashes = index.hashes;
+        index.build((0..count).map(|i| (hashes[i], i)));
+        if !index.ready {
+            return index_for_string_hashed(name, hash(), strings, resolve);
+        }
+    }
+    // Once every hash is stored, a lookup writes nothing: a name whose
+    // length no entry has is a miss without hashing it, and in a small
+    // table the first entry with an equal name is the answer (equal names
+    // have equal hashes: the hash folds case exactly as the compare does).
+    if index.filled >= index.len {
+        if index.lengths & (1u64 << name.len().min(63)) == 0 {
+            return -1;
+        }
+        if index.names_ok && index.len <= 24 {
+            for (i, &(ptr, len)) in index.names[..index.len].iter().enumerate() {
+                if len == name.len() {
+                    // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
+                    // this table when the index was built; the table's
+                    // strings stay valid and unchanged while the index is
+                    // used (one parse run).
+                    let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
+                    if same_name(name, entry_name) {
+                        return i as i32;
+                    }
+                }
+            }
+            return -1;
+        }
+    }
+    let hash = hash();
+    let found = index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)));
+    let upto = found.map_or(index.len, |i| i + 1);
+    if upto > index.filled {
+        for (e, &h) in strings[index.filled..upto].iter_mut().zip(&index.hashes[index.filled..upto]) {
+            if e.hash == BG_INDEXED_STRING_HASH_UNSET {
+                e.hash = h;
+            }
+        }
+        index.filled = upto;
+    }
+    found.map_or(-1, |i| i as i32)
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    fn linear_and_indexed(names: &[&[u8]], queries: &[&[u8]]) {
+        let mut linear: Vec<S> = ANIM_GROUP_STRINGS.to_vec();
+        let mut indexed = linear.clone();
+        let mut ix = HashIndex::<32>::new();
+        let r = |p: *const c_char| unsafe { c_string(p) };
+        for q in queries.iter().chain(names) {
+            let a = index_for_string(q, &mut linear, r);
+            let b = index_for_string_indexed(q, || string_hash(q), &mut indexed, &mut ix, r);
+            assert_eq!(a, b, "{q:?}");
+            let ha: Vec<i32> = linear.iter().map(|e| e.hash).collect();
+            let hb: Vec<i32> = indexed.iter().map(|e| e.hash).collect();
+            assert_eq!(ha, hb, "table writes after {q:?}");
+        }
+    }
+
+    #[test]
+    fn indexed_lookup_matches_the_scan_and_its_hash_writes() {
+        linear_and_indexed(&[b"walk", b"RUN", b"climbdown", b"** unused **"], &[b"idle", b"nope", b"turnleft"]);
+        linear_and_indexed(&[], &[b"run", b"walkcr", b"idle"]);
     }
 }

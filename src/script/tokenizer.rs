@@ -27,6 +27,10 @@ pub const MAX_TOKEN_CHARS: usize = 1024;
 pub const SESSION_NAME: &[u8] = b"BG_AnimParseAnimScript";
 
 /// One parse session over a NUL-terminated text.
+///
+/// An unquoted token is a span of the text (no copy); a quoted token is
+/// built in the session buffer. Stripping a byte only shortens the token, as
+/// the original's in-place NUL does to its token buffer.
 pub struct Tokenizer<'a> {
     text: &'a [u8],
     cursor: Option<usize>,
@@ -34,8 +38,22 @@ pub struct Tokenizer<'a> {
     saved_line: i32,
     saved_parse: Option<usize>,
     unget: bool,
-    token: [u8; MAX_TOKEN_CHARS],
+    /// The token: `text[start..start + len]`, or `buffer[..len]` when quoted.
+    quoted: bool,
+    start: usize,
     len: usize,
+    buffer: [u8; MAX_TOKEN_CHARS],
+    /// `BG_StringHashValue(token)` once computed.
+    hash: core::cell::Cell<Option<i32>>,
+    /// Where the cursor was left after the last token.
+    end: usize,
+    /// The cursor was rewound to the start of the last (unquoted) token:
+    /// reading again yields the same token and end (the text is constant).
+    replay_token: bool,
+    /// The last read was an empty on-line read stopped by a line break:
+    /// its resulting cursor and line. Pushed back and read on-line again it
+    /// gives the same result.
+    eol: Option<(usize, i32)>,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -49,8 +67,14 @@ impl<'a> Tokenizer<'a> {
             saved_line: 1,
             saved_parse: None,
             unget: false,
-            token: [0; MAX_TOKEN_CHARS],
+            quoted: false,
+            start: 0,
             len: 0,
+            buffer: [0; MAX_TOKEN_CHARS],
+            hash: core::cell::Cell::new(Some(0)),
+            end: 0,
+            replay_token: false,
+            eol: None,
         }
     }
 
@@ -95,7 +119,24 @@ impl<'a> Tokenizer<'a> {
     /// The current token (without its NUL).
     #[inline]
     pub fn token(&self) -> &[u8] {
-        &self.token[..self.len]
+        if self.quoted {
+            &self.buffer[..self.len]
+        } else {
+            self.text.get(self.start..self.start + self.len).unwrap_or(&[])
+        }
+    }
+
+    /// `BG_StringHashValue(token)` (computed once per token).
+    #[inline]
+    pub fn token_hash(&self) -> i32 {
+        match self.hash.get() {
+            Some(h) => h,
+            None => {
+                let h = crate::script::tables::string_hash(self.token());
+                self.hash.set(Some(h));
+                h
+            }
+        }
     }
 
     /// The current token copied into a [`Text`].
@@ -113,7 +154,8 @@ impl<'a> Tokenizer<'a> {
     pub fn strip_last(&mut self) {
         if self.len > 0 {
             self.len -= 1;
-            self.token[self.len] = 0;
+            self.hash.set(None);
+            self.replay_token = false;
         }
     }
 
@@ -121,10 +163,26 @@ impl<'a> Tokenizer<'a> {
     /// pushed-back token by rewinding to where the last read started, then
     /// reads the next token.
     pub fn read(&mut self, allow_line_breaks: bool) -> &[u8] {
+        let replay_token = core::mem::take(&mut self.replay_token);
         if self.unget {
             self.unget = false;
+            if let (Some((cursor, line)), false) = (self.eol, allow_line_breaks) {
+                // Same start state, same kind of read: same empty result
+                // (savedParse / savedLine are already that start state).
+                self.cursor = Some(cursor);
+                self.line = line;
+                return &[];
+            }
             self.cursor = self.saved_parse;
             self.line = self.saved_line;
+        } else if replay_token && self.cursor == Some(self.start) {
+            // Reading from the start of the last token again: no whitespace
+            // to skip, the same run of bytes up to the same end.
+            self.saved_line = self.line;
+            self.saved_parse = self.cursor;
+            self.cursor = Some(self.end);
+            self.eol = None;
+            return self.token();
         }
         self.parse_ext(allow_line_breaks);
         self.token()
@@ -154,40 +212,45 @@ impl<'a> Tokenizer<'a> {
     pub fn rewind(&mut self, count: usize) {
         // A NULL cursor only follows an empty token, which rewinds by 0.
         self.cursor = self.cursor.map(|c| c.saturating_sub(count));
+        self.eol = None;
+        self.replay_token =
+            !self.unget && !self.quoted && self.len > 0 && count == self.len && self.cursor == Some(self.start);
     }
 
     /// True when the text at the cursor starts with the current token
     /// (`Q_strncmp(cursor, token, strlen(token)) == 0`).
     pub fn cursor_spells_token(&self) -> bool {
         let Some(start) = self.cursor else { return self.len == 0 };
-        (0..self.len).all(|i| self.at(start + i) == self.token[i])
-    }
-
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        if self.len < MAX_TOKEN_CHARS - 1 {
-            self.token[self.len] = byte;
-            self.len += 1;
+        let token = self.token();
+        match self.text.get(start..start + token.len()) {
+            Some(here) => here == token,
+            None => false,
         }
     }
 
     /// `Com_ParseExt` in space-delimited mode.
     fn parse_ext(&mut self, allow_line_breaks: bool) {
+        self.eol = None;
+        self.quoted = false;
+        self.start = 0;
         self.len = 0;
-        self.token[0] = 0;
+        self.hash.set(Some(0));
         let Some(mut p) = self.cursor else {
             return;
         };
         self.saved_line = self.line;
         self.saved_parse = Some(p);
+        let text = self.text;
         let mut has_new_lines = false;
         loop {
             // Skip whitespace (signed byte <= 32), counting lines.
-            let mut c;
-            loop {
-                c = self.at(p);
+            let c = loop {
+                let Some(&c) = text.get(p) else {
+                    self.cursor = None;
+                    return;
+                };
                 if (c as i8) > b' ' as i8 {
-                    break;
+                    break c;
                 }
                 if c == 0 {
                     self.cursor = None;
@@ -198,30 +261,37 @@ impl<'a> Tokenizer<'a> {
                     has_new_lines = true;
                 }
                 p += 1;
-            }
+            };
             if has_new_lines && !allow_line_breaks {
                 self.cursor = Some(p);
+                self.eol = Some((p, self.line));
                 return;
             }
             if c == b'/' && self.at(p + 1) == b'/' {
-                while self.at(p) != 0 && self.at(p) != b'\n' {
-                    p += 1;
-                }
+                // To the end of the line (the newline is skipped as
+                // whitespace, and counted, by the next round).
+                let rest = text.get(p..).unwrap_or(&[]);
+                p += rest.iter().position(|&b| b == 0 || b == b'\n').unwrap_or(rest.len());
                 continue;
             }
             if c == b'/' && self.at(p + 1) == b'*' {
-                while self.at(p) != 0 && !(self.at(p) == b'*' && self.at(p + 1) == b'/') {
-                    if self.at(p) == b'\n' {
-                        self.line = self.line.wrapping_add(1);
+                loop {
+                    match text.get(p) {
+                        None | Some(0) => break,
+                        Some(b'*') if text.get(p + 1) == Some(&b'/') => {
+                            p += 2;
+                            break;
+                        }
+                        Some(b'\n') => self.line = self.line.wrapping_add(1),
+                        Some(_) => {}
                     }
                     p += 1;
                 }
-                if self.at(p) != 0 {
-                    p += 2;
-                }
                 continue;
             }
+            self.hash.set(None);
             if c == b'"' {
+                self.quoted = true;
                 p += 1;
                 loop {
                     let mut ch = self.at(p);
@@ -238,19 +308,28 @@ impl<'a> Tokenizer<'a> {
                     if ch == b'\n' {
                         self.line = self.line.wrapping_add(1);
                     }
-                    self.push(ch);
-                }
-            } else {
-                loop {
-                    self.push(c);
-                    p += 1;
-                    c = self.at(p);
-                    if (c as i8) <= b' ' as i8 {
-                        break;
+                    if self.len < MAX_TOKEN_CHARS - 1 {
+                        self.buffer[self.len] = ch;
+                        self.len += 1;
                     }
                 }
+            } else {
+                // A run of bytes above 32 (signed), cut at 1023 bytes.
+                let start = p;
+                p += 1;
+                while let Some(&b) = text.get(p) {
+                    if (b as i8) <= b' ' as i8 {
+                        break;
+                    }
+                    p += 1;
+                }
+                self.start = start;
+                self.len = (p - start).min(MAX_TOKEN_CHARS - 1);
             }
-            self.token[self.len] = 0;
+            if self.len == 0 {
+                self.hash.set(Some(0));
+            }
+            self.end = p;
             self.cursor = Some(p);
             return;
         }
@@ -327,6 +406,45 @@ mod tests {
         t.unget().unwrap();
         let e = t.unget().unwrap_err();
         assert_eq!(e.text().as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+    }
+
+    #[test]
+    fn token_hash_matches_the_string_hash() {
+        let mut t = Tokenizer::new(b"Abc,  \"Q\xffz\" x\0");
+        for _ in 0..3 {
+            let tok = t.read(true).to_vec();
+            assert_eq!(t.token_hash(), crate::script::tables::string_hash(&tok));
+        }
+        let mut t = Tokenizer::new(b"none,\0");
+        t.read(true);
+        t.strip_last();
+        assert_eq!(t.token_hash(), crate::script::tables::string_hash(b"none"));
+    }
+
+    #[test]
+    fn replayed_reads_match_fresh_reads() {
+        let text = b"  alpha beta\n\n  // c\n gamma \"q\" delta\0";
+        // Rewind over a token and read it again.
+        let mut t = Tokenizer::new(text);
+        assert_eq!(t.read(true), b"alpha");
+        t.rewind(5);
+        assert_eq!(t.read(true), b"alpha");
+        assert_eq!((t.cursor(), t.line(), t.saved()), (Some(7), 1, (Some(2), 1)));
+        assert_eq!(t.read(false), b"beta");
+        // A pushed-back end of line read on-line again, then with breaks.
+        assert_eq!(t.read(false), b"");
+        let after = (t.cursor(), t.line(), t.saved());
+        t.unget().unwrap();
+        assert_eq!(t.read(false), b"");
+        assert_eq!((t.cursor(), t.line(), t.saved()), after);
+        t.unget().unwrap();
+        assert_eq!(t.read(true), b"gamma");
+        assert_eq!(t.line(), 4);
+        // A quoted token is not replayed: the rewind lands inside it.
+        assert_eq!(t.read(true), b"q");
+        t.rewind(1);
+        assert!(!t.cursor_spells_token());
+        assert_eq!(t.read(true), b" delta");
     }
 
     #[test]

@@ -620,6 +620,7 @@ unsafe fn with_session<R>(
             engine: &mut engine,
             path: script_path().map(|p| p.to_bytes()),
             behaviour: BEHAVIOUR,
+            ix: parser::Indexes::new(),
         };
         let outcome = body(&mut run);
         let at = |offset: Option<usize>| match offset {
@@ -667,7 +668,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
         let alias_base = bgAnimConditionAliasBits.as_ptr() as *mut bg_condition_bits_t;
         let offset = (bits as usize).wrapping_sub(alias_base as usize);
         let size = core::mem::size_of::<bg_condition_bits_t>();
-        if offset < ALIAS_COUNT * size && offset % size == 0 {
+        if offset < ALIAS_COUNT * size && offset.is_multiple_of(size) {
             let index = offset / size;
             with_session(parse, |run| {
                 let mut unused = bg_condition_bits_t::ZERO;
@@ -711,7 +712,7 @@ pub unsafe extern "C" fn BG_ParseCommands(
         };
         let offset = (script as usize).wrapping_sub(items as usize);
         let size = core::mem::size_of::<bg_anim_script_t>();
-        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset % size == 0 {
+        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset.is_multiple_of(size) {
             let index = offset / size;
             with_session(parse, |run| run.parse_commands(Some(index), &mut bg_anim_script_t::ZERO.clone()))
         } else {
@@ -727,8 +728,8 @@ pub unsafe extern "C" fn BG_ParseCommands(
 }
 
 // `void BG_AnimParseError(const char *format, ...)`: an assembly
-// trampoline builds the `va_list` and calls `uoanim_pa_parse_error_va`.
-crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_pa_parse_error_va");
+// trampoline builds the `va_list` and calls `uoanim_internal_pa_parse_error_va`.
+crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_internal_pa_parse_error_va");
 
 /// The body of `BG_AnimParseError` (formats into 1024 bytes like the
 /// original, then raises with the path and line while the path is set).
@@ -737,7 +738,7 @@ crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_pa_parse_
 /// `format` and `args` form a valid `printf` call.
 /// cbindgen:ignore
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
+pub unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
     guard(|| {
         let mut buffer = [0u8; 1024];
         // SAFETY: caller contract; the message is formatted by the C library.
