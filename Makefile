@@ -13,9 +13,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := dist
 
 ARCHES := x86_64 i686
-# Link units: game (player animation, Linux behaviour) and engine (animation
-# trees, Linux behaviour).
-UNITS ?= game engine
+# Link units: game (player animation, Linux behaviour), engine (animation
+# trees, Linux behaviour) and client (animation trees, Windows behaviour).
+UNITS ?= game engine client
 TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
 CARGO ?= cargo

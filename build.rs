@@ -85,8 +85,8 @@ fn main() {
         outputs.push(PathBuf::from(dir));
     }
     for header in HEADERS {
-        for path in source_files(&root, header) {
-            println!("cargo:rerun-if-changed={}", path.display());
+        for source in header.sources {
+            println!("cargo:rerun-if-changed={}", root.join(source).display());
         }
         let text = generate(&root, header);
         for dir in &outputs {
@@ -103,8 +103,10 @@ fn generate(root: &Path, header: &Header) -> String {
     for (cfg, define) in header.defines {
         config.defines.insert(cfg.to_string(), define.to_string());
     }
-    if !header.trailer.is_empty() {
-        config.trailer = Some(header.trailer.to_string());
+    let mut trailer = data_symbol_declarations(root, header);
+    trailer.push_str(header.trailer);
+    if !trailer.is_empty() {
+        config.trailer = Some(trailer);
     }
     // Every mirror type of the header's sources is emitted, also those no
     // export names (the C tests assert their layouts).
@@ -123,26 +125,142 @@ fn generate(root: &Path, header: &Header) -> String {
     String::from_utf8(bytes).expect("cbindgen wrote UTF-8")
 }
 
-/// The header's source files: listed files, and every `.rs` file (sorted) of
-/// a listed directory.
+/// The header's source files: listed files, and for a listed directory its
+/// `mod.rs` (cbindgen follows the `mod` items from there).
 fn source_files(root: &Path, header: &Header) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for source in header.sources {
         let path = root.join(source);
         if path.is_dir() {
-            println!("cargo:rerun-if-changed={}", path.display());
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
-                .expect("read source directory")
-                .map(|e| e.expect("directory entry").path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-                .collect();
-            entries.sort();
-            files.extend(entries);
+            files.push(path.join("mod.rs"));
         } else if path.exists() {
             files.push(path);
         }
     }
     files
+}
+
+/// Every `.rs` file below the header's sources (files and directories).
+fn all_files(root: &Path, header: &Header) -> Vec<PathBuf> {
+    fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> =
+                std::fs::read_dir(path).expect("read source directory").map(|e| e.expect("entry").path()).collect();
+            entries.sort();
+            for entry in entries {
+                walk(&entry, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path.to_path_buf());
+        }
+    }
+    let mut files = Vec::new();
+    for source in header.sources {
+        walk(&root.join(source), &mut files);
+    }
+    files
+}
+
+/// C declarations of the data symbols (`pub static NAME: ModuleCell<T>`,
+/// which cbindgen cannot express) of the header's sources.
+fn data_symbol_declarations(root: &Path, header: &Header) -> String {
+    let mut lines = Vec::new();
+    for path in all_files(root, header) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let aliases = local_items(&text, "type ");
+        let consts = local_items(&text, "const ");
+        for (cfg, decl) in module_cells(&text) {
+            let Some((name, ty)) = decl.split_once(':') else { continue };
+            let ty = ty.trim().strip_prefix("ModuleCell<").and_then(|t| t.strip_suffix('>')).unwrap_or("");
+            let c = c_declaration(name.trim(), ty, &aliases, &consts);
+            lines.push(match cfg {
+                Some(define) => format!("#if defined({define})\n{c}\n#endif"),
+                None => c,
+            });
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n#ifndef {g}_DATA\n#define {g}_DATA\n/* Data symbols (module globals, under their C names). */\n\
+         #ifdef __cplusplus\nextern \"C\" {{\n#endif\n{}\n#ifdef __cplusplus\n}}\n#endif\n#endif\n",
+        lines.join("\n"),
+        g = header.guard
+    )
+}
+
+/// `pub static NAME: ModuleCell<..> =` items (joined over lines), with the
+/// flavour macro of a `#[cfg(feature = "..")]` right above them.
+fn module_cells(text: &str) -> Vec<(Option<String>, String)> {
+    let mut out = Vec::new();
+    let mut cfg = None;
+    let mut pending: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(p) = pending.as_mut() {
+            p.push(' ');
+            p.push_str(t);
+        } else if let Some(rest) = t.strip_prefix("pub static ") {
+            if rest.contains("ModuleCell<") {
+                pending = Some(rest.to_string());
+            }
+        } else if let Some(f) = t.strip_prefix("#[cfg(feature = \"").and_then(|r| r.strip_suffix("\")]")) {
+            cfg = Some(format!("UOANIM_FLAVOUR_{}", f.to_uppercase()));
+            continue;
+        } else if !t.starts_with("#[") && !t.starts_with("//") {
+            cfg = None;
+        }
+        if let Some(p) = pending.take() {
+            match p.split_once('=') {
+                Some((decl, _)) => out.push((cfg.take(), decl.trim().to_string())),
+                None => pending = Some(p),
+            }
+        }
+    }
+    out
+}
+
+/// Local `type X = Y;` / `const X: T = Y;` items of a file, name → value.
+fn local_items(text: &str, keyword: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(keyword).or_else(|| l.trim().strip_prefix(&format!("pub {keyword}"))))
+        .filter_map(|rest| {
+            let (lhs, rhs) = rest.split_once('=')?;
+            let name = lhs.split(':').next()?.trim().to_string();
+            Some((name, rhs.trim().trim_end_matches(';').trim().to_string()))
+        })
+        .collect()
+}
+
+/// The C declaration of a data symbol of Rust type `ty`.
+fn c_declaration(name: &str, ty: &str, aliases: &[(String, String)], consts: &[(String, String)]) -> String {
+    let mut dims = String::new();
+    let mut ty = ty.trim().to_string();
+    while let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        let (elem, len) = inner.rsplit_once(';').expect("array type");
+        let mut len = len.trim().to_string();
+        if let Some((_, value)) = consts.iter().find(|(n, _)| *n == len) {
+            len = format!("({value})");
+        }
+        dims.push_str(&format!("[{len}]"));
+        ty = elem.trim().to_string();
+    }
+    if let Some((_, value)) = aliases.iter().find(|(n, _)| *n == ty) {
+        ty = value.clone();
+    }
+    let c_ty = match ty.as_str() {
+        "i32" => "int32_t".to_string(),
+        "u32" => "uint32_t".to_string(),
+        "i16" => "int16_t".to_string(),
+        "u16" => "uint16_t".to_string(),
+        "u8" => "char".to_string(),
+        "*const c_char" => "const char *".to_string(),
+        "*mut c_char" => "char *".to_string(),
+        other => other.to_string(),
+    };
+    let sep = if c_ty.ends_with('*') { "" } else { " " };
+    format!("extern {c_ty}{sep}{name}{dims};")
 }
 
 /// Names of the `pub struct` / `pub union` / `pub type` items of a source file.

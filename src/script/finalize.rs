@@ -158,8 +158,9 @@ pub(crate) mod x87 {
 ///
 /// * Linux (game): `((x² + y²) + z²)` in x87 extended precision, stored to
 ///   binary64, glibc's correctly rounded `sqrt`, stored to binary32, then
-///   truncated to int32 by an x87 store: out of range, infinite or NaN gives
-///   the integer indefinite `0x80000000`.
+///   truncated to int32 by an x87 store. Quirk: out of range, infinite or
+///   NaN gives the integer indefinite `0x80000000`, whose ×1000 wraps to a
+///   move speed of 0.
 /// * Windows (cgame): `((z² + y²) + x²)` in extended precision, `FSQRT` in
 ///   extended precision, then MSVC `_ftol2`: the low 32 bits of the 64-bit
 ///   truncation below 2^63, otherwise 0 (the low word of the 64-bit
@@ -250,7 +251,8 @@ fn entry_hash(name: &[u8; BG_ANIM_NAME_SIZE]) -> i32 {
 ///
 /// * entry 0: flags |= NON_PRIMITIVE|UNUSED, name "root", hash 0 (Quirk:
 ///   "root" can therefore never be looked up);
-/// * no registration: flags |= UNUSED, name "unused", hash 0;
+/// * no registration: flags |= UNUSED, name "unused", hash 0 (Quirk: like
+///   the root, an "unused" entry cannot be looked up by name);
 /// * registered, not primitive: flags |= NON_PRIMITIVE, name/hash of the
 ///   registration, blend time -1 when 0, duration 0, move speed 0;
 /// * primitive: engine name (63 bytes at most), its hash, blend time -1 when

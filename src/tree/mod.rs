@@ -1,4 +1,12 @@
 //! Animation trees: the `.atr` parser, registry, references, pruning and the
 //! compact XAnim tree.
 
+pub mod hash;
+pub mod lexer;
+pub mod names;
+pub mod parse;
+pub mod registry;
 pub mod xanim;
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,548 @@
 //! The compact XAnim tree: building, sync setup and queries.
+//!
+//! The tree lives in engine memory (it comes from the engine's allocator
+//! callback and stays there), so the core works on it through
+//! [`XAnimHandle`], a copyable handle whose unsafe constructor states what
+//! the memory must be. Every operation checks node indices against the
+//! tree's `nodeCount` and gives a defined result outside it (the original
+//! reads or writes out of bounds; see docs/DIVERGENCES.md, "Animation
+//! trees").
+//!
+//! The engine is reached through [`XAnimEngine`] (the asset look-up and the
+//! caller's allocator). Failures are returned as values with the exact text
+//! the original passes to `Com_Error(ERR_DROP, ...)`.
+//!
+//! Building a tree, as the precache pipeline does it:
+//!
+//! ```ignore
+//! let tree = xanim::alloc_tree(engine, name_ptr, node_count, alloc)?;   // XAnimAllocTree
+//! xanim::set_parent_node(tree, 0, 1, 3, flags);                          // XAnimSetParentNode
+//! xanim::set_leaf_node(engine, tree, 1, c"walk")?;                       // XAnimSetLeafNode
+//! // ... every leaf's asset loaded (XAnimLoadFile) ...
+//! xanim::setup_sync_nodes(tree)?;                                        // XAnimSetupSyncNodes
+//! ```
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
+
+use crate::abi::xanim::{
+    fileData_t, script_anim_tree_alloc_t, XAnim, XAnimEntry, XAnimParentPayload, XAnimParts, XAnimTree,
+    XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE,
+};
+use crate::error::{Failure, Outcome, Text};
+use core::ffi::{c_char, c_void, CStr};
+use core::ptr::NonNull;
+
+mod length;
+pub use length::{length_binary64, length_operands, LengthOperands};
+
+/// Parent flag: children are synchronised and looping (`loopsync`).
+pub const FLAG_SYNC_LOOPING: u16 = 1;
+/// Parent flag: children are synchronised and not looping (`nonloopsync`).
+pub const FLAG_SYNC_NON_LOOPING: u16 = 2;
+/// Both sync bits.
+pub const FLAG_SYNC_MASK: u16 = FLAG_SYNC_LOOPING | FLAG_SYNC_NON_LOOPING;
+/// Parent flag set by the sync setup on the root of a synchronised subtree.
+pub const FLAG_NOTIFY_SOURCE: u16 = 4;
+/// Parent flag of the `complete` property (only kept in the flags word).
+pub const FLAG_COMPLETE: u16 = 8;
+
+/// Index of the root node.
+pub const ROOT_NODE_INDEX: u32 = 0;
+
+/// What `XAnimGetAnimName` returns for a parent node.
+pub const NON_LEAF_ANIM_NAME: &CStr = c"<non-leaf anim>";
+
+/// What name queries return where the original has nothing to read
+/// (no tree, index outside the tree, leaf without asset).
+pub const MISSING_NAME: &CStr = c"";
+
+/// The engine services the compact tree uses.
+pub trait XAnimEngine {
+    /// `FS_GetDataForFile("xanim", animName, "")`: the asset record, or NULL.
+    fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t;
+
+    /// Calls the caller's tree allocator (`alloc(size)`); NULL for a NULL
+    /// callback. The engine's allocators return zero-filled memory.
+    fn call_tree_alloc(&mut self, alloc: script_anim_tree_alloc_t, size: usize) -> *mut c_void {
+        match alloc {
+            // SAFETY: the callback is the engine's allocator, passed in by
+            // the engine with this C signature.
+            Some(f) => unsafe { f(size) },
+            None => core::ptr::null_mut(),
+        }
+    }
+}
+
+/// A compact tree in engine memory.
+///
+/// Obtained from [`alloc_tree`] or [`XAnimHandle::from_raw`]; it is a plain
+/// pointer (`Copy`), like the C `XAnim *` it stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct XAnimHandle(NonNull<XAnim>);
+
+impl XAnimHandle {
+    /// A handle for `tree` (None for NULL).
+    ///
+    /// # Safety
+    /// For as long as the handle or a copy of it is used, `tree` must point
+    /// at an `XAnim` header followed by `nodeCount` entries, suitably
+    /// aligned, readable and writable, and not accessed by anyone else
+    /// during a call on the handle; `name` must be NULL or NUL-terminated;
+    /// every leaf's `leafAsset` must be NULL or a valid `fileData_t` whose
+    /// `name` is NULL or NUL-terminated and whose `data.xanimParts` is NULL
+    /// or a valid `XAnimParts` with `noteTracks` NULL or ending at a zero
+    /// handle. (That is what the engine's allocator, `FS_GetDataForFile` and
+    /// `XAnimLoadFile` give; the original relies on the same.)
+    pub unsafe fn from_raw(tree: *mut XAnim) -> Option<Self> {
+        NonNull::new(tree).map(Self)
+    }
+
+    /// The C pointer.
+    pub fn as_ptr(self) -> *mut XAnim {
+        self.0.as_ptr()
+    }
+
+    /// `nodeCount`.
+    pub fn node_count(self) -> u32 {
+        // SAFETY: the header is valid (constructor contract).
+        unsafe { (*self.0.as_ptr()).nodeCount }
+    }
+
+    /// The `name` pointer stored by `XAnimAllocTree`.
+    pub fn name_ptr(self) -> *const c_char {
+        // SAFETY: the header is valid (constructor contract).
+        unsafe { (*self.0.as_ptr()).name }
+    }
+
+    fn name_bytes<'a>(self) -> &'a [u8] {
+        // SAFETY: NULL or NUL-terminated (constructor contract).
+        unsafe { c_bytes(self.name_ptr()) }
+    }
+
+    fn entries<'a>(self) -> &'a mut [XAnimEntry] {
+        let tree = self.0.as_ptr();
+        // SAFETY: `nodeCount` entries follow the header, valid and not
+        // otherwise accessed during the call (constructor contract); the
+        // slice never outlives the operation that made it.
+        unsafe {
+            let count = (*tree).nodeCount as usize;
+            let first = core::ptr::addr_of_mut!((*tree).entries) as *mut XAnimEntry;
+            core::slice::from_raw_parts_mut(first, count)
+        }
+    }
+
+    /// The node at `index` (a copy), None outside the tree.
+    pub fn entry(self, index: u32) -> Option<XAnimEntry> {
+        self.entries().get(index as usize).copied()
+    }
+
+    /// The node at a query's `animIndex`, None outside the tree (one
+    /// unsigned compare: negative indices wrap to large ones).
+    #[inline(always)]
+    fn entry_at<'a>(self, index: i32) -> Option<&'a XAnimEntry> {
+        let tree = self.0.as_ptr();
+        let index = index as u32;
+        // SAFETY: the header is valid and `nodeCount` entries follow
+        // (constructor contract); the index is checked against the count.
+        unsafe {
+            if index < (*tree).nodeCount {
+                let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
+                Some(&*first.add(index as usize))
+            } else {
+                None
+            }
+        }
+    }
+
+    /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
+    pub fn num_children(self, index: i32) -> i32 {
+        self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
+    }
+
+    /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
+    /// alone outside the tree.
+    ///
+    /// Quirk: no child-range or leaf check, like the original: on a leaf it
+    /// reads bits of the asset pointer.
+    pub fn child_at(self, index: i32, child_index: i32) -> i32 {
+        let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
+        i32::from(first).wrapping_add(child_index)
+    }
+
+    /// `XAnimGetAnimName`: the leaf's asset name, or `"<non-leaf anim>"`.
+    pub fn anim_name(self, index: i32) -> *const c_char {
+        match self.entry_at(index) {
+            Some(e) if e.childCount != 0 => NON_LEAF_ANIM_NAME.as_ptr(),
+            Some(e) => match leaf_asset(e) {
+                // SAFETY: a valid record (constructor contract).
+                Some(asset) => unsafe { asset.as_ref().name },
+                None => MISSING_NAME.as_ptr(),
+            },
+            None => MISSING_NAME.as_ptr(),
+        }
+    }
+
+    /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
+    pub fn has_time(self, index: i32) -> i32 {
+        self.entry_at(index)
+            .map_or(0, |e| i32::from(e.childCount == 0 || parent_view(e).flags & FLAG_SYNC_MASK != 0))
+    }
+
+    /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
+    pub fn is_primitive(self, index: i32) -> i32 {
+        self.entry_at(index).map_or(0, |e| i32::from(e.childCount == 0))
+    }
+
+    /// `XAnimIsLooped`: parent: the looping sync bit; leaf: the asset's raw
+    /// `looped` byte. 0 outside the tree or without loaded asset.
+    pub fn is_looped(self, index: i32) -> i32 {
+        match self.entry_at(index) {
+            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING != 0),
+            // Quirk: the leaf's byte is returned as is (a 2 stays 2).
+            Some(e) => leaf_parts(e).map_or(0, |p| i32::from(p.looped)),
+            None => 0,
+        }
+    }
+
+    /// `XAnimNotetrackExists`: whether the leaf's asset has a note track
+    /// named `notetrack`. 0 for parents, outside the tree, without asset.
+    pub fn notetrack_exists(self, index: i32, notetrack: u16) -> i32 {
+        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(leaf_parts) else {
+            return 0;
+        };
+        let mut track = parts.noteTracks;
+        if track.is_null() {
+            return 0;
+        }
+        loop {
+            // SAFETY: a zero-terminated array (constructor contract); the
+            // walk stops at the terminator.
+            let handle = unsafe { (*track).nameHandle };
+            if handle == 0 {
+                return 0;
+            }
+            if handle == notetrack {
+                return 1;
+            }
+            // SAFETY: not past the terminator yet.
+            track = unsafe { track.add(1) };
+        }
+    }
+}
+
+/// The parent view of a node's payload (what the original reads for any
+/// node it treats as a parent).
+fn parent_view(entry: &XAnimEntry) -> XAnimParentPayload {
+    // SAFETY: two plain u16 fields over initialised bytes of the union.
+    unsafe { entry.payload.parent }
+}
+
+/// The leaf's asset record, None when NULL.
+fn leaf_asset(entry: &XAnimEntry) -> Option<NonNull<fileData_t>> {
+    // SAFETY: reading the pointer member of an initialised union.
+    NonNull::new(unsafe { entry.payload.leafAsset })
+}
+
+/// The leaf's loaded asset header, None without record or parts.
+fn leaf_parts<'a>(entry: &XAnimEntry) -> Option<&'a XAnimParts> {
+    let asset = leaf_asset(entry)?;
+    // SAFETY: a valid record whose parts are NULL or valid (handle contract).
+    unsafe { asset.as_ref().data.xanimParts.as_ref() }
+}
+
+/// The leaf's asset name bytes (`"(null)"` for a NULL name, as the
+/// engine's printf prints it; empty without record).
+fn leaf_name<'a>(entry: &XAnimEntry) -> &'a [u8] {
+    match leaf_asset(entry) {
+        // SAFETY: valid record with NULL or NUL-terminated name.
+        Some(asset) => unsafe { c_bytes(asset.as_ref().name) },
+        None => b"",
+    }
+}
+
+/// Bytes of a C string; `"(null)"` for NULL (what `%s` prints).
+///
+/// # Safety
+/// `p` is NULL or NUL-terminated and stays valid for `'a`.
+unsafe fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
+    if p.is_null() {
+        b"(null)"
+    } else {
+        // SAFETY: guaranteed by the caller.
+        unsafe { CStr::from_ptr(p).to_bytes() }
+    }
+}
+
+fn concat(parts: &[&[u8]]) -> Text {
+    let mut text = Text::new();
+    for part in parts {
+        text.push(part);
+    }
+    text
+}
+
+/// Size `XAnimAllocTree` asks for: header plus `nodeCount` entries
+/// (computed in `size_t`, wrapping like the original).
+pub fn tree_alloc_size(node_count: u32) -> usize {
+    core::mem::size_of::<XAnim>().wrapping_add((node_count as usize).wrapping_mul(core::mem::size_of::<XAnimEntry>()))
+}
+
+/// `XAnimAllocTree`: `alloc(sizeof(XAnim) + nodeCount * sizeof(XAnimEntry))`,
+/// then stores `name` and `nodeCount`. Quirk: the entries are left as the
+/// allocator gives them (zero-filled by the engine's allocators), and since
+/// only parents stamp `parentIndex`, the root's stays whatever that was.
+///
+/// None when the allocator returns NULL, a misaligned block, or the size
+/// wrapped around (the original writes the header regardless).
+pub fn alloc_tree<E: XAnimEngine + ?Sized>(
+    engine: &mut E,
+    name: *const c_char,
+    node_count: u32,
+    alloc: script_anim_tree_alloc_t,
+) -> Option<XAnimHandle> {
+    let exact = (node_count as usize)
+        .checked_mul(core::mem::size_of::<XAnimEntry>())
+        .and_then(|n| n.checked_add(core::mem::size_of::<XAnim>()));
+    let block = engine.call_tree_alloc(alloc, tree_alloc_size(node_count)) as *mut XAnim;
+    if exact.is_none() || block.is_null() || !block.is_aligned() {
+        return None;
+    }
+    // SAFETY: the allocator returned a block of the full size, aligned.
+    unsafe {
+        (*block).name = name;
+        (*block).nodeCount = node_count;
+    }
+    // SAFETY: header written, `nodeCount` entries of allocator memory follow.
+    unsafe { XAnimHandle::from_raw(block) }
+}
+
+/// `XAnimSetLeafNode`: looks the asset up (`FS_GetDataForFile("xanim",
+/// animName, "")`); missing → `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
+/// Otherwise node `node_index` becomes a leaf (`childCount = 0`,
+/// `leafAsset`); its `parentIndex` is written by its parent. A node outside
+/// the tree is not written.
+pub fn set_leaf_node<E: XAnimEngine + ?Sized>(
+    engine: &mut E,
+    tree: XAnimHandle,
+    node_index: u16,
+    anim_name: &CStr,
+) -> Outcome<()> {
+    let asset = find_leaf_asset(engine, anim_name)?;
+    if let Some(entry) = tree.entries().get_mut(usize::from(node_index)) {
+        entry.childCount = 0;
+        entry.payload.leafAsset = asset.as_ptr();
+    }
+    Ok(())
+}
+
+/// The asset look-up of [`set_leaf_node`]: `FS_GetDataForFile("xanim",
+/// animName, "")`, NULL → `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
+pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr) -> Outcome<NonNull<fileData_t>> {
+    NonNull::new(engine.get_xanim_data(anim_name)).ok_or_else(|| {
+        Failure::drop(concat(&[b"\x15Cannot find 'xanim/", anim_name.to_bytes(), b"'"]).as_bytes())
+    })
+}
+
+/// `XAnimSetParentNode`: node `node_index` gets `childCount`, `flags` and
+/// `firstChildIndex` (on x86_64 the upper half of the payload is left as
+/// it was), and the `parentIndex` of each of its children is stamped. (The
+/// original also takes the node's name and discards it.) Nodes outside the
+/// tree are not written.
+pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u16, child_count: u16, flags: u16) {
+    let entries = tree.entries();
+    if let Some(entry) = entries.get_mut(usize::from(node_index)) {
+        entry.childCount = child_count;
+        // Quirk: only the 4 bytes of the parent view are written; on x86_64
+        // the upper half of a previous leaf pointer stays in the payload.
+        entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
+    }
+    for child in 0..usize::from(child_count) {
+        if let Some(entry) = entries.get_mut(usize::from(first_child_index) + child) {
+            entry.parentIndex = node_index;
+        }
+    }
+}
+
+/// One pending step of the sync walk (the original recursion, unrolled so
+/// that malformed trees cannot exhaust the stack).
+#[derive(Clone, Copy)]
+enum SyncStep {
+    /// `XAnimSetupSyncNodes_r(index)` at path depth `depth`.
+    Setup { index: u32, depth: u32 },
+    /// `XAnimFillInSyncNodes_r(index, requireLooping)`.
+    Fill { index: u32, require_looping: u8 },
+}
+
+/// `XAnimSetupSyncNodes`: the sync setup from the root.
+pub fn setup_sync_nodes(tree: XAnimHandle) -> Outcome<()> {
+    setup_sync_nodes_r(tree, ROOT_NODE_INDEX)
+}
+
+/// `XAnimSetupSyncNodes_r`: depth-first in child order; the first parent on
+/// a path with a sync bit gets [`FLAG_NOTIFY_SOURCE`] and its children are
+/// filled in ([`fill_in_sync_nodes`]); both sync bits →
+/// `"\x15animation cannot be sync looping and sync nonlooping"`.
+pub fn setup_sync_nodes_r(tree: XAnimHandle, anim_index: u32) -> Outcome<()> {
+    run_sync(tree, SyncStep::Setup { index: anim_index, depth: 0 })
+}
+
+/// `XAnimFillInSyncNodes_r`: a leaf's raw `looped` byte must equal
+/// `require_looping` (else `"\x15animation '%s' in '%s' cannot be sync
+/// looping and nonlooping"` when looping is required, `"... nonlooping and
+/// looping"` otherwise, with asset and tree name); a parent that already
+/// has a sync bit → `"\x15duplicate specification of animation sync in
+/// '%s', %d nodes above '%s'"` (tree name, first-child depth to a leaf,
+/// that leaf's name); otherwise the parent gets the sync bit and its
+/// children are filled in.
+pub fn fill_in_sync_nodes(tree: XAnimHandle, anim_index: u32, require_looping: u8) -> Outcome<()> {
+    run_sync(tree, SyncStep::Fill { index: anim_index, require_looping })
+}
+
+fn run_sync(tree: XAnimHandle, first: SyncStep) -> Outcome<()> {
+    let entries = tree.entries();
+    let node_count = entries.len() as u32;
+    let mut stack: Vec<SyncStep> = Vec::new();
+    stack.push(first);
+    while let Some(step) = stack.pop() {
+        match step {
+            SyncStep::Setup { index, depth } => {
+                let Some(entry) = entries.get_mut(index as usize) else { continue };
+                // A path longer than the tree has a cycle: the original
+                // recurses until the stack overflows; stop descending.
+                if entry.childCount == 0 || depth > node_count {
+                    continue;
+                }
+                let parent = parent_view(entry);
+                let sync = parent.flags & FLAG_SYNC_MASK;
+                let count = u32::from(entry.childCount);
+                let first_child = u32::from(parent.firstChildIndex);
+                if sync == 0 {
+                    for child in (0..count).rev() {
+                        stack.push(SyncStep::Setup { index: first_child + child, depth: depth + 1 });
+                    }
+                    continue;
+                }
+                if sync == FLAG_SYNC_MASK {
+                    return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
+                }
+                entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
+                let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
+                for child in (0..count).rev() {
+                    stack.push(SyncStep::Fill { index: first_child + child, require_looping });
+                }
+            }
+            SyncStep::Fill { index, require_looping } => {
+                let Some(entry) = entries.get_mut(index as usize) else { continue };
+                if entry.childCount == 0 {
+                    // A leaf without loaded asset is not checked (the
+                    // original dereferences it).
+                    if let Some(parts) = leaf_parts(entry) {
+                        // Quirk: the raw byte must equal the requirement, so
+                        // a looped byte of 2 fails under both sync kinds.
+                        if parts.looped != require_looping {
+                            let which: &[u8] = if require_looping != 0 {
+                                b"' cannot be sync looping and nonlooping"
+                            } else {
+                                b"' cannot be sync nonlooping and looping"
+                            };
+                            return Err(Failure::drop(
+                                concat(&[
+                                    b"\x15animation '",
+                                    leaf_name(entry),
+                                    b"' in '",
+                                    tree.name_bytes(),
+                                    which,
+                                ])
+                                .as_bytes(),
+                            ));
+                        }
+                    }
+                    continue;
+                }
+                let parent = parent_view(entry);
+                if parent.flags & FLAG_SYNC_MASK != 0 {
+                    return Err(duplicate_sync(tree, entries, index));
+                }
+                let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
+                entry.payload.parent.flags = parent.flags | bit;
+                let first_child = u32::from(parent.firstChildIndex);
+                for child in (0..u32::from(entry.childCount)).rev() {
+                    stack.push(SyncStep::Fill { index: first_child + child, require_looping });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The nested-sync error: counts first-child steps from `index` down to a
+/// leaf. A chain that leaves the tree or runs longer than the tree (a
+/// cycle) stops there and names no leaf.
+fn duplicate_sync(tree: XAnimHandle, entries: &[XAnimEntry], index: u32) -> Failure {
+    let mut depth: i32 = 0;
+    let mut cursor = entries.get(index as usize);
+    let mut leaf: &[u8] = b"";
+    while let Some(entry) = cursor {
+        if depth as usize > entries.len() {
+            break;
+        }
+        depth += 1;
+        cursor = entries.get(usize::from(parent_view(entry).firstChildIndex));
+        if let Some(next) = cursor {
+            if next.childCount == 0 {
+                leaf = leaf_name(next);
+                break;
+            }
+        }
+    }
+    let depth_text = crate::text!("{}", depth);
+    Failure::drop(
+        concat(&[
+            b"\x15duplicate specification of animation sync in '",
+            tree.name_bytes(),
+            b"', ",
+            depth_text.as_bytes(),
+            b" nodes above '",
+            leaf,
+            b"'",
+        ])
+        .as_bytes(),
+    )
+}
+
+/// Size of a runtime tree for `node_count` nodes: header, one 16-bit
+/// handle and one 6-byte span per node, and 2 bytes (`8 * n + 14` on i386,
+/// `8 * n + 18` on x86_64), wrapping in `size_t` like the original.
+pub fn runtime_tree_size(node_count: u32) -> usize {
+    let n = node_count as usize;
+    core::mem::offset_of!(XAnimTree, poolNodeHandles)
+        .wrapping_add(n.wrapping_mul(core::mem::size_of::<u16>()))
+        .wrapping_add(n.wrapping_mul(XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE))
+        .wrapping_add(core::mem::size_of::<u16>())
+}
+
+/// `XAnimAllocRuntimeTree`: `alloc(runtime_tree_size(nodeCount))`, zeroes
+/// the whole block and stores the source tree. NULL (and no allocation)
+/// without source tree; NULL when the allocator returns NULL; a block too
+/// small for the header (wrapped size) is returned unwritten.
+pub fn alloc_runtime_tree<E: XAnimEngine + ?Sized>(
+    engine: &mut E,
+    source: Option<XAnimHandle>,
+    alloc: script_anim_tree_alloc_t,
+) -> *mut XAnimTree {
+    let Some(source) = source else { return core::ptr::null_mut() };
+    let size = runtime_tree_size(source.node_count());
+    let block = engine.call_tree_alloc(alloc, size) as *mut XAnimTree;
+    if block.is_null() || size < core::mem::size_of::<XAnimTree>() {
+        return block;
+    }
+    // SAFETY: the allocator returned `size` writable bytes; the header fits.
+    unsafe {
+        core::ptr::write_bytes(block as *mut u8, 0, size);
+        core::ptr::addr_of_mut!((*block).sourceTree).write_unaligned(source.as_ptr());
+    }
+    block
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,365 @@
 //! Exports of the compact XAnim tree (xanim_tree.c, xanim_tree_queries.c).
+//!
+//! Pointer arguments are the engine's: a tree is NULL or a tree built by
+//! `XAnimAllocTree` (or laid out like one), a runtime tree NULL or one made
+//! by `XAnimAllocRuntimeTree`. NULL pointers and node indices outside a tree
+//! get the defined results of docs/DIVERGENCES.md ("Animation trees").
+#![allow(non_snake_case)]
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
+
+use crate::abi::xanim::{
+    fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
+};
+use crate::ffi::guard;
+use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle};
+use core::ffi::{c_char, c_void, CStr};
+
+/// The engine imports of these exports (kept out of the unit's header).
+///
+/// cbindgen:ignore
+mod imports;
+use imports::{FS_GetDataForFile, Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
+
+/// The engine, as the compact tree sees it.
+pub(crate) struct Engine;
+
+impl XAnimEngine for Engine {
+    fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
+        // SAFETY: three NUL-terminated strings; the engine looks the asset up.
+        unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) }
+    }
+}
+
+/// A handle for an engine tree pointer.
+///
+/// # Safety
+/// `tree` is NULL or an engine tree (see the module documentation).
+unsafe fn handle(tree: *mut XAnim) -> Option<XAnimHandle> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { XAnimHandle::from_raw(tree) }
+}
+
+/// Tag the engine flavour's `MT_AllocAnimTree` passes to `MT_Alloc`.
+#[cfg(not(feature = "client"))]
+const XANIM_RUNTIME_TREE_MT_TAG: i32 = 5;
+
+// ---------------------------------------------------------------- building
+
+/// `void XAnimSetLeafNode(XAnim *tree, uint16_t nodeIndex, const char *animName)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree; `animName` NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
+    guard(|| {
+        if animName.is_null() {
+            return Err(crate::error::Failure::drop(b"\x15Cannot find 'xanim/(null)'"));
+        }
+        // SAFETY: checked non-NULL, NUL-terminated by contract.
+        let name = unsafe { CStr::from_ptr(animName) };
+        // SAFETY: engine tree by contract.
+        match unsafe { handle(tree) } {
+            Some(tree) => core_tree::set_leaf_node(&mut Engine, tree, nodeIndex, name),
+            None => core_tree::find_leaf_asset(&mut Engine, name).map(|_| ()),
+        }
+    })
+}
+
+/// `void XAnimSetParentNode(XAnim *tree, uint16_t nodeIndex, const char *unusedName,
+/// uint16_t firstChildIndex, uint16_t childCount, uint16_t flags)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimSetParentNode(
+    tree: *mut XAnim,
+    nodeIndex: u16,
+    unusedName: *const c_char,
+    firstChildIndex: u16,
+    childCount: u16,
+    flags: u16,
+) {
+    let _ = unusedName;
+    guard(|| {
+        // SAFETY: engine tree by contract.
+        if let Some(tree) = unsafe { handle(tree) } {
+            core_tree::set_parent_node(tree, nodeIndex, firstChildIndex, childCount, flags);
+        }
+        Ok(())
+    })
+}
+
+/// `XAnim *XAnimAllocTree(const char *name, uint32_t nodeCount, script_anim_tree_alloc_t alloc)`
+///
+/// # Safety
+/// `alloc` is NULL or an allocator returning NULL or `size` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimAllocTree(
+    name: *const c_char,
+    nodeCount: u32,
+    alloc: script_anim_tree_alloc_t,
+) -> *mut XAnim {
+    guard(|| Ok(core_tree::alloc_tree(&mut Engine, name, nodeCount, alloc).map_or(core::ptr::null_mut(), |t| t.as_ptr())))
+}
+
+/// `XAnimTree *XAnimAllocRuntimeTree(XAnim *sourceTree, script_anim_tree_alloc_t alloc)`
+///
+/// # Safety
+/// `sourceTree` is NULL or an engine tree; `alloc` as for `XAnimAllocTree`.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: script_anim_tree_alloc_t) -> *mut XAnimTree {
+    // SAFETY: engine tree by contract.
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, alloc)))
+}
+
+/// `void XAnimCopyRuntimeTree(XAnimTree *runtimeTree, void (*copy)(void *data, size_t size))`
+///
+/// # Safety
+/// `runtimeTree` is NULL or a runtime tree whose source is NULL or an engine
+/// tree; `copy` NULL or a function of that type.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tree_copy_t) {
+    guard(|| {
+        if runtimeTree.is_null() {
+            return Ok(());
+        }
+        // SAFETY: a runtime tree by contract.
+        let source = unsafe { (*runtimeTree).sourceTree };
+        // SAFETY: its source is NULL or an engine tree.
+        let (Some(source), Some(copy)) = (unsafe { handle(source) }, copy) else { return Ok(()) };
+        let size = core_tree::runtime_tree_size(source.node_count());
+        // SAFETY: the engine's callback with the block it describes.
+        unsafe { copy(runtimeTree as *mut c_void, size) };
+        Ok(())
+    })
+}
+
+/// `void *MT_AllocAnimTree(size_t size)`: the MT allocator (engine flavour
+/// tag 5; the client's `MT_Alloc` has no tag).
+///
+/// # Safety
+/// Calls the engine's allocator.
+#[no_mangle]
+pub unsafe extern "C" fn MT_AllocAnimTree(size: usize) -> *mut c_void {
+    #[cfg(not(feature = "client"))]
+    // SAFETY: the engine allocator.
+    let block = unsafe { MT_Alloc(size, XANIM_RUNTIME_TREE_MT_TAG) };
+    #[cfg(feature = "client")]
+    // SAFETY: the engine allocator.
+    let block = unsafe { MT_Alloc(size) };
+    block
+}
+
+/// Trampoline with the callback type for `Hunk_AllocXAnimCreateTree`.
+unsafe extern "C" fn hunk_alloc_create_tree(size: usize) -> *mut c_void {
+    // SAFETY: the engine allocator.
+    unsafe { Hunk_AllocXAnimCreateTree(size) }
+}
+
+/// Trampoline with the callback type for `MT_Free`.
+unsafe extern "C" fn mt_free(data: *mut c_void, size: usize) {
+    // SAFETY: the engine's free with the block it gave.
+    unsafe { MT_Free(data, size) }
+}
+
+/// `XAnimTree *Com_XAnimCreateTree(XAnim *sourceTree)`: runtime tree in hunk memory.
+///
+/// # Safety
+/// `sourceTree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
+    // SAFETY: engine tree by contract.
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(hunk_alloc_create_tree))))
+}
+
+/// `XAnimTree *Com_XAnimCreateSmallTree(XAnim *sourceTree)`: runtime tree in MT memory.
+///
+/// # Safety
+/// `sourceTree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
+    // SAFETY: engine tree by contract.
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(MT_AllocAnimTree))))
+}
+
+/// `void Com_XAnimFreeSmallTree(XAnimTree *runtimeTree)`: `MT_Free` of the whole block.
+///
+/// # Safety
+/// `runtimeTree` as for `XAnimCopyRuntimeTree`.
+#[no_mangle]
+pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
+    // SAFETY: forwarded contract.
+    unsafe { XAnimCopyRuntimeTree(runtimeTree, Some(mt_free)) }
+}
+
+// ---------------------------------------------------------------- sync setup
+
+/// `void XAnimFillInSyncNodes_r(XAnim *tree, uint32_t animIndex, uint8_t requireLooping)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32, requireLooping: u8) {
+    guard(|| {
+        // SAFETY: engine tree by contract.
+        match unsafe { handle(tree) } {
+            Some(tree) => core_tree::fill_in_sync_nodes(tree, animIndex, requireLooping),
+            None => Ok(()),
+        }
+    })
+}
+
+/// `void XAnimSetupSyncNodes_r(XAnim *tree, uint32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32) {
+    guard(|| {
+        // SAFETY: engine tree by contract.
+        match unsafe { handle(tree) } {
+            Some(tree) => core_tree::setup_sync_nodes_r(tree, animIndex),
+            None => Ok(()),
+        }
+    })
+}
+
+/// `void XAnimSetupSyncNodes(XAnim *tree)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
+    guard(|| {
+        // SAFETY: engine tree by contract.
+        match unsafe { handle(tree) } {
+            Some(tree) => core_tree::setup_sync_nodes(tree),
+            None => Ok(()),
+        }
+    })
+}
+
+// ---------------------------------------------------------------- queries
+
+/// `int32_t XAnimGetNumChildren(XAnim *tree, int32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex))
+}
+
+/// `int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
+}
+
+/// `const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(core_tree::MISSING_NAME.as_ptr(), |t| t.anim_name(animIndex))
+}
+
+/// `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
+///
+/// # Safety
+/// `runtimeTree` is NULL or a runtime tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree) -> *mut XAnim {
+    if runtimeTree.is_null() {
+        return core::ptr::null_mut();
+    }
+    // SAFETY: a runtime tree by contract.
+    unsafe { (*runtimeTree).sourceTree }
+}
+
+/// `int32_t XAnimGetAnimTreeSize(XAnim *tree)`: `nodeCount`.
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32)
+}
+
+/// `qboolean XAnimHasTime(XAnim *tree, int32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex))
+}
+
+/// `qboolean XAnimIsPrimitive(XAnim *tree, int32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex))
+}
+
+/// `qboolean XAnimIsLooped(XAnim *tree, int32_t animIndex)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex))
+}
+
+/// `qboolean XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)`
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[no_mangle]
+pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, notetrack: u16) -> i32 {
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
+}
+
+// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
+// jump to the flavour's assembly routine (crate::tree::xanim, module
+// `length`; a jump rather than an alias, which would need both in one object
+// file). Engine: `long double` in st(0); client: `double` (st(0) on i386,
+// xmm0 on x86_64).
+#[cfg(not(feature = "client"))]
+core::arch::global_asm!(
+    ".text",
+    ".p2align 4",
+    ".globl XAnimGetLength",
+    ".type XAnimGetLength,@function",
+    "XAnimGetLength:",
+    "    jmp uoanim_internal_xanim_length_extended",
+    ".size XAnimGetLength, .-XAnimGetLength",
+    options(att_syntax)
+);
+
+#[cfg(feature = "client")]
+core::arch::global_asm!(
+    ".text",
+    ".p2align 4",
+    ".globl XAnimGetLength",
+    ".type XAnimGetLength,@function",
+    "XAnimGetLength:",
+    "    jmp uoanim_internal_xanim_length_binary64",
+    ".size XAnimGetLength, .-XAnimGetLength",
+    options(att_syntax)
+);

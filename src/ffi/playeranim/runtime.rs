@@ -15,12 +15,10 @@
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::{qboolean, XAnim};
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{Failure, Outcome};
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::finalize;
-use crate::script::parser::{self, ErrorContext};
-use crate::script::tables;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine};
 use crate::script::runtime::{self as core_rt, ClientInfos};
 use core::ffi::{c_char, c_int, CStr};
@@ -266,6 +264,9 @@ impl RuntimeEngine for Runtime {
     fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
         // The original casts the table pointer to `bgs_t *` and reads the
         // callback field that follows the table.
+        if self.table.is_null() {
+            return; // no table published yet: no callback to reach
+        }
         let state = self.table as *const bgs_t;
         // SAFETY: the table is `bgs.animationTable` (the engine's contract);
         // the field is read by value through a raw pointer, no reference to
@@ -628,7 +629,11 @@ pub unsafe extern "C" fn BG_GetAnimString(animationIndex: u32) -> *mut c_char {
             return Ok(ptr::null_mut());
         };
         let Some(index) = core_rt::checked_entry_index(table_ref, animationIndex) else {
-            return Err(anim_parse_error(core_rt::GET_ANIM_STRING_RANGE));
+            // SAFETY: the module's own diagnostic, called as the original
+            // calls it (a literal without conversions); it raises Com_Error
+            // and does not return. This frame owns nothing.
+            unsafe { BG_AnimParseError(GET_ANIM_STRING_RANGE.as_ptr()) };
+            return Ok(ptr::null_mut());
         };
         // SAFETY: index < 512: an element of the table's entries.
         Ok(unsafe { ptr::addr_of_mut!((*table).entries[index].name) } as *mut c_char)
@@ -672,6 +677,8 @@ pub unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runt
 // ---- tree lookups --------------------------------------------------------------------
 
 const MULTIPLAYER: &CStr = c"multiplayer";
+/// The `BG_GetAnimString` range diagnostic (a `printf` format without conversions).
+const GET_ANIM_STRING_RANGE: &CStr = c"BG_GetAnimString: anim index is out of range";
 
 /// `BG_FindAnimTree` core: `Scr_FindAnimTree`, error when missing and asked to.
 fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut XAnim> {
@@ -791,13 +798,9 @@ pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_t
     })
 }
 
-/// `BG_AnimParseError(message)` from outside a parse: `"\x15" message`,
-/// with the `: (path, line N)` suffix while the parser's path is set.
-fn anim_parse_error(message: &[u8]) -> Failure {
-    // SAFETY: single-threaded module contract; the path global holds NULL or
-    // a NUL-terminated string.
-    let path = unsafe { tables::c_string(*super::parse::bgPlayerAnimScriptPath.as_ptr()) };
-    // The line of an abandoned parse is not visible here; after a completed
-    // parse the path is NULL and the line is not printed.
-    parser::anim_parse_error(ErrorContext { path, line: 1 }, &Text::from_bytes(message))
+// The parser's diagnostic function (a variadic export of this module): it
+// adds the `(path, line N)` suffix while a parse is active, exactly as the
+// original's `BG_AnimParseError`, and never returns.
+extern "C" {
+    fn BG_AnimParseError(format: *const c_char, ...);
 }

@@ -138,9 +138,10 @@ const BITMASK_TYPES: u32 = {
 
 /// `BG_EvaluateConditions`: every condition of `script` holds for the words.
 ///
-/// A bitmask condition holds when either word intersects the client's word;
-/// an equal condition compares the low word only (the high word of the
-/// condition is ignored). No conditions: true.
+/// A bitmask condition holds when either word intersects the client's word.
+/// Quirk: an equal condition compares the low word only (the high word of
+/// the condition, which the parser may have filled, is ignored). No
+/// conditions: true.
 #[inline]
 pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
     let count = script.conditionCount;
@@ -201,8 +202,9 @@ pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
 ///
 /// With `check_conversion` and a bitmask condition the row becomes the single
 /// bit `value`; a value of 64 or more is an error, except WEAPONS 64..127,
-/// which only clears the row (guards of the reconstruction). Otherwise the
-/// low word becomes `value` and the high word is left as it was.
+/// which only clears the row (guards of the reconstruction). Quirk:
+/// otherwise the low word becomes `value` and the high word is left as it
+/// was (also for a bitmask condition written without conversion).
 pub fn update_condition_value(
     clients: &mut ClientInfos,
     client_num: i32,
@@ -442,10 +444,12 @@ pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg
 ///   so the selection saw the previous move type;
 /// * Quirk: the command is `commands[clientNum % commandCount]`, no random
 ///   draw;
-/// * returns 1 when the command reported the legs started, else 0.
+/// * Quirk: returns 1 when the command reported the legs started, else 0
+///   (not the duration).
 ///
 /// States above 3 and move types outside 0..17 address no list here (they
 /// count as empty), so the search starts at state 3 at most.
+#[allow(clippy::too_many_arguments)]
 pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
     scripts: &S,
@@ -550,6 +554,7 @@ pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 /// of the event's list, with timers. Quirk: DEATH is the only event that
 /// still plays for a dead player. -1 when nothing applies or for events
 /// outside 0..15.
+#[allow(clippy::too_many_arguments)]
 pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     table: &bg_static_animation_table_t,
     scripts: &S,
@@ -598,10 +603,6 @@ pub fn get_anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 pub fn checked_entry_index(table: &bg_static_animation_table_t, index: u32) -> Option<usize> {
     (index < table.entryCount as u32 && (index as usize) < BG_ANIM_MAX_ANIMATIONS).then_some(index as usize)
 }
-
-/// Text of the `BG_GetAnimString` range error (raised through the parser's
-/// error function, so it takes the parser's path suffix when one is set).
-pub const GET_ANIM_STRING_RANGE: &[u8] = b"BG_GetAnimString: anim index is out of range";
 
 /// `BG_GetAnimationForIndex` range error.
 pub fn get_animation_for_index_error() -> Failure {

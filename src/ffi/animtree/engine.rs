@@ -1,0 +1,153 @@
+//! Engine imports of the animation-tree unit and the [`TreeEngine`]
+//! implementation over them.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
+
+use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
+use crate::error::{Failure, Outcome};
+use crate::tree::names::CName;
+use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
+use crate::tree::xanim::{self as xtree, XAnimHandle};
+use core::ffi::{c_char, c_void, CStr};
+
+/// The engine imports of the script side (kept out of the unit's header).
+///
+/// cbindgen:ignore
+mod imports;
+use imports::*;
+
+/// Name of a tree whose `.atr` has no file record.
+static SAVEGAME_NAME: &CStr = c"(savegame)";
+
+/// The engine as the registry sees it, for one exported call.
+///
+/// cbindgen:ignore
+pub struct Engine {
+    /// The allocator of the load in progress (precache / load at index).
+    pub alloc: script_anim_tree_alloc_t,
+}
+
+/// The handle of a tree this module allocated.
+fn tree_handle(tree: TreeAddr) -> Option<XAnimHandle> {
+    // SAFETY: `tree` is 0 or a tree `XAnimAllocTree` made for the load in
+    // progress (header and `nodeCount` entries of allocator memory).
+    unsafe { XAnimHandle::from_raw(tree as *mut XAnim) }
+}
+
+/// A module name as the C string it is.
+fn c_name(name: CName<'_>) -> &CStr {
+    // SAFETY: a `CName` ends with its only NUL (its invariant).
+    unsafe { CStr::from_bytes_with_nul_unchecked(name.with_nul()) }
+}
+
+fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
+    if p.is_null() {
+        return &[];
+    }
+    // SAFETY: the engine returns NUL-terminated strings that outlive the call.
+    unsafe { CStr::from_ptr(p) }.to_bytes()
+}
+
+impl TreeEngine for Engine {
+    fn is_identifier(&mut self, text: &CStr) -> bool {
+        // SAFETY: NUL-terminated string.
+        unsafe { Scr_IsIdentifier(text.as_ptr()) != 0 }
+    }
+
+    fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>) {
+        // SAFETY: NUL-terminated string; the handle's text is the engine's.
+        let handle = unsafe { Scr_CreateCanonicalFilename(filename.as_ptr()) };
+        out.extend_from_slice(self.string_of(handle));
+    }
+
+    fn string_of(&mut self, handle: u16) -> &[u8] {
+        // SAFETY: the engine's string table.
+        let text = unsafe { SL_ConvertToString(handle) };
+        c_bytes(text)
+    }
+
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
+        // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
+        // temp memory, valid until Hunk_ClearTempMemoryHigh.
+        let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
+        (!text.is_null()).then(|| c_bytes(text))
+    }
+
+    fn clear_temp_memory_high(&mut self) {
+        // SAFETY: plain engine call.
+        unsafe { Hunk_ClearTempMemoryHigh() }
+    }
+
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
+        // SAFETY: NUL-terminated strings; the record (if any) is the engine's.
+        let name = unsafe {
+            let record = FS_GetDataForFile(c"animtrees".as_ptr(), c_name(tree_name).as_ptr(), c".atr".as_ptr());
+            if record.is_null() {
+                SAVEGAME_NAME.as_ptr()
+            } else {
+                (*record).name
+            }
+        };
+        match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
+            Some(tree) => Ok(tree.as_ptr() as TreeAddr),
+            // The original would write through NULL (docs/DIVERGENCES.md).
+            None => Err(Failure::drop(b"\x15animation tree allocation failed")),
+        }
+    }
+
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first_child: u16, child_count: u16, flags: u16) {
+        if let Some(tree) = tree_handle(tree) {
+            xtree::set_parent_node(tree, index, first_child, child_count, flags);
+        }
+    }
+
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
+        match tree_handle(tree) {
+            Some(tree) => xtree::set_leaf_node(&mut super::xanim::Engine, tree, index, c_name(name)),
+            None => Ok(()),
+        }
+    }
+
+    fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()> {
+        // SAFETY: NUL-terminated name; the allocator is this unit's.
+        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(super::runtime::Hunk_AllocXAnimPrecache)) };
+        Ok(())
+    }
+
+    fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
+        match tree_handle(tree) {
+            Some(tree) => xtree::setup_sync_nodes(tree),
+            None => Ok(()),
+        }
+    }
+
+    fn write_cell(&mut self, cell: CellAddr, value: u32) {
+        // A NULL cell (the original writes through it) is not written
+        // (docs/DIVERGENCES.md).
+        if cell == 0 {
+            return;
+        }
+        // SAFETY: the cell is the 4 bytes the engine handed over with the
+        // reference (possibly unaligned script code).
+        unsafe { core::ptr::write_unaligned(cell as *mut u32, value) }
+    }
+
+    fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool {
+        // SAFETY: plain engine query.
+        unsafe { ScriptCode_IsLoadedCodePos(cell as *const u8) != 0 }
+    }
+
+    fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool {
+        // SAFETY: plain engine query.
+        unsafe { Scr_IsInDeveloperOpcodeMemory(cell as *const u8) != 0 }
+    }
+}
+
+/// `Hunk_AllocAlignInternal`.
+///
+/// # Safety
+/// Plain engine call.
+pub(super) unsafe fn hunk_alloc_align(size: usize, alignment: usize) -> *mut c_void {
+    // SAFETY: plain engine call.
+    unsafe { Hunk_AllocAlignInternal(size, alignment) }
+}

@@ -1,0 +1,690 @@
+//! The tree registry, the reference sets and the load pipeline
+//! (`script_anim_runtime.c` and the anim parts of the compiler glue).
+//!
+//! State kept here, per the C original's observable behaviour:
+//!
+//! * the registry *root*: canonical tree name → registered tree (one root
+//!   for both rows; `Scr_BeginLoadAnimTrees` starts a new one);
+//! * two *rows* (`xanim_activePoolPayloadSlot` 0/1) of 127 one-based
+//!   registry indices, in first-registration order;
+//! * per registered tree its *reference set* (the names scripts and C code
+//!   asked for, each with its queue of 4-byte cells) and, once built, its
+//!   `XAnim`;
+//! * the queued cells themselves.  A cell is written when it is queued (0,
+//!   or on i386 the address of the previously queued cell of the same name:
+//!   the C original threads its list through the cells) and again with
+//!   `(treeIndex << 16) | nodeIndex` when the name is resolved.
+// Failures carry their text inline (no heap), by design of crate::error.
+#![allow(clippy::result_large_err)]
+
+use super::hash::FxHashMap;
+use super::lexer::Lexer;
+use super::names::{CName, NameId, Names};
+use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
+use crate::error::{Failure, Outcome, Text};
+use core::ffi::CStr;
+
+/// Registered names per row (`SCRIPT_ANIM_TREE_REGISTERED_CAPACITY`).
+pub const TREE_CAPACITY: usize = 127;
+/// Longest tree name that fits `animtrees/<name>.atr` in a 64-byte qpath.
+pub const MAX_TREE_NAME: usize = 49;
+/// Multiplier of the tree checksum.
+const HASH_MULTIPLIER: u32 = 31;
+
+/// Bound of the name table kept between loads.
+const MAX_NAMES: usize = 1 << 20;
+/// Bound of the token cache kept between loads (bytes of text).
+const MAX_CACHED_BYTES: usize = 64 << 20;
+
+/// A `.atr` text and its tokens.
+#[derive(Default)]
+struct CachedText {
+    text: Vec<u8>,
+    tokens: Vec<Token>,
+}
+
+/// Address of a built `XAnim` (opaque to the core; 0 is NULL).
+pub type TreeAddr = usize;
+/// Address of a 4-byte reference cell (opaque to the core).
+pub type CellAddr = usize;
+
+/// The engine services the registry uses (implemented by the FFI layer with
+/// the engine imports and the XAnim building functions; by a mock in tests).
+pub trait TreeEngine {
+    /// `Scr_IsIdentifier`.
+    fn is_identifier(&mut self, text: &CStr) -> bool;
+    /// `Scr_CreateCanonicalFilename` followed by `SL_ConvertToString`: the
+    /// canonical name's bytes are appended to `out`.
+    fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>);
+    /// `SL_ConvertToString(handle)`.
+    fn string_of(&mut self, handle: u16) -> &[u8];
+    /// `Scr_AddSourceBuffer(path)`: the file's text (up to its first NUL),
+    /// valid until [`clear_temp_memory_high`](Self::clear_temp_memory_high);
+    /// None when the file is missing.
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]>;
+    /// `Hunk_ClearTempMemoryHigh`.
+    fn clear_temp_memory_high(&mut self);
+    /// `XAnimAllocTree` named after `FS_GetDataForFile("animtrees", tree, ".atr")`
+    /// (its record name, or `(savegame)`), through the load's allocator.
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr>;
+    /// `XAnimSetParentNode`.
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, first_child: u16, child_count: u16, flags: u16);
+    /// `XAnimSetLeafNode`.
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()>;
+    /// `XAnimLoadFile(name, Hunk_AllocXAnimPrecache)`.
+    fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()>;
+    /// `XAnimSetupSyncNodes`.
+    fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()>;
+    /// Stores a 4-byte value into a (possibly unaligned) cell.
+    fn write_cell(&mut self, cell: CellAddr, value: u32);
+    /// `ScriptCode_IsLoadedCodePos`.
+    fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool;
+    /// `Scr_IsInDeveloperOpcodeMemory`.
+    fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool;
+}
+
+/// The exported globals a call reads or writes (owned by the FFI layer).
+pub struct Globals<'a> {
+    /// `xanim_activePoolPayloadSlot`.
+    pub slot: i32,
+    /// `script_animTreeChecksum`.
+    pub checksum: &'a mut u32,
+}
+
+const NO_CELL: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct CellLink {
+    addr: CellAddr,
+    prev: u32,
+}
+
+#[derive(Clone, Copy)]
+struct RefEntry {
+    name: NameId,
+    /// Newest queued cell (`NO_CELL` when none).
+    head: u32,
+    /// Resolved (the C payload 0).
+    resolved: bool,
+}
+
+/// A tree's reference set: names in creation order, with their cell queues
+/// (looked up through `AnimTrees::ref_index`).
+#[derive(Default)]
+struct RefSet {
+    entries: Vec<RefEntry>,
+}
+
+#[inline]
+fn ref_key(refset: u32, name: NameId) -> u64 {
+    (u64::from(refset) << 32) | u64::from(name)
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    name: NameId,
+    /// Reference set (key 0 of the C tree object): index into `refsets`.
+    refset: Option<u32>,
+    /// Built tree (key 1 of the C tree object).
+    tree: Option<TreeAddr>,
+}
+
+/// A registry index in a row: the entry it names, in the epoch it was set.
+#[derive(Clone, Copy, Default)]
+struct Handle {
+    epoch: u32,
+    entry: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Row {
+    count: i32,
+    handles: [Handle; TREE_CAPACITY + 1],
+    trees: [TreeAddr; TREE_CAPACITY + 1],
+}
+
+impl Row {
+    const EMPTY: Row = Row { count: 0, handles: [Handle { epoch: 0, entry: 0 }; TREE_CAPACITY + 1], trees: [0; TREE_CAPACITY + 1] };
+}
+
+/// A parent being filled (one level of the C recursion): the next child to
+/// visit, the node index it gets, and the next free node index.
+#[derive(Clone, Copy)]
+struct BuildFrame {
+    cursor: u32,
+    child_index: u32,
+    next_free: u32,
+}
+
+/// The whole module state.
+pub struct AnimTrees {
+    /// `script_animCheckEnabled`.
+    pub anim_check: i32,
+    /// Whether a queued cell holds the previous cell's address (i386).
+    pub links_in_cells: bool,
+    names: Names,
+    lexer: Lexer,
+    /// Tokens of every `.atr` text met, by tree name (checked against the
+    /// text each time).
+    cache: FxHashMap<NameId, CachedText>,
+    cached_bytes: usize,
+    tree: ParseTree,
+    frames: Vec<Frame>,
+    build: Vec<BuildFrame>,
+    stack: Vec<u32>,
+    scratch: Vec<u8>,
+    /// Registry root: canonical name → entry.
+    root: FxHashMap<NameId, u32>,
+    entries: Vec<Entry>,
+    epoch: u32,
+    rows: [Row; 2],
+    refsets: Vec<RefSet>,
+    /// (reference set, name) → index in the set's entries.
+    ref_index: FxHashMap<u64, u32>,
+    cells: Vec<CellLink>,
+    /// Engine string handle → name last seen for it (checked on use).
+    handle_names: Vec<NameId>,
+}
+
+impl Default for AnimTrees {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `script_animCurrentUsingTree` value of a reference set that is no longer
+/// known (set by an earlier load): references queued there never resolve.
+const ORPHAN_REFSET: u16 = u16::MAX;
+
+fn drop_error(text: Text) -> Failure {
+    Failure::Error { level: crate::error::level::DROP, text }
+}
+
+impl AnimTrees {
+    /// The state before the first load.
+    pub const fn new() -> Self {
+        Self {
+            anim_check: 0,
+            links_in_cells: cfg!(target_pointer_width = "32"),
+            names: Names::new(),
+            lexer: Lexer::new(),
+            cache: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            cached_bytes: 0,
+            tree: ParseTree::new(),
+            frames: Vec::new(),
+            build: Vec::new(),
+            stack: Vec::new(),
+            scratch: Vec::new(),
+            root: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            entries: Vec::new(),
+            epoch: 1,
+            rows: [Row::EMPTY; 2],
+            refsets: Vec::new(),
+            ref_index: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            cells: Vec::new(),
+            handle_names: Vec::new(),
+        }
+    }
+
+    fn row_index(slot: i32) -> usize {
+        // Rows 0 and 1 exist; any other slot value selects row 1
+        // (docs/DIVERGENCES.md).
+        if slot == 0 {
+            0
+        } else {
+            1
+        }
+    }
+
+    fn entry_of(&self, handle: Handle) -> Option<u32> {
+        (handle.epoch == self.epoch && (handle.entry as usize) < self.entries.len()).then_some(handle.entry)
+    }
+
+    /// `SetAnimCheck`.
+    pub fn set_anim_check(&mut self, enabled: i32) {
+        self.anim_check = enabled;
+    }
+
+    /// `Scr_BeginLoadAnimTrees`: empties the row and starts a new registry
+    /// root (entries of the previous root stay alive for the other row).
+    pub fn begin_load(&mut self, g: &Globals<'_>) {
+        let row = &mut self.rows[Self::row_index(g.slot)];
+        row.count = 0;
+        row.trees[0] = 0;
+        self.root.clear();
+    }
+
+    /// `Scr_EndLoadAnimTrees`: drops the registry, every reference set and
+    /// queued cell, and the names of the load.
+    pub fn end_load(&mut self) {
+        self.root.clear();
+        self.entries.clear();
+        self.refsets.clear();
+        self.ref_index.clear();
+        self.cells.clear();
+        self.tree.release();
+        self.lexer.release();
+        // Names and token lists outlive a load (the next load meets the same
+        // files); they are dropped when they grow large.
+        if self.names.len() > MAX_NAMES || self.cached_bytes > MAX_CACHED_BYTES {
+            self.names.clear();
+            self.handle_names.clear();
+            self.tree.forget_names();
+            self.cache.clear();
+            self.cached_bytes = 0;
+        }
+        self.epoch = self.epoch.wrapping_add(1).max(1);
+    }
+
+    fn intern_canonical(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> NameId {
+        // Frames own nothing across the import: the buffer is the state's.
+        self.scratch.clear();
+        engine.canonical_filename(filename, &mut self.scratch);
+        self.names.intern(&self.scratch)
+    }
+
+    fn new_refset(&mut self) -> u32 {
+        self.refsets.push(RefSet::default());
+        (self.refsets.len() - 1) as u32
+    }
+
+    /// `Scr_UsingTreeInternal`: registers `filename` if new; returns the
+    /// `script_animCurrentUsingTree` value of its reference set and the
+    /// registry index (0 when the name is not in this row).
+    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, g: &Globals<'_>, filename: &CStr) -> Outcome<(u16, i32)> {
+        let name = self.intern_canonical(engine, filename);
+        let r = Self::row_index(g.slot);
+        let (entry, tree_index) = match self.root.get(&name).copied() {
+            None => {
+                // One-based rows of 128 cells: the 128th new name is refused
+                // before anything is registered (names already known still
+                // resolve at capacity).
+                if self.rows[r].count >= TREE_CAPACITY as i32 {
+                    return Err(drop_error(crate::text!("\x15maximum animation tree count exceeded ({})", TREE_CAPACITY)));
+                }
+                let entry = self.entries.len() as u32;
+                self.entries.push(Entry { name, refset: None, tree: None });
+                self.root.insert(name, entry);
+                let row = &mut self.rows[r];
+                row.count += 1;
+                let index = row.count as usize;
+                row.handles[index] = Handle { epoch: self.epoch, entry };
+                (entry, row.count)
+            }
+            Some(entry) => {
+                let row = &self.rows[r];
+                let count = row.count.clamp(0, TREE_CAPACITY as i32) as usize;
+                let found = (1..=count).find(|&i| self.entry_of(row.handles[i]) == Some(entry));
+                (entry, found.map_or(0, |i| i as i32))
+            }
+        };
+        let refset = match self.entries[entry as usize].refset {
+            Some(refset) => refset,
+            None => {
+                let refset = self.new_refset();
+                self.entries[entry as usize].refset = Some(refset);
+                refset
+            }
+        };
+        Ok((Self::using_value(refset), tree_index))
+    }
+
+    fn using_value(refset: u32) -> u16 {
+        // 1-based; a (never seen) overflow maps to the orphan set.
+        if refset + 1 < u32::from(ORPHAN_REFSET) {
+            (refset + 1) as u16
+        } else {
+            ORPHAN_REFSET
+        }
+    }
+
+    fn refset_of_using(&mut self, using: u16) -> u32 {
+        let index = u32::from(using).wrapping_sub(1);
+        if using != ORPHAN_REFSET && (index as usize) < self.refsets.len() {
+            return index;
+        }
+        // An unknown value: a detached set whose references never resolve.
+        self.new_refset()
+    }
+
+    /// `Scr_UsingTree` (`#using_animtree`): returns the new values of
+    /// `script_animCurrentUsingTree` and `script_activeAnimTreeHandle`.
+    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, g: &Globals<'_>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
+        if !engine.is_identifier(name) {
+            return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"bad anim tree name") });
+        }
+        self.using_tree_internal(engine, g, name)
+    }
+
+    /// `Scr_EmitAnimationInternal`: queues `cell` for `name` in a set.
+    fn emit_internal(&mut self, engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, refset: u32, source_pos: u32, comment_depth: i32) -> Outcome<()> {
+        if comment_depth != 0 {
+            return Err(Failure::Compile {
+                source_pos,
+                text: Text::from_bytes(b"cannot reference animation from /# ... #/ comment"),
+            });
+        }
+        let links = self.links_in_cells;
+        let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
+        let link = self.cells.len() as u32;
+        match self.ref_index.get(&ref_key(refset, name)).copied() {
+            None => {
+                let index = set.entries.len() as u32;
+                set.entries.push(RefEntry { name, head: link, resolved: false });
+                self.ref_index.insert(ref_key(refset, name), index);
+                engine.write_cell(cell, 0);
+                self.cells.push(CellLink { addr: cell, prev: NO_CELL });
+            }
+            Some(index) => {
+                let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
+                let prev = if entry.resolved { NO_CELL } else { entry.head };
+                // Quirk: on i386 the cell holds the previous cell's address
+                // (the C list is threaded through the cells); 64-bit builds
+                // keep the list aside and store 0.
+                let value = match self.cells.get(prev as usize) {
+                    Some(p) if links => p.addr as u32,
+                    _ => 0,
+                };
+                entry.head = link;
+                entry.resolved = false;
+                engine.write_cell(cell, value);
+                self.cells.push(CellLink { addr: cell, prev });
+            }
+        }
+        Ok(())
+    }
+
+    /// `Scr_EmitAnimation` (`%name` in script code).
+    pub fn emit_animation(
+        &mut self,
+        engine: &mut dyn TreeEngine,
+        cell: CellAddr,
+        anim_handle: u16,
+        source_pos: u32,
+        using: u16,
+        comment_depth: i32,
+    ) -> Outcome<()> {
+        if using == 0 {
+            return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"#using_animtree was not specified") });
+        }
+        let text = engine.string_of(anim_handle);
+        let slot = usize::from(anim_handle);
+        let name = match self.handle_names.get(slot) {
+            Some(&id) if id != NONE && self.names.get(id) == text => id,
+            _ => {
+                let id = self.names.intern(text);
+                if self.handle_names.len() <= slot {
+                    self.handle_names.resize(usize::from(u16::MAX) + 1, NONE);
+                }
+                self.handle_names[slot] = id;
+                id
+            }
+        };
+        let refset = self.refset_of_using(using);
+        self.emit_internal(engine, cell, name, refset, source_pos, comment_depth)
+    }
+
+    /// `Scr_FindAnim` (C-side reference to a `scr_anim_t` cell).
+    pub fn find_anim(
+        &mut self,
+        engine: &mut dyn TreeEngine,
+        g: &Globals<'_>,
+        tree_name: &CStr,
+        anim_name: &CStr,
+        cell: CellAddr,
+        comment_depth: i32,
+    ) -> Outcome<()> {
+        let name = self.names.intern_lowercase(anim_name.to_bytes());
+        let (using, _) = self.using_tree_internal(engine, g, tree_name)?;
+        let refset = self.refset_of_using(using);
+        self.emit_internal(engine, cell, name, refset, 0, comment_depth)
+    }
+
+    /// `Scr_FindAnimTree`: the built tree of a registered name, or 0.
+    pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> TreeAddr {
+        let name = self.intern_canonical(engine, filename);
+        match self.root.get(&name) {
+            Some(&entry) => self.entries.get(entry as usize).and_then(|e| e.tree).unwrap_or(0),
+            None => 0,
+        }
+    }
+
+    /// `Scr_PrecacheAnimTrees`: builds every tree of the row.
+    pub fn precache(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>) -> Outcome<()> {
+        let mut index = 1;
+        while index <= self.rows[Self::row_index(g.slot)].count {
+            self.load_at_index(engine, g, index)?;
+            index += 1;
+        }
+        Ok(())
+    }
+
+    /// `ConnectScriptToAnim`: resolves the references to `name`.
+    fn connect(&mut self, engine: &mut dyn TreeEngine, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
+        let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
+        let Some(&index) = self.ref_index.get(&ref_key(refset, name)) else { return Ok(()) };
+        let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
+        // Quirk: the first node of a referenced name (in creation order)
+        // binds it; a second node of that name anywhere in the tree is an
+        // error, while unreferenced names may repeat across blocks.
+        if entry.resolved {
+            let mut text = Text::from_bytes(b"\x15duplicate animation '");
+            text.push(self.names.get(name));
+            text.push(b"' in 'animtrees/");
+            text.push(self.names.get(tree_name));
+            text.push(b".atr'");
+            return Err(drop_error(text));
+        }
+        let packed = (u32::from(tree_index as u16) << 16) | u32::from(node_index as u16);
+        let mut link = entry.head;
+        entry.head = NO_CELL;
+        entry.resolved = true;
+        while let Some(&cell) = self.cells.get(link as usize) {
+            engine.write_cell(cell.addr, packed);
+            link = cell.prev;
+        }
+        Ok(())
+    }
+
+    /// `Scr_LoadAnimTreeAtIndex`: the build pipeline of one registered tree.
+    pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, tree_index: i32) -> Outcome<()> {
+        let r = Self::row_index(g.slot);
+        // Indices outside 1..=127, never-set or stale indices: nothing to do
+        // (docs/DIVERGENCES.md).
+        let Some(&handle) = usize::try_from(tree_index).ok().filter(|&i| i >= 1).and_then(|i| self.rows[r].handles.get(i)) else {
+            return Ok(());
+        };
+        let Some(entry_id) = self.entry_of(handle) else { return Ok(()) };
+        let entry = self.entries[entry_id as usize];
+        if entry.tree.is_some() {
+            return Ok(());
+        }
+        let slot_index = tree_index as usize;
+        let Some(refset) = entry.refset else {
+            self.rows[r].trees[slot_index] = 0;
+            return Ok(());
+        };
+        let tree_name = entry.name;
+
+        // Scr_LoadAnimTreeInternal.
+        let name_len = self.names.get(tree_name).len();
+        if name_len > MAX_TREE_NAME {
+            return Err(drop_error(Text::from_bytes(b"\x15animation tree path is too long")));
+        }
+        let mut path = [0u8; 64];
+        path[..10].copy_from_slice(b"animtrees/");
+        path[10..10 + name_len].copy_from_slice(self.names.get(tree_name));
+        path[10 + name_len..10 + name_len + 4].copy_from_slice(b".atr");
+        let path = CStr::from_bytes_until_nul(&path).unwrap_or(c"");
+        let Some(text) = engine.add_source_buffer(path) else {
+            // Quirk: a missing file is silent: the tree is dropped from the
+            // registry (NULL tree), its queued references are never reported
+            // and keep what they hold (0, or on i386 the list links).
+            if self.root.get(&tree_name) == Some(&entry_id) {
+                self.root.remove(&tree_name);
+            }
+            self.rows[r].trees[slot_index] = 0;
+            return Ok(());
+        };
+        let cached = self.cache.entry(tree_name).or_default();
+        if cached.text != text {
+            self.cached_bytes = self.cached_bytes.wrapping_sub(cached.text.len()).wrapping_add(text.len());
+            cached.text.clear();
+            cached.text.extend_from_slice(text);
+            parse::tokenize(&mut self.lexer, text, &mut self.names, &mut cached.tokens);
+        }
+        let void_name = self.names.intern(b"void");
+        let void_loop_name = self.names.intern(b"void_loop");
+        self.tree.reset(tree_name, self.names.len());
+        if let Some(set) = self.refsets.get(refset as usize) {
+            for e in &set.entries {
+                self.tree.mark_referenced(e.name);
+            }
+        }
+        let cx = ParseContext { anim_check: self.anim_check != 0, void_name, void_loop_name };
+        let tokens = self.cache.get(&tree_name).map_or(&[][..], |c| &c.tokens[..]);
+        parse::parse(tokens, &mut self.tree, &mut self.frames, &cx)?;
+        engine.clear_temp_memory_high();
+
+        let node_count = self.count_nodes();
+        let tree = engine.alloc_tree(self.names.c_name(tree_name), node_count)?;
+        let root_name = self.names.intern(b"root");
+        self.connect(engine, refset, 0, tree_name, root_name, tree_index)?;
+        self.create_tree(engine, g, refset, tree, tree_name, tree_index)?;
+        self.check_defined(refset, tree_name)
+            .map_or(Ok(()), |(cell, text)| Err(self.undefined_failure(engine, cell, text)))?;
+        self.precache_leaves(engine)?;
+        self.entries[entry_id as usize].refset = None;
+        self.entries[entry_id as usize].tree = Some(tree);
+        engine.setup_sync_nodes(tree)?;
+        self.rows[r].trees[slot_index] = tree;
+        Ok(())
+    }
+
+    /// `Scr_GetAnimTreeSize` of the parsed tree.
+    fn count_nodes(&mut self) -> u32 {
+        // Every kept block has at least one child, so this is the number of
+        // reachable nodes.
+        let mut count: u32 = 0;
+        self.stack.clear();
+        self.stack.push(0);
+        while let Some(node) = self.stack.pop() {
+            count = count.wrapping_add(1);
+            for (child, n) in self.tree.children(node) {
+                if n.is_block {
+                    self.stack.push(child);
+                } else {
+                    count = count.wrapping_add(1);
+                }
+            }
+        }
+        count
+    }
+
+    /// `Scr_CreateAnimationTree` from the root: level-by-level indices per
+    /// parent, checksum, parent and leaf nodes.
+    ///
+    /// Quirk: a parent's children (newest first) take consecutive indices
+    /// before any grandchild block is allocated; the checksum
+    /// (`script_animTreeChecksum`) is never reset, so it accumulates over
+    /// every tree of every load.
+    fn create_tree(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, refset: u32, tree: TreeAddr, tree_name: NameId, tree_index: i32) -> Outcome<()> {
+        self.build.clear();
+        let frame = self.enter_parent(engine, g, tree, 0, 0, 1, true);
+        self.build.push(frame);
+        while let Some(&top) = self.build.last() {
+            let Some(&child) = self.tree.nodes.get(top.cursor as usize) else {
+                // All children done: the parent continues after this block.
+                self.build.pop();
+                if let Some(parent) = self.build.last_mut() {
+                    parent.next_free = top.next_free;
+                    parent.child_index = parent.child_index.wrapping_add(1);
+                }
+                continue;
+            };
+            if let Some(t) = self.build.last_mut() {
+                t.cursor = child.next_sibling;
+            }
+            self.connect(engine, refset, top.child_index, tree_name, child.name, tree_index)?;
+            if child.is_block {
+                let frame = self.enter_parent(engine, g, tree, top.cursor, top.child_index, top.next_free, false);
+                self.build.push(frame);
+            } else {
+                *g.checksum = g.checksum.wrapping_mul(HASH_MULTIPLIER).wrapping_add(top.child_index);
+                engine.set_leaf_node(tree, top.child_index as u16, self.names.c_name(child.name))?;
+                if let Some(t) = self.build.last_mut() {
+                    t.child_index = t.child_index.wrapping_add(1);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn enter_parent(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, tree: TreeAddr, node: u32, node_index: u32, first_child: u32, is_root: bool) -> BuildFrame {
+        let mut child_count: u16 = 0;
+        for _ in self.tree.children(node) {
+            child_count = child_count.wrapping_add(1);
+        }
+        let n = self.tree.nodes.get(node as usize).copied();
+        let flags = n.map_or(0, |n| n.flags) as u16;
+        let c = g.checksum.wrapping_mul(HASH_MULTIPLIER).wrapping_add(node_index);
+        let c = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(first_child);
+        let c = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(u32::from(child_count));
+        *g.checksum = c.wrapping_mul(HASH_MULTIPLIER).wrapping_add(u32::from(flags));
+        let name = if is_root { CName::ROOT } else { self.names.c_name(n.map_or(0, |n| n.name)) };
+        engine.set_parent_node(tree, node_index as u16, name, first_child as u16, child_count, flags);
+        let cursor = n.map_or(NONE, |n| n.first_child);
+        BuildFrame { cursor, child_index: first_child, next_free: first_child.wrapping_add(u32::from(child_count)) }
+    }
+
+    /// `Scr_CheckAnimsDefined`: the newest still-unresolved name, with its
+    /// newest cell and the message (Quirk: names are walked newest first and
+    /// the first hit is reported, through `CompileError2` for script code
+    /// and `Com_Error` for any other cell).
+    fn check_defined(&self, refset: u32, tree_name: NameId) -> Option<(CellAddr, Text)> {
+        let set = self.refsets.get(refset as usize)?;
+        let entry = set.entries.iter().rev().find(|e| !e.resolved)?;
+        let cell = self.cells.get(entry.head as usize).map_or(0, |c| c.addr);
+        let mut text = Text::from_bytes(b"animation '");
+        text.push(self.names.get(entry.name));
+        text.push(b"' not defined in anim tree '");
+        text.push(self.names.get(tree_name));
+        text.push(b"'");
+        Some((cell, text))
+    }
+
+    fn undefined_failure(&self, engine: &mut dyn TreeEngine, cell: CellAddr, text: Text) -> Failure {
+        let loaded = engine.is_loaded_code_pos(cell);
+        let developer = engine.is_developer_code_pos(cell);
+        if loaded || developer {
+            Failure::Compile2 { code_pos: cell, text }
+        } else {
+            let mut t = Text::from_bytes(b"\x15");
+            t.push(text.as_bytes());
+            drop_error(t)
+        }
+    }
+
+    /// `Scr_PrecacheAnimationTree`: loads every leaf's xanim, depth first,
+    /// children in list order.
+    fn precache_leaves(&mut self, engine: &mut dyn TreeEngine) -> Outcome<()> {
+        self.stack.clear();
+        self.stack.push(self.tree.nodes.first().map_or(NONE, |n| n.first_child));
+        while let Some(&cursor) = self.stack.last() {
+            let Some(&child) = self.tree.nodes.get(cursor as usize) else {
+                self.stack.pop();
+                continue;
+            };
+            if let Some(t) = self.stack.last_mut() {
+                *t = child.next_sibling;
+            }
+            if child.is_block {
+                self.stack.push(child.first_child);
+            } else {
+                engine.load_xanim(self.names.c_name(child.name))?;
+            }
+        }
+        Ok(())
+    }
+}
