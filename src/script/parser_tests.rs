@@ -625,10 +625,10 @@ fn quirk_full_define_window_runs_into_the_next() {
 
 #[test]
 fn twelfth_condition_is_an_error() {
-    let line = vec!["crouching"; 12].join(" ");
+    let line = ["crouching"; 12].join(" ");
     let mut h = Harness::new(anim_block(&line, "both a").as_bytes());
     assert_eq!(h.err(true), "\x15BG_ParseConditions: exceeded maximum conditions (11): (mp/playeranim.script, line 7)");
-    let line = vec!["crouching"; 11].join(" ");
+    let line = ["crouching"; 11].join(" ");
     let mut h = Harness::new(anim_block(&line, "both a").as_bytes());
     h.parse(true).unwrap();
     assert_eq!(h.item(0).conditionCount, 11);
