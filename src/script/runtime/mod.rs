@@ -142,15 +142,14 @@ const BITMASK_TYPES: u32 = {
 /// Quirk: an equal condition compares the low word only (the high word of
 /// the condition, which the parser may have filled, is ignored). No
 /// conditions: true.
-#[inline]
+#[inline(always)]
 pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
     let count = script.conditionCount;
-    let mut index = 0usize;
     // `index < count` as the original's signed loop; bounded to the array.
-    while (index as i32) < count {
-        let Some(condition) = script.conditions.get(index) else {
+    for (index, condition) in script.conditions.iter().enumerate() {
+        if index as i32 >= count {
             break;
-        };
+        }
         let kind = condition.r#type as u32;
         // A type outside the condition table (never produced by the parser):
         // the condition does not hold.
@@ -158,14 +157,14 @@ pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim
             return false;
         };
         let value = condition.value;
-        if BITMASK_TYPES >> kind & 1 != 0 {
-            if (value[0] as u32 & row[0]) == 0 && (value[1] as u32 & row[1]) == 0 {
-                return false;
-            }
-        } else if row[0] != value[0] as u32 {
+        let holds = if BITMASK_TYPES >> kind & 1 != 0 {
+            (value[0] as u32 & row[0]) | (value[1] as u32 & row[1]) != 0
+        } else {
+            row[0] == value[0] as u32
+        };
+        if !holds {
             return false;
         }
-        index += 1;
     }
     true
 }
@@ -265,6 +264,7 @@ fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32,
 ///
 /// Returns true when the animation was (re)started.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn play_part(
     timer: &mut i32,
     anim: &mut i32,
@@ -302,6 +302,7 @@ fn play_part(
 /// LOOPED test of the torso reads entry 0). Body part values other than
 /// LEGS/TORSO/BOTH do nothing.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn play_anim(
     entries: &[bg_static_animation_t],
     player: &mut playerState_t,
