@@ -486,32 +486,29 @@ pub fn index_for_string_indexed<'n, const N: usize>(
             return index_for_string_hashed(name, hash(), strings, resolve);
         }
     }
-    // Once every hash is stored, a lookup writes nothing: a name whose
-    // length no entry has is a miss without hashing it, and in a small
-    // table the first entry with an equal name is the answer (equal names
-    // have equal hashes: the hash folds case exactly as the compare does).
-    if index.filled >= index.len {
-        if index.lengths & (1u64 << name.len().min(63)) == 0 {
-            return -1;
-        }
-        if index.names_ok && index.len <= 24 {
-            for (i, &(ptr, len)) in index.names[..index.len].iter().enumerate() {
-                if len == name.len() {
-                    // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
-                    // this table when the index was built; the table's
-                    // strings stay valid and unchanged while the index is
-                    // used (one parse run).
-                    let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
-                    if same_name(name, entry_name) {
-                        return i as i32;
-                    }
-                }
-            }
-            return -1;
-        }
+    // Once every hash is stored, a miss writes nothing: a name whose
+    // length no entry has is a miss without hashing it.
+    if index.filled >= index.len && index.lengths & (1u64 << name.len().min(63)) == 0 {
+        return -1;
     }
-    let hash = hash();
-    let found = index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)));
+    let found = if index.names_ok && index.len <= 24 {
+        // Small table: the first entry with an equal name is the answer
+        // (equal names have equal hashes: the hash folds case exactly as
+        // the compare does), no need to hash the query.
+        index.names[..index.len].iter().position(|&(ptr, len)| {
+            len == name.len() && {
+                // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
+                // this table when the index was built; the table's strings
+                // stay valid and unchanged while the index is used (one
+                // parse run).
+                let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
+                same_name(name, entry_name)
+            }
+        })
+    } else {
+        let hash = hash();
+        index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
+    };
     let upto = found.map_or(index.len, |i| i + 1);
     if upto > index.filled {
         for (e, &h) in strings[index.filled..upto].iter_mut().zip(&index.hashes[index.filled..upto]) {
