@@ -375,26 +375,39 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     engine: &mut E,
 ) -> i32 {
     let command = *command;
-    let mut duration = -1;
+    let first = i32::from(command.bodyPart[0]);
+    let second = i32::from(command.bodyPart[1]);
+    // Quirk: bodyPart[0] decides "legs started" for both slots.
+    let first_is_legs = first == ANIM_BP_LEGS || first == ANIM_BP_BOTH;
+    // Quirk: duration[0] (+50) for both slots.
+    let duration = i32::from(command.duration[0]) + TIMER_PAD_MS;
     let mut legs_started = false;
-    let first_is_legs = i32::from(command.bodyPart[0]) == ANIM_BP_LEGS || i32::from(command.bodyPart[0]) == ANIM_BP_BOTH;
-    for slot in 0..2 {
-        if i32::from(command.bodyPart[slot]) == ANIM_BP_UNUSED {
-            continue;
-        }
-        // Quirk: duration[0] for both slots.
-        duration = i32::from(command.duration[0]) + TIMER_PAD_MS;
+    if first != ANIM_BP_UNUSED {
         let result = play_anim(
             entries,
             player,
-            i32::from(command.animIndex[slot]) as u32,
-            i32::from(command.bodyPart[slot]) as u32,
+            i32::from(command.animIndex[0]) as u32,
+            first as u32,
             duration,
             set_timer,
             restart_same,
             force,
         );
-        // Quirk: bodyPart[0] decides for both slots.
+        if first_is_legs {
+            legs_started = result >= 0;
+        }
+    }
+    if second != ANIM_BP_UNUSED {
+        let result = play_anim(
+            entries,
+            player,
+            i32::from(command.animIndex[1]) as u32,
+            second as u32,
+            duration,
+            set_timer,
+            restart_same,
+            force,
+        );
         if first_is_legs {
             legs_started = result >= 0;
         }
@@ -402,6 +415,7 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     if !command.soundAliasName.is_null() {
         engine.sound_event(player.psClientNum, command.soundAliasName);
     }
+    // "Legs started" implies a slot ran, so the duration was computed.
     if legs_started {
         duration
     } else {
