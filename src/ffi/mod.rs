@@ -14,7 +14,7 @@
 
 /// The guard every exported function runs its body in.
 ///
-/// ```ignore
+/// ```text
 /// #[no_mangle]
 /// pub unsafe extern "C" fn Name(a: i32) -> i32 {
 ///     guard(|| { /* check pointers, call the core */ Ok(a) })
