@@ -598,3 +598,65 @@ fn pool_limits_are_errors() {
     h.table.globalItemCount = 2048;
     assert!(h.err(true).starts_with("\x15BG_AnimParseAnimScript: exceeded maximum global items (2048)"));
 }
+
+#[test]
+fn quirk_full_define_window_runs_into_the_next() {
+    // 16 WEAPONS defines leave the window without a terminator: a lookup
+    // continues into the WEAPONCLASS window (index 16 = its first define).
+    let mut script = String::new();
+    for i in 0..16 {
+        script.push_str(&format!("set weapons d{i} = w1\n"));
+    }
+    script.push_str("set weaponclass foo = mg AND smg\n");
+    script.push_str(&anim_block("weapons foo", "both a"));
+    let mut h = Harness::new(script.as_bytes());
+    h.parse(true).unwrap();
+    assert_eq!(h.item(0).conditions[0].value, [0b110, 0]);
+    // A full WEAPONCLASS window runs into the (always empty) MOUNTED one.
+    let mut script = String::new();
+    for i in 0..16 {
+        script.push_str(&format!("set weaponclass d{i} = mg\n"));
+    }
+    script.push_str(&anim_block("weaponclass pistol", "both a"));
+    let mut h = Harness::new(script.as_bytes());
+    h.parse(true).unwrap();
+    assert_eq!(h.item(0).conditions[0].value, [1 << 4, 0]);
+}
+
+#[test]
+fn twelfth_condition_is_an_error() {
+    let line = ["crouching"; 12].join(" ");
+    let mut h = Harness::new(anim_block(&line, "both a").as_bytes());
+    assert_eq!(h.err(true), "\x15BG_ParseConditions: exceeded maximum conditions (11): (mp/playeranim.script, line 7)");
+    let line = ["crouching"; 11].join(" ");
+    let mut h = Harness::new(anim_block(&line, "both a").as_bytes());
+    h.parse(true).unwrap();
+    assert_eq!(h.item(0).conditionCount, 11);
+}
+
+#[test]
+fn quirk_commas_after_bare_conditions() {
+    let mut h = Harness::new(anim_block("crouching, firing", "both a").as_bytes());
+    assert_eq!(h.err(true), "\x15BG_IndexForString: unknown token 'crouching,': (mp/playeranim.script, line 7)");
+    let mut h = Harness::new(anim_block("firing , crouching", "both a").as_bytes());
+    assert_eq!(h.err(true), "\x15BG_IndexForString: unknown token ',': (mp/playeranim.script, line 7)");
+    let mut h = Harness::new(anim_block("mounted \"** UNUSED **\", firing", "both a").as_bytes());
+    assert_eq!(h.err(true), "\x15BG_IndexForString: unknown token ',': (mp/playeranim.script, line 7)");
+}
+
+#[test]
+fn quirk_slot_indices_survive_closing_braces() {
+    // `state S { <movetype> }` leaves the move-type slot set: the next
+    // `state T { {` appends into S's list.
+    let script = "animations\nstate relaxed\n{\n walk\n}\nstate combat\n{\n {\n  default\n  {\n   both a\n  }\n }\n}\n";
+    let mut h = Harness::new(script.as_bytes());
+    h.parse(true).unwrap();
+    assert_eq!(h.table.animations[0][4].count, 1);
+    assert_eq!(h.table.animations[3][4].count, 0);
+}
+
+#[test]
+fn quirk_errors_after_an_end_of_line_peek_report_the_later_line() {
+    let mut h = Harness::new(b"set weapons\n\n\n\nx");
+    assert_eq!(h.err(true), "\x15BG_AnimParseAnimScript: expected condition define string: (mp/playeranim.script, line 6)");
+}

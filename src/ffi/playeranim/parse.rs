@@ -11,11 +11,14 @@ use crate::error::{Failure, Outcome, Text};
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::engine::ParseEngine;
-use crate::script::parser::{self, ErrorContext, Module, ParseInput, RuntimeNames, ALIAS_COUNT};
+use crate::script::parser::{self, ErrorContext, Module, ParseInput, RuntimeNames};
 use crate::script::tables::{self, c_string};
 use core::ffi::{c_char, c_int, CStr};
 
 // ---- data symbols of the module --------------------------------------------
+
+/// Entries of the define windows: 16 per condition type.
+const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 
 /// cbindgen:ignore
 type S = bg_indexed_string_t;
