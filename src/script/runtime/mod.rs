@@ -142,15 +142,14 @@ const BITMASK_TYPES: u32 = {
 /// Quirk: an equal condition compares the low word only (the high word of
 /// the condition, which the parser may have filled, is ignored). No
 /// conditions: true.
-#[inline]
+#[inline(always)]
 pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
     let count = script.conditionCount;
-    let mut index = 0usize;
     // `index < count` as the original's signed loop; bounded to the array.
-    while (index as i32) < count {
-        let Some(condition) = script.conditions.get(index) else {
+    for (index, condition) in script.conditions.iter().enumerate() {
+        if index as i32 >= count {
             break;
-        };
+        }
         let kind = condition.r#type as u32;
         // A type outside the condition table (never produced by the parser):
         // the condition does not hold.
@@ -158,14 +157,14 @@ pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim
             return false;
         };
         let value = condition.value;
-        if BITMASK_TYPES >> kind & 1 != 0 {
-            if (value[0] as u32 & row[0]) == 0 && (value[1] as u32 & row[1]) == 0 {
-                return false;
-            }
-        } else if row[0] != value[0] as u32 {
+        let holds = if BITMASK_TYPES >> kind & 1 != 0 {
+            (value[0] as u32 & row[0]) | (value[1] as u32 & row[1]) != 0
+        } else {
+            row[0] == value[0] as u32
+        };
+        if !holds {
             return false;
         }
-        index += 1;
     }
     true
 }
@@ -265,6 +264,7 @@ fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32,
 ///
 /// Returns true when the animation was (re)started.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn play_part(
     timer: &mut i32,
     anim: &mut i32,
@@ -302,6 +302,7 @@ fn play_part(
 /// LOOPED test of the torso reads entry 0). Body part values other than
 /// LEGS/TORSO/BOTH do nothing.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub fn play_anim(
     entries: &[bg_static_animation_t],
     player: &mut playerState_t,
@@ -374,26 +375,39 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     engine: &mut E,
 ) -> i32 {
     let command = *command;
-    let mut duration = -1;
+    let first = i32::from(command.bodyPart[0]);
+    let second = i32::from(command.bodyPart[1]);
+    // Quirk: bodyPart[0] decides "legs started" for both slots.
+    let first_is_legs = first == ANIM_BP_LEGS || first == ANIM_BP_BOTH;
+    // Quirk: duration[0] (+50) for both slots.
+    let duration = i32::from(command.duration[0]) + TIMER_PAD_MS;
     let mut legs_started = false;
-    let first_is_legs = i32::from(command.bodyPart[0]) == ANIM_BP_LEGS || i32::from(command.bodyPart[0]) == ANIM_BP_BOTH;
-    for slot in 0..2 {
-        if i32::from(command.bodyPart[slot]) == ANIM_BP_UNUSED {
-            continue;
-        }
-        // Quirk: duration[0] for both slots.
-        duration = i32::from(command.duration[0]) + TIMER_PAD_MS;
+    if first != ANIM_BP_UNUSED {
         let result = play_anim(
             entries,
             player,
-            i32::from(command.animIndex[slot]) as u32,
-            i32::from(command.bodyPart[slot]) as u32,
+            i32::from(command.animIndex[0]) as u32,
+            first as u32,
             duration,
             set_timer,
             restart_same,
             force,
         );
-        // Quirk: bodyPart[0] decides for both slots.
+        if first_is_legs {
+            legs_started = result >= 0;
+        }
+    }
+    if second != ANIM_BP_UNUSED {
+        let result = play_anim(
+            entries,
+            player,
+            i32::from(command.animIndex[1]) as u32,
+            second as u32,
+            duration,
+            set_timer,
+            restart_same,
+            force,
+        );
         if first_is_legs {
             legs_started = result >= 0;
         }
@@ -401,6 +415,7 @@ pub fn anim_script_animation<E: RuntimeEngine>(
     if !command.soundAliasName.is_null() {
         engine.sound_event(player.psClientNum, command.soundAliasName);
     }
+    // "Legs started" implies a slot ran, so the duration was computed.
     if legs_started {
         duration
     } else {
