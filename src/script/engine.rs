@@ -18,8 +18,12 @@ pub trait ParseEngine {
     fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32);
     /// `trap_FS_FCloseFile(handle)`.
     fn fs_close(&mut self, handle: i32);
-    /// `Scr_FindAnim(tree, name, &out)`; may not return.
-    fn find_anim(&mut self, tree: &CStr, name: &CStr) -> scr_anim_t;
+    /// `Scr_FindAnim(tree, name, out)`; may not return.
+    ///
+    /// `out` is the caller's record (`&runtime[count].anim`), passed to the
+    /// engine as the C passes it: the engine may keep the address and fill
+    /// the cell later (the engine's animation-tree precache does).
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t);
     /// The sound alias callback of `bgs` (reached through the table
     /// pointer): the returned pointer is stored unchanged in the command.
     fn sound_alias(&mut self, name: &CStr) -> *const c_char;

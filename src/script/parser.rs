@@ -351,12 +351,13 @@ pub fn register_runtime_name(
     let mut cname = [0u8; BG_ANIM_NAME_SIZE];
     cname[..name.len()].copy_from_slice(name);
     let tree = c"multiplayer";
-    let anim = match CStr::from_bytes_until_nul(&cname) {
-        Ok(n) => engine.find_anim(tree, n),
-        Err(_) => engine.find_anim(tree, c""),
-    };
     let record = &mut runtime.records[count];
-    record.anim = anim;
+    // The engine gets the record's own cell, as in the C: a deferred engine
+    // (the animation-tree precache) fills it after this call returns.
+    match CStr::from_bytes_until_nul(&cname) {
+        Ok(n) => engine.find_anim(tree, n, &mut record.anim),
+        Err(_) => engine.find_anim(tree, c"", &mut record.anim),
+    }
     let field = name_as_bytes_mut(&mut record.name);
     field[..name.len()].copy_from_slice(name);
     field[name.len()] = 0;

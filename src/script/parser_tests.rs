@@ -20,7 +20,7 @@ impl ParseEngine for Mock {
     }
     fn fs_read(&mut self, _buffer: &mut [u8], _length: i32, _handle: i32) {}
     fn fs_close(&mut self, _handle: i32) {}
-    fn find_anim(&mut self, tree: &CStr, name: &CStr) -> scr_anim_t {
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
         assert_eq!(tree.to_bytes(), b"multiplayer");
         let lower = name.to_bytes().to_ascii_lowercase();
         let index = match self.names.iter().position(|n| *n == lower) {
@@ -30,7 +30,7 @@ impl ParseEngine for Mock {
                 self.names.len() - 1
             }
         };
-        scr_anim_t { animIndex: (index + 1).min(self.cap) as u16, treeIndex: 1 }
+        *out = scr_anim_t { animIndex: (index + 1).min(self.cap) as u16, treeIndex: 1 };
     }
     fn sound_alias(&mut self, name: &CStr) -> *const c_char {
         self.sound_calls += 1;

@@ -307,22 +307,20 @@ impl ParseEngine for Engine {
         }
     }
 
-    fn find_anim(&mut self, tree: &CStr, name: &CStr) -> scr_anim_t {
-        let mut out = scr_anim_t::default();
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
         #[cfg(feature = "game")]
         // SAFETY: NUL-terminated strings and a live output record.
         unsafe {
-            Scr_FindAnim(tree.as_ptr(), name.as_ptr(), &mut out)
+            Scr_FindAnim(tree.as_ptr(), name.as_ptr(), out)
         };
         #[cfg(feature = "cgame")]
         // SAFETY: slot 81 of the import table has this signature.
         unsafe {
             if let Some(f) = (*cg_scriptImports.get())[cg::SLOT_FIND_ANIM] {
                 let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
-                f(tree.as_ptr(), name.as_ptr(), &mut out);
+                f(tree.as_ptr(), name.as_ptr(), out);
             }
         }
-        out
     }
 
     fn sound_alias(&mut self, name: &CStr) -> *const c_char {
