@@ -208,6 +208,7 @@ unsafe fn outside_context<'a>() -> ErrorContext<'a> {
 
 // ---- engine --------------------------------------------------------------
 
+/// cbindgen:ignore
 #[cfg(feature = "game")]
 extern "C" {
     fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
@@ -216,6 +217,7 @@ extern "C" {
     fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
 }
 
+/// cbindgen:ignore
 #[cfg(feature = "cgame")]
 #[allow(non_upper_case_globals)]
 extern "C" {

@@ -800,7 +800,9 @@ pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_t
 
 // The parser's diagnostic function (a variadic export of this module): it
 // adds the `(path, line N)` suffix while a parse is active, exactly as the
-// original's `BG_AnimParseError`, and never returns.
+// original's `BG_AnimParseError`, and never returns. (Declared for C in the
+// header's trailer, see build.rs.)
+/// cbindgen:ignore
 extern "C" {
     fn BG_AnimParseError(format: *const c_char, ...);
 }
