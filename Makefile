@@ -13,9 +13,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := dist
 
 ARCHES := x86_64 i686
-# Link units: game (player animation, Linux behaviour), engine (animation
-# trees, Linux behaviour) and client (animation trees, Windows behaviour).
-UNITS ?= game engine client
+# Link units: game and cgame (player animation, Linux and Windows behaviour),
+# engine and client (animation trees, Linux and Windows behaviour).
+UNITS ?= game cgame engine client
 TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
 CARGO ?= cargo

@@ -36,7 +36,7 @@ const HEADERS: &[Header] = &[
         sources: &["src/abi/bg.rs", "src/ffi/playeranim"],
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
         includes: &["uoanim_common.h"],
-        trailer: "",
+        trailer: PLAYERANIM_TRAILER,
     },
     Header {
         file: "uoanim_animtree.h",
@@ -55,6 +55,19 @@ const HEADERS: &[Header] = &[
         trailer: "",
     },
 ];
+
+/// Declarations cbindgen cannot derive from Rust (a C-variadic export).
+const PLAYERANIM_TRAILER: &str = "
+#ifndef UOANIM_PLAYERANIM_VARIADIC_H
+#define UOANIM_PLAYERANIM_VARIADIC_H
+/* BG_AnimParseError is an assembly trampoline (stable Rust cannot define a
+ * C-variadic function). */
+#ifdef __cplusplus
+extern \"C\"
+#endif
+void BG_AnimParseError(const char *format, ...);
+#endif
+";
 
 /// Declarations cbindgen cannot derive from Rust (x87 `long double`).
 const ANIMTREE_TRAILER: &str = "

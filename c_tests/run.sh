@@ -3,7 +3,8 @@
 #   * layout.c: _Static_assert of every size and offset against the generated
 #     headers (compiled, never run);
 #   * every *_test.c: linked against the units it names on its line
-#     "// links: unit..." and run; it prints its checks and exits non-zero on
+#     "// links: unit..." (with --gc-sections, so a test needs to define only
+#     the engine imports of what it calls) and run; it prints its checks and exits non-zero on
 #     a failure.
 set -euo pipefail
 arch=$1
@@ -16,7 +17,7 @@ esac
 inc=$root/dist/include
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cflags=(-std=c11 $mflag -O1 -g -Wall -Wextra -Werror -fno-short-enums -I"$inc" -I"$root/c_tests")
+cflags=(-std=gnu11 $mflag -O1 -g -Wall -Wextra -Werror -fno-short-enums -I"$inc" -I"$root/c_tests")
 
 gcc "${cflags[@]}" -fsyntax-only "$root/c_tests/layout.c"
 echo "c_tests $arch: layout asserts hold"
@@ -27,7 +28,7 @@ for test in "$root"/c_tests/*_test.c; do
   units=$(sed -n 's|^// links: ||p' "$test" | head -1)
   libs=()
   for unit in $units; do libs+=("$root/dist/$arch/libuoanim_$unit.a"); done
-  if ! gcc "${cflags[@]}" "$test" "${libs[@]}" -lpthread -ldl -lm -o "$out/$name" 2>"$out/$name.build"; then
+  if ! gcc "${cflags[@]}" "$test" "${libs[@]}" -Wl,--gc-sections -lpthread -ldl -lm -o "$out/$name" 2>"$out/$name.build"; then
     echo "FAIL $name ($arch): does not build"; sed 's/^/  /' "$out/$name.build" | head -30
     failed=$((failed + 1)); continue
   fi

@@ -10,7 +10,8 @@ whose rows look like
 
     | `Symbol` | game, cgame | function | `C signature` | role |
 
-(the second column lists the units). Undefined symbols that the C runtime of
+(the second column lists the units; `unit@arch`, e.g. `cgame@i686`, limits a
+row to one architecture). Undefined symbols that the C runtime of
 the target provides (libc, libm, libgcc_s, the dynamic loader) are the
 toolchain's, not engine imports, and are left out of the comparison.
 """
@@ -18,7 +19,8 @@ import re
 import subprocess
 import sys
 
-ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z, ]+?)\s*\|")
+ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z0-9_@, ]+?)\s*\|")
+ARCHES = {"x86_64", "i686"}
 UNITS = {"game", "cgame", "engine", "client"}
 
 
@@ -39,7 +41,7 @@ def parse_abi(path):
             if not m or table is None:
                 continue
             units = {u.strip() for u in m.group(2).replace(",", " ").split()}
-            unknown = units - UNITS
+            unknown = {u for u in units if u.split("@")[0] not in UNITS or ("@" in u and u.split("@")[1] not in ARCHES)}
             if unknown:
                 sys.exit(f"check-symbols: {path}: unknown unit(s) {sorted(unknown)} for {m.group(1)}")
             table.setdefault(m.group(1), set()).update(units)
@@ -90,8 +92,11 @@ def main():
             runtime[arch] = runtime_symbols(arch)
         defined = nm(["-g", "--defined-only"], lib)
         undefined = nm(["-u"], lib, weak=False) - runtime[arch] - defined
-        want_defined = {s for s, u in exports.items() if unit in u}
-        want_undefined = {s for s, u in imports.items() if unit in u}
+        def wanted(units):
+            return unit in units or f"{unit}@{arch}" in units
+
+        want_defined = {s for s, u in exports.items() if wanted(u)}
+        want_undefined = {s for s, u in imports.items() if wanted(u)}
         problems = []
         for s in sorted(defined - want_defined):
             problems.append(f"defines {s}, not an export of '{unit}' in ABI.md")
@@ -101,7 +106,7 @@ def main():
             problems.append(f"imports {s}, not an import of '{unit}' in ABI.md")
         for s in sorted(want_undefined - undefined):
             problems.append(f"does not import {s}, an import of '{unit}' in ABI.md")
-        clash = defined & {s for s, u in imports.items() if unit in u}
+        clash = defined & want_undefined
         for s in sorted(clash):
             problems.append(f"defines {s}, which the engine defines")
         if problems:

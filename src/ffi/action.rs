@@ -6,14 +6,12 @@
 //! raises an engine error: failures are return values. docs/ACTION.md
 //! describes the API and the selection rule.
 #![allow(non_camel_case_types)]
-// `guard` closures return the crate's fixed-size `Failure` (never, here).
-#![allow(clippy::result_large_err)]
 
 use core::ffi::{c_char, CStr};
 use core::ptr;
 use std::alloc::{alloc, Layout};
 
-use super::guard;
+use super::guard_infallible;
 use crate::action::{ActionTable, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
 
 /// An action-animation table (opaque to C): up to 128 entries, each a name,
@@ -107,7 +105,7 @@ fn to_i32(value: usize) -> i32 {
 /// `uoanim_action_table_free`.
 #[no_mangle]
 pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
-    guard(|| {
+    guard_infallible(|| {
         let layout = Layout::new::<uoanim_action_table>();
         // SAFETY: the layout has a non-zero size (the table is an array).
         let raw = unsafe { alloc(layout) }.cast::<uoanim_action_table>();
@@ -129,7 +127,7 @@ pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
 /// afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_free(table: *mut uoanim_action_table) {
-    guard(|| {
+    guard_infallible(|| {
         if !table.is_null() {
             // SAFETY: allocated in `uoanim_action_table_new` by the global
             // allocator with this type's layout, as `Box` does; the caller
@@ -160,7 +158,7 @@ pub unsafe extern "C" fn uoanim_action_table_add(
     speed: f32,
     has_sequence: i32,
 ) -> i32 {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table, not aliased during the call (caller).
         let Some(table) = (unsafe { table.as_mut() }) else { return Ok(-1) };
         // SAFETY: NULL or a NUL-terminated string (caller).
@@ -176,7 +174,7 @@ pub unsafe extern "C" fn uoanim_action_table_add(
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_table) -> i32 {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table (caller).
         Ok(unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.len())))
     })
@@ -189,7 +187,7 @@ pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_t
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_root(table: *const uoanim_action_table) -> i32 {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table (caller).
         Ok(unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.root())))
     })
@@ -214,7 +212,7 @@ pub unsafe extern "C" fn uoanim_action_table_parse(
     error: *mut c_char,
     error_size: usize,
 ) -> i32 {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table, not aliased during the call (caller).
         let Some(table) = (unsafe { table.as_mut() }) else {
             // SAFETY: `error` is NULL or writable for `error_size` bytes.
@@ -261,7 +259,7 @@ pub unsafe extern "C" fn uoanim_action_find(
     dir_z: f32,
     speed: f32,
 ) -> i32 {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table (caller).
         let Some(table) = (unsafe { table.as_ref() }) else { return Ok(-1) };
         let found = table.table.find(kind, Vec3::new(dir_x, dir_y, dir_z), speed);
@@ -277,7 +275,7 @@ pub unsafe extern "C" fn uoanim_action_find(
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_name(table: *const uoanim_action_table, index: i32) -> *const c_char {
-    guard(|| {
+    guard_infallible(|| {
         // SAFETY: NULL or a live table (caller).
         let Some(table) = (unsafe { table.as_ref() }) else { return Ok(ptr::null()) };
         let entry = usize::try_from(index).ok().and_then(|i| table.table.get(i));

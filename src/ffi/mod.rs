@@ -14,7 +14,7 @@
 
 /// The guard every exported function runs its body in.
 ///
-/// ```ignore
+/// ```text
 /// #[no_mangle]
 /// pub unsafe extern "C" fn Name(a: i32) -> i32 {
 ///     guard(|| { /* check pointers, call the core */ Ok(a) })
@@ -28,11 +28,46 @@
 /// unwinds across the boundary either.
 #[inline(always)]
 pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
+    guard_with(body)
+}
+
+/// The guard of an export that cannot fail (the action selector): the same
+/// frame discipline, and no reference to the engine's error function at all,
+/// so a C program using only such exports needs no engine.
+#[inline(always)]
+pub(crate) fn guard_infallible<T>(body: impl FnOnce() -> Result<T, core::convert::Infallible>) -> T {
+    guard_with(body)
+}
+
+#[inline(always)]
+fn guard_with<T, E: Raise>(body: impl FnOnce() -> Result<T, E>) -> T {
     match body() {
         Ok(value) => value,
-        // SAFETY: `raise` never returns; `failure` is plain data and the
+        // SAFETY: `raise` never returns; the error is plain data and the
         // closure is gone, so nothing here has a destructor.
-        Err(failure) => unsafe { raise::raise(failure) },
+        Err(error) => unsafe { error.raise() },
+    }
+}
+
+/// An error an export's guard can hand to the engine.
+pub(crate) trait Raise {
+    /// Reports the error through the engine; never returns.
+    ///
+    /// # Safety
+    /// See [`raise::raise`].
+    unsafe fn raise(self) -> !;
+}
+
+impl Raise for crate::error::Failure {
+    unsafe fn raise(self) -> ! {
+        // SAFETY: forwarded contract.
+        unsafe { raise::raise(self) }
+    }
+}
+
+impl Raise for core::convert::Infallible {
+    unsafe fn raise(self) -> ! {
+        match self {}
     }
 }
 

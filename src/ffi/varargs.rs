@@ -46,6 +46,8 @@ macro_rules! variadic_trampoline {
     ($export:literal, $target:literal) => {
         #[cfg(target_arch = "x86")]
         core::arch::global_asm!(
+            // its own section, so a link with --gc-sections can drop it
+            concat!(".pushsection .text.", $export, ",\"ax\",@progbits"),
             concat!(".globl ", $export),
             concat!(".type ", $export, ",@function"),
             concat!($export, ":"),
@@ -58,9 +60,12 @@ macro_rules! variadic_trampoline {
             "add esp, 12",
             "ret",
             concat!(".size ", $export, ", . - ", $export),
+            ".popsection",
         );
         #[cfg(target_arch = "x86_64")]
         core::arch::global_asm!(
+            // its own section, so a link with --gc-sections can drop it
+            concat!(".pushsection .text.", $export, ",\"ax\",@progbits"),
             concat!(".globl ", $export),
             concat!(".type ", $export, ",@function"),
             concat!($export, ":"),
@@ -95,6 +100,7 @@ macro_rules! variadic_trampoline {
             "add rsp, 216",
             "ret",
             concat!(".size ", $export, ", . - ", $export),
+            ".popsection",
         );
     };
 }

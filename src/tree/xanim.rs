@@ -14,7 +14,7 @@
 //!
 //! Building a tree, as the precache pipeline does it:
 //!
-//! ```ignore
+//! ```text
 //! let tree = xanim::alloc_tree(engine, name_ptr, node_count, alloc)?;   // XAnimAllocTree
 //! xanim::set_parent_node(tree, 0, 1, 3, flags);                          // XAnimSetParentNode
 //! xanim::set_leaf_node(engine, tree, 1, c"walk")?;                       // XAnimSetLeafNode

@@ -1,1 +1,808 @@
-//! Runtime exports of the player animation-script module.
+//! Runtime exports of the player animation-script module: conditions,
+//! selection and playback, the tree lookups, `BG_FinalizePlayerAnims`,
+//! `BG_SetupAnimNoteTypes` and `BG_LoadAnimForAnimIndex`.
+//!
+//! Each export checks its pointers (a NULL the original would dereference
+//! gets the fallback of docs/DIVERGENCES.md), takes references into the
+//! engine-owned globals and calls the safe core in `script::runtime` /
+//! `script::finalize`. The table is reached through `bgAnimStaticTable`, the
+//! client rows through `bgs.clientinfo`, and the sound event callback through
+//! the table pointer cast to `bgs_t`, as the original does.
+#![allow(non_snake_case)]
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
+use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
+use crate::abi::bg::*;
+use crate::abi::common::{qboolean, XAnim};
+use crate::error::{Failure, Outcome};
+use crate::ffi::guard;
+use crate::flavour::BEHAVIOUR;
+use crate::script::finalize;
+use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine};
+use crate::script::runtime::{self as core_rt, ClientInfos};
+use core::ffi::{c_char, c_int, CStr};
+use core::ptr;
+
+// ---- imports -------------------------------------------------------------------
+
+/// Game unit: the trap veneers and script-VM functions of the server game.
+///
+/// cbindgen:ignore
+#[cfg(feature = "game")]
+mod imports {
+    use crate::abi::bg::script_anim_tree_ref_t;
+    use crate::abi::common::{qboolean, scr_anim_t, XAnim};
+    use core::ffi::{c_char, c_int};
+
+    extern "C" {
+        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
+        fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
+        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
+        fn Scr_GetAnimsIndex(anims: *mut XAnim) -> u32;
+        fn trap_XAnimGetAnimTreeSize(anims: *mut XAnim) -> c_int;
+        fn trap_XAnimIsPrimitive(anim: u32) -> qboolean;
+        fn trap_XAnimGetAnimName(anim: u32) -> *const c_char;
+        fn trap_XAnimGetLength(anims: *mut XAnim, animIndex: u16) -> c_int;
+        fn trap_XAnimGetRelDelta(anim: u32, rotationDelta: *mut f32, moveDelta: *mut f32, startTime: f32, endTime: f32);
+        fn trap_XAnimIsLooped(anim: u32) -> qboolean;
+    }
+
+    /// The game's per-node traps take `(tree << 16) | node`.
+    fn packed(tree_index: u16, anim_index: u16) -> u32 {
+        (u32::from(tree_index) << 16) | u32::from(anim_index)
+    }
+
+    // SAFETY (all functions below): engine imports called with plain values
+    // and with pointers the callers guarantee (NUL-terminated names, live
+    // output records); any of them may end in Com_Error.
+
+    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: see above.
+        unsafe { coduo_glibc_randrange(minimum, maximum) }
+    }
+    pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
+        // SAFETY: see above.
+        unsafe { Scr_FindAnim(tree, name, out) }
+    }
+    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
+        // SAFETY: see above.
+        unsafe { Scr_FindAnimTree(name) }.tree
+    }
+    pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
+        // SAFETY: see above.
+        unsafe { Scr_GetAnimsIndex(tree) }
+    }
+    pub unsafe fn tree_size(tree: *mut XAnim) -> i32 {
+        // SAFETY: see above.
+        unsafe { trap_XAnimGetAnimTreeSize(tree) }
+    }
+    pub unsafe fn is_primitive(tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: see above.
+        unsafe { trap_XAnimIsPrimitive(packed(tree_index, anim_index)) != 0 }
+    }
+    pub unsafe fn anim_name(tree_index: u16, anim_index: u16) -> *const c_char {
+        // SAFETY: see above.
+        unsafe { trap_XAnimGetAnimName(packed(tree_index, anim_index)) }
+    }
+    pub unsafe fn length(tree: *mut XAnim, anim_index: u16) -> i32 {
+        // SAFETY: see above.
+        unsafe { trap_XAnimGetLength(tree, anim_index) }
+    }
+    pub unsafe fn rel_delta(tree_index: u16, anim_index: u16, rotation: *mut f32, movement: *mut f32) {
+        // SAFETY: see above (2 rotation and 3 move floats are written).
+        unsafe { trap_XAnimGetRelDelta(packed(tree_index, anim_index), rotation, movement, 0.0, 1.0) }
+    }
+    pub unsafe fn is_looped(tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: see above.
+        unsafe { trap_XAnimIsLooped(packed(tree_index, anim_index)) != 0 }
+    }
+}
+
+/// cgame unit: the client engine's trap (a function-pointer variable the
+/// module reads at each call), the script-VM import table and the Windows
+/// CRT random range.
+///
+/// cbindgen:ignore
+#[cfg(feature = "cgame")]
+mod imports {
+    use crate::abi::common::{scr_anim_t, XAnim};
+    use crate::cell::ModuleCell;
+    use core::ffi::c_char;
+
+    #[allow(non_upper_case_globals)]
+    extern "C" {
+        fn coduo_crt_randrange(minimum: i32, maximum: i32) -> i32;
+        #[cfg(target_pointer_width = "32")]
+        static cgame_syscall: ModuleCell<Option<unsafe extern "C" fn(command: isize, ...) -> isize>>;
+        #[cfg(target_pointer_width = "64")]
+        static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
+        static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
+    }
+
+    const XANIM_IS_LOOPED_BY_TREE_INDEX: isize = 146;
+    const XANIM_GET_REL_DELTA: isize = 158;
+    const XANIM_GET_ANIM_NAME: isize = 164;
+    const XANIM_IS_PRIMITIVE: isize = 182;
+    const XANIM_GET_LENGTH: isize = 183;
+    const XANIM_GET_ANIM_TREE_SIZE: isize = 187;
+    const SLOT_FIND_ANIM_TREE: usize = 80;
+    const SLOT_FIND_ANIM: usize = 81;
+    const SLOT_GET_ANIMS_INDEX: usize = 98;
+    /// `1.0f` as the bit pattern the trap receives.
+    const ONE_F32_BITS: isize = 0x3f80_0000;
+
+    /// One engine trap with up to six argument words (unused words are not
+    /// read by the engine for the commands used here).
+    ///
+    /// # Safety
+    /// The words must be valid for the command.
+    unsafe fn syscall(command: isize, args: &[isize]) -> isize {
+        let mut w = [0isize; 6];
+        w[..args.len()].copy_from_slice(args);
+        #[cfg(target_pointer_width = "32")]
+        {
+            // SAFETY: the engine's trap pointer, read when calling; cdecl
+            // variadic, one word per argument.
+            unsafe {
+                match *cgame_syscall.as_ptr() {
+                    Some(f) => match args.len() {
+                        1 => f(command, w[0]),
+                        2 => f(command, w[0], w[1]),
+                        _ => f(command, w[0], w[1], w[2], w[3], w[4], w[5]),
+                    },
+                    None => 0,
+                }
+            }
+        }
+        #[cfg(target_pointer_width = "64")]
+        {
+            let mut words = [command, w[0], w[1], w[2], w[3], w[4], w[5]];
+            // SAFETY: as above; the array outlives the call.
+            unsafe {
+                match *cgame_syscall_vector.as_ptr() {
+                    Some(f) => f(words.as_mut_ptr()),
+                    None => 0,
+                }
+            }
+        }
+    }
+
+    /// The import-table slot `index`, read when calling.
+    ///
+    /// # Safety
+    /// Single-threaded module contract.
+    unsafe fn slot(index: usize) -> Option<unsafe extern "C" fn()> {
+        // SAFETY: plain read of the engine-filled table.
+        unsafe { (*cg_scriptImports.as_ptr())[index] }
+    }
+
+    // SAFETY (all functions below): engine calls with plain values and with
+    // pointers the callers guarantee; any of them may end in Com_Error. A
+    // NULL trap or slot answers 0 / NULL (divergence: the C would crash).
+
+    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: see above.
+        unsafe { coduo_crt_randrange(minimum, maximum) }
+    }
+    pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
+        // SAFETY: slot 81 has this signature.
+        unsafe {
+            if let Some(f) = slot(SLOT_FIND_ANIM) {
+                let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
+                f(tree, name, out);
+            }
+        }
+    }
+    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
+        // SAFETY: slot 80 has this signature.
+        unsafe {
+            match slot(SLOT_FIND_ANIM_TREE) {
+                Some(f) => {
+                    let f: unsafe extern "C" fn(*const c_char) -> *mut XAnim = core::mem::transmute(f);
+                    f(name)
+                }
+                None => core::ptr::null_mut(),
+            }
+        }
+    }
+    pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
+        // SAFETY: slot 98 has this signature.
+        unsafe {
+            match slot(SLOT_GET_ANIMS_INDEX) {
+                Some(f) => {
+                    let f: unsafe extern "C" fn(*mut XAnim) -> u32 = core::mem::transmute(f);
+                    f(tree)
+                }
+                None => 0,
+            }
+        }
+    }
+    pub unsafe fn tree_size(tree: *mut XAnim) -> i32 {
+        // SAFETY: see above.
+        unsafe { syscall(XANIM_GET_ANIM_TREE_SIZE, &[tree as isize]) as i32 }
+    }
+    pub unsafe fn is_primitive(tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: see above.
+        unsafe { syscall(XANIM_IS_PRIMITIVE, &[tree_index as isize, anim_index as isize]) as i32 != 0 }
+    }
+    pub unsafe fn anim_name(tree_index: u16, anim_index: u16) -> *const c_char {
+        // SAFETY: see above.
+        unsafe { syscall(XANIM_GET_ANIM_NAME, &[tree_index as isize, anim_index as isize]) as *const c_char }
+    }
+    pub unsafe fn length(tree: *mut XAnim, anim_index: u16) -> i32 {
+        // SAFETY: see above.
+        unsafe { syscall(XANIM_GET_LENGTH, &[tree as isize, anim_index as isize]) as i32 }
+    }
+    pub unsafe fn rel_delta(tree_index: u16, anim_index: u16, rotation: *mut f32, movement: *mut f32) {
+        // SAFETY: see above (2 rotation and 3 move floats are written).
+        unsafe {
+            syscall(
+                XANIM_GET_REL_DELTA,
+                &[tree_index as isize, anim_index as isize, rotation as isize, movement as isize, 0, ONE_F32_BITS],
+            );
+        }
+    }
+    pub unsafe fn is_looped(tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: see above.
+        unsafe { syscall(XANIM_IS_LOOPED_BY_TREE_INDEX, &[tree_index as isize, anim_index as isize]) as i32 != 0 }
+    }
+}
+
+/// The engine services for the runtime.
+struct Runtime {
+    /// `bgAnimStaticTable`, through which the sound callback is read.
+    table: *const bg_static_animation_table_t,
+}
+
+impl RuntimeEngine for Runtime {
+    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: engine import with plain integer arguments.
+        unsafe { imports::rand_range(minimum, maximum) }
+    }
+
+    fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
+        // The original casts the table pointer to `bgs_t *` and reads the
+        // callback field that follows the table.
+        if self.table.is_null() {
+            return; // no table published yet: no callback to reach
+        }
+        let state = self.table as *const bgs_t;
+        // SAFETY: the table is `bgs.animationTable` (the engine's contract);
+        // the field is read by value through a raw pointer, no reference to
+        // the whole `bgs_t` is formed.
+        let callback = unsafe { ptr::addr_of!((*state).soundEventCallback).read() };
+        if let Some(callback) = callback {
+            // SAFETY: the engine-installed callback with the alias pointer the
+            // alias callback returned.
+            unsafe { callback(client_num, alias) }
+        }
+    }
+}
+
+/// Script pointers followed as the original follows them: the lists of the
+/// engine's table hold NULL or pointers into its pool, stored by the parser
+/// (the same trust as in `bgAnimStaticTable` itself).
+struct EngineScripts<'t>(core::marker::PhantomData<&'t bg_anim_script_t>);
+
+impl EngineScripts<'_> {
+    /// # Safety
+    /// Every non-NULL list slot read through it must point at a live script
+    /// that is not written while the reference is used.
+    unsafe fn new() -> Self {
+        EngineScripts(core::marker::PhantomData)
+    }
+}
+
+impl<'t> core_rt::ScriptAccess<'t> for EngineScripts<'t> {
+    #[inline]
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
+        // SAFETY: guaranteed by the constructor's contract.
+        unsafe { pointer.as_ref() }
+    }
+}
+
+/// The XAnim queries of the finalize step.
+struct Finalize;
+
+impl FinalizeEngine for Finalize {
+    fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
+        // SAFETY: engine import; the tree pointer is the engine's own.
+        unsafe { imports::anims_index(tree) }
+    }
+    fn tree_size(&mut self, tree: *mut XAnim) -> i32 {
+        // SAFETY: as above.
+        unsafe { imports::tree_size(tree) }
+    }
+    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with integer arguments.
+        unsafe { imports::is_primitive(tree_index, anim_index) }
+    }
+    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
+        // SAFETY: engine import; the result is NULL or a NUL-terminated
+        // string the engine keeps alive at least until the next trap.
+        let name = unsafe { imports::anim_name(tree_index, anim_index) };
+        // SAFETY: checked for NULL; see above.
+        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
+    }
+    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
+        // SAFETY: engine import.
+        unsafe { imports::length(tree, anim_index) }
+    }
+    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
+        // SAFETY: engine import writing into the two live arrays.
+        unsafe { imports::rel_delta(tree_index, anim_index, rotation.as_mut_ptr(), movement.as_mut_ptr()) }
+    }
+    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with integer arguments.
+        unsafe { imports::is_looped(tree_index, anim_index) }
+    }
+}
+
+// ---- access to the engine-owned globals ----------------------------------------
+
+/// `bgAnimStaticTable` (may be NULL before the first parse).
+fn table_ptr() -> *mut bg_static_animation_table_t {
+    // SAFETY: single-threaded module contract; plain pointer read.
+    unsafe { *bgAnimStaticTable.as_ptr() }
+}
+
+/// The table for reading, `None` when `bgAnimStaticTable` is NULL.
+///
+/// # Safety
+/// No `&mut` to the table may be live.
+unsafe fn table_ref<'a>() -> Option<&'a bg_static_animation_table_t> {
+    // SAFETY: the engine points it at a live table (its `bgs.animationTable`).
+    unsafe { table_ptr().as_ref() }
+}
+
+/// `bgs.clientinfo`, for reading.
+///
+/// # Safety
+/// No `&mut` to the rows may be live.
+unsafe fn clients_ref<'a>() -> &'a ClientInfos {
+    // SAFETY: field of the engine's `bgs`; disjoint from the table.
+    unsafe { &*ptr::addr_of!((*bgs.as_ptr()).clientinfo) }
+}
+
+/// `bgs.clientinfo`, for writing.
+///
+/// # Safety
+/// No other reference to the rows may be live.
+unsafe fn clients_mut<'a>() -> &'a mut ClientInfos {
+    // SAFETY: field of the engine's `bgs`; disjoint from the table.
+    unsafe { &mut *ptr::addr_of_mut!((*bgs.as_ptr()).clientinfo) }
+}
+
+/// The pass-1 registrations: `bgRuntimeAnimations[0 .. *bgRuntimeAnimationCount]`,
+/// the count bounded to 0..=512; empty when either pointer is NULL.
+///
+/// # Safety
+/// The pointers must be the engine's (array of at least the count).
+unsafe fn runtime_ref<'a>() -> &'a [bg_runtime_animation_t] {
+    // SAFETY: single-threaded module contract; plain pointer reads.
+    let (array, count) = unsafe { (*bgRuntimeAnimations.as_ptr(), *bgRuntimeAnimationCount.as_ptr()) };
+    if array.is_null() || count.is_null() {
+        return &[];
+    }
+    // SAFETY: the count pointer is the engine's int.
+    let count = usize::try_from(unsafe { *count }).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS);
+    // SAFETY: the engine's array holds the registrations the count claims.
+    unsafe { core::slice::from_raw_parts(array, count) }
+}
+
+/// The table's entries, empty without a table.
+///
+/// # Safety
+/// As [`table_ref`].
+unsafe fn entries_ref<'a>() -> &'a [bg_static_animation_t] {
+    // SAFETY: see table_ref.
+    unsafe { table_ref() }.map_or(&[], |t| &t.entries[..])
+}
+
+/// [`guard`] for bodies that fail with a small [`core_rt::RuntimeError`]:
+/// the body runs first; only a failure enters `guard` (in a cold frame), so
+/// the hot path carries no full-size `Failure` slot.
+#[inline(always)]
+fn guard_rt<T>(body: impl FnOnce() -> core_rt::RtOutcome<T>) -> T {
+    match body() {
+        Ok(value) => value,
+        Err(error) => raise_rt(error),
+    }
+}
+
+/// Raises a runtime error through [`guard`]; never returns.
+#[cold]
+#[inline(never)]
+fn raise_rt<T>(error: core_rt::RuntimeError) -> T {
+    guard(|| Err(Failure::from(error)))
+}
+
+// ---- conditions ------------------------------------------------------------------
+
+/// `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, script: *const bg_anim_script_t) -> qboolean {
+    guard(|| {
+        if clientInfo.is_null() || script.is_null() {
+            return Ok(0);
+        }
+        // SAFETY: caller-provided live objects.
+        let (client, script) = unsafe { (&*clientInfo, &*script) };
+        Ok(qboolean::from(core_rt::evaluate_conditions(&client.conditionWords, script)))
+    })
+}
+
+/// `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
+    guard_rt(|| {
+        // SAFETY: caller-provided list (or NULL).
+        let Some(list) = (unsafe { scriptList.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        // SAFETY: only shared references are formed in this export.
+        let clients = unsafe { clients_ref() };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        let slot = core_rt::first_valid_item(&scripts, clients, clientNum, list)?;
+        Ok(slot.and_then(|s| list.scripts.get(s).copied()).unwrap_or(ptr::null_mut()))
+    })
+}
+
+/// `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
+    guard_rt(|| {
+        // SAFETY: the only reference to the rows in this export.
+        let clients = unsafe { clients_mut() };
+        core_rt::update_condition_value(clients, clientNum, conditionType, value, checkConversion != 0)
+    })
+}
+
+/// `int32_t BG_GetConditionValue(clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetConditionValue(clientInfo: *mut clientInfo_t, conditionType: i32, convertBitset: qboolean) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided row (or NULL).
+        Ok(unsafe { clientInfo.as_ref() }
+            .map_or(0, |c| core_rt::get_condition_value(c, conditionType, convertBitset != 0)))
+    })
+}
+
+// ---- playback --------------------------------------------------------------------
+
+/// `int32_t BG_PlayAnim(playerState_t *player, uint32_t animationIndex, uint32_t bodyPart, int32_t duration, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_PlayAnim(
+    player: *mut playerState_t,
+    animationIndex: u32,
+    bodyPart: u32,
+    duration: i32,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        Ok(core_rt::play_anim(entries, player, animationIndex, bodyPart, duration, setTimer != 0, restartSame != 0, force != 0))
+    })
+}
+
+/// `int32_t BG_PlayAnimName(playerState_t *player, const char *animationName, uint32_t bodyPart, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_PlayAnimName(
+    player: *mut playerState_t,
+    animationName: *const c_char,
+    bodyPart: u32,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // The lookup runs first (it may register the name, or raise).
+        // SAFETY: the module's own export, called as the original does; it
+        // may not return (Com_Error), and this frame owns nothing.
+        let index = unsafe { super::parse::BG_AnimationIndexForString(animationName) };
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        Ok(core_rt::play_anim(entries, player, index as u32, bodyPart, 0, setTimer != 0, restartSame != 0, force != 0))
+    })
+}
+
+/// `int32_t BG_AnimScriptAnimation(const bg_anim_script_command_t *command, playerState_t *player, qboolean setTimer, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptAnimation(
+    command: *const bg_anim_script_command_t,
+    player: *mut playerState_t,
+    setTimer: qboolean,
+    restartSame: qboolean,
+    force: qboolean,
+) -> i32 {
+    guard(|| {
+        // SAFETY: caller-provided objects (or NULL).
+        let (Some(command), Some(player)) = (unsafe { command.as_ref() }, unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        let command = *command;
+        // SAFETY: shared access to the table only.
+        let entries = unsafe { entries_ref() };
+        let mut engine = Runtime { table: table_ptr() };
+        Ok(core_rt::anim_script_animation(entries, &command, player, setTimer != 0, restartSame != 0, force != 0, &mut engine))
+    })
+}
+
+/// `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
+    guard_rt(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: the table is read-only here and disjoint from the rows.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_mut() }) else {
+            return Ok(-1);
+        };
+        let mut engine = Runtime { table: table as *const _ };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::execute_command(table, &scripts, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
+    })
+}
+
+/// `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
+    guard_rt(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = Runtime { table: table as *const _ };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::anim_script_state_change(table, &scripts, clients, player, fromState, toState, &mut engine)
+    })
+}
+
+/// `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
+    guard_rt(|| {
+        // SAFETY: caller-provided player state (or NULL).
+        let Some(player) = (unsafe { player.as_mut() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = Runtime { table: table as *const _ };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::anim_script_event(table, &scripts, clients, player, event, restartSame != 0, force != 0, &mut engine)
+    })
+}
+
+/// `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
+    guard_rt(|| {
+        // SAFETY: caller-provided player state (or NULL); read only.
+        let Some(player) = (unsafe { player.as_ref() }) else {
+            return Ok(-1);
+        };
+        // SAFETY: shared references only.
+        let (Some(table), clients) = (unsafe { table_ref() }, unsafe { clients_ref() }) else {
+            return Ok(-1);
+        };
+        let mut engine = Runtime { table: table as *const _ };
+        // SAFETY: list slots hold pointers the parser stored (engine contract).
+        let scripts = unsafe { EngineScripts::new() };
+        core_rt::get_anim_script_event(table, &scripts, clients, player, event, &mut engine)
+    })
+}
+
+// ---- lookups -----------------------------------------------------------------------
+
+/// `char *BG_GetAnimString(uint32_t animationIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimString(animationIndex: u32) -> *mut c_char {
+    guard(|| {
+        let table = table_ptr();
+        // SAFETY: shared access to the table.
+        let Some(table_ref) = (unsafe { table.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        let Some(index) = core_rt::checked_entry_index(table_ref, animationIndex) else {
+            // SAFETY: the module's own diagnostic, called as the original
+            // calls it (a literal without conversions); it raises Com_Error
+            // and does not return. This frame owns nothing.
+            unsafe { BG_AnimParseError(GET_ANIM_STRING_RANGE.as_ptr()) };
+            return Ok(ptr::null_mut());
+        };
+        // SAFETY: index < 512: an element of the table's entries.
+        Ok(unsafe { ptr::addr_of_mut!((*table).entries[index].name) } as *mut c_char)
+    })
+}
+
+/// `bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_GetAnimationForIndex(clientNum: i32, animationIndex: u32) -> *mut bg_static_animation_t {
+    let _ = clientNum; // unused by the original too
+    guard(|| {
+        let table = table_ptr();
+        // SAFETY: shared access to the table.
+        let Some(table_ref) = (unsafe { table.as_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        let Some(index) = core_rt::checked_entry_index(table_ref, animationIndex) else {
+            return Err(core_rt::get_animation_for_index_error());
+        };
+        // SAFETY: index < 512: an element of the table's entries.
+        Ok(unsafe { ptr::addr_of_mut!((*table).entries[index]) })
+    })
+}
+
+/// `bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runtime_animation_t {
+    guard(|| {
+        // SAFETY: shared access to the table.
+        let Some(table) = (unsafe { table_ref() }) else {
+            return Ok(ptr::null_mut());
+        };
+        // SAFETY: the engine's registration array and count (or NULL).
+        let runtime = unsafe { runtime_ref() };
+        let found = core_rt::load_anim_for_anim_index(table.entryCount, runtime, animIndex)?;
+        // SAFETY: position inside the published array.
+        Ok(found.map_or(ptr::null_mut(), |i| unsafe { (*bgRuntimeAnimations.as_ptr()).add(i) }))
+    })
+}
+
+// ---- tree lookups --------------------------------------------------------------------
+
+const MULTIPLAYER: &CStr = c"multiplayer";
+/// The `BG_GetAnimString` range diagnostic (a `printf` format without conversions).
+const GET_ANIM_STRING_RANGE: &CStr = c"BG_GetAnimString: anim index is out of range";
+
+/// `BG_FindAnimTree` core: `Scr_FindAnimTree`, error when missing and asked to.
+fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut XAnim> {
+    let tree = if name.is_null() {
+        ptr::null_mut()
+    } else {
+        // SAFETY: engine import with the caller's NUL-terminated name.
+        unsafe { imports::find_anim_tree(name) }
+    };
+    if tree.is_null() && error_if_missing {
+        // SAFETY: checked for NULL; a NUL-terminated caller string.
+        let bytes = (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_bytes());
+        return Err(core_rt::find_anim_tree_error(bytes));
+    }
+    Ok(tree)
+}
+
+/// `void BG_FindAnims(void);` — root, torso, legs, turning of "multiplayer".
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnims() {
+    guard(|| {
+        // SAFETY: address of the engine's `bgs` (no access yet).
+        let state = unsafe { bgs.as_ptr() };
+        let names = [c"root", c"torso", c"legs", c"turning"];
+        // SAFETY: fields of the engine's `bgs`, written by the engine import.
+        let outs = unsafe {
+            [
+                ptr::addr_of_mut!((*state).rootAnimHandle),
+                ptr::addr_of_mut!((*state).torsoAnimHandle),
+                ptr::addr_of_mut!((*state).legsAnimHandle),
+                ptr::addr_of_mut!((*state).turningAnimHandle),
+            ]
+        };
+        for (name, out) in names.iter().zip(outs) {
+            // SAFETY: engine import; may not return (this frame owns nothing).
+            unsafe { imports::find_anim(MULTIPLAYER.as_ptr(), name.as_ptr(), out) };
+        }
+        Ok(())
+    })
+}
+
+/// `script_anim_tree_ref_t BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
+///
+/// Game unit: returns the one-pointer aggregate by value (on i686 through the
+/// hidden result pointer, as gcc does for every struct).
+#[cfg(feature = "game")]
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> script_anim_tree_ref_t {
+    guard(|| Ok(script_anim_tree_ref_t { tree: find_anim_tree(treeName, errorIfMissing != 0)? }))
+}
+
+/// `XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
+///
+/// cgame unit: returns the tree pointer itself.
+#[cfg(feature = "cgame")]
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut XAnim {
+    guard(|| find_anim_tree(treeName, errorIfMissing != 0))
+}
+
+/// `void BG_FindAnimTrees(void);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_FindAnimTrees() {
+    guard(|| {
+        let tree = find_anim_tree(MULTIPLAYER.as_ptr(), true)?;
+        // SAFETY: address of the engine's `bgs` (no access yet).
+        let state = unsafe { bgs.as_ptr() };
+        // SAFETY: plain field writes into the engine's `bgs`.
+        unsafe {
+            (*state).multiplayerAnimTree = tree;
+            (*state).animationTable.animTree.animTreeHandle = tree;
+            (*state).resolvedTorsoAnimHandle = (*state).torsoAnimHandle;
+            (*state).resolvedLegsAnimHandle = (*state).legsAnimHandle;
+            (*state).resolvedTurningAnimHandle = (*state).turningAnimHandle;
+        }
+        Ok(())
+    })
+}
+
+// ---- finalize ----------------------------------------------------------------------
+
+/// `void BG_FinalizePlayerAnims(void);`
+///
+/// Rebuilds the entries from the tree, then runs pass 2
+/// (`BG_AnimParseAnimScript(bgAnimStaticTable, NULL, NULL)`) and
+/// `BG_SetupAnimNoteTypes(bgAnimStaticTable)`, as the original.
+#[no_mangle]
+pub unsafe extern "C" fn BG_FinalizePlayerAnims() {
+    guard(|| {
+        {
+            // SAFETY: the only reference to the table in this block; the
+            // registrations live in engine memory outside it.
+            let Some(table) = (unsafe { table_ptr().as_mut() }) else {
+                return Ok(());
+            };
+            // SAFETY: see runtime_ref.
+            let runtime = unsafe { runtime_ref() };
+            finalize::rebuild_entries(BEHAVIOUR, table, runtime, &mut Finalize)?;
+        }
+        // SAFETY: the module's own parser export; no reference is live.
+        unsafe { super::parse::BG_AnimParseAnimScript(table_ptr(), ptr::null_mut(), ptr::null_mut()) };
+        // SAFETY: as above.
+        unsafe { BG_SetupAnimNoteTypes(table_ptr()) };
+        Ok(())
+    })
+}
+
+/// `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`
+#[no_mangle]
+pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_table_t) {
+    guard(|| {
+        // SAFETY: caller-provided table (or NULL).
+        if let Some(table) = unsafe { table.as_mut() } {
+            finalize::setup_anim_note_types(table);
+        }
+        Ok(())
+    })
+}
+
+// The parser's diagnostic function (a variadic export of this module): it
+// adds the `(path, line N)` suffix while a parse is active, exactly as the
+// original's `BG_AnimParseError`, and never returns. (Declared for C in the
+// header's trailer, see build.rs.)
+/// cbindgen:ignore
+extern "C" {
+    fn BG_AnimParseError(format: *const c_char, ...);
+}

@@ -1,0 +1,753 @@
+//! Parser-side exports of the player animation-script module and the data
+//! symbols the C module defines.
+#![allow(non_snake_case, non_upper_case_globals)]
+#![allow(clippy::result_large_err)]
+
+use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
+use crate::abi::bg::*;
+use crate::abi::common::scr_anim_t;
+use crate::cell::ModuleCell;
+use crate::error::{Failure, Outcome, Text};
+use crate::ffi::guard;
+use crate::flavour::BEHAVIOUR;
+use crate::script::engine::ParseEngine;
+use crate::script::parser::{self, ErrorContext, Module, ParseInput, RuntimeNames};
+use crate::script::tables::{self, c_string};
+use core::ffi::{c_char, c_int, CStr};
+
+// ---- data symbols of the module --------------------------------------------
+
+/// Entries of the define windows: 16 per condition type.
+const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
+
+/// cbindgen:ignore
+type S = bg_indexed_string_t;
+
+/// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS]);
+/// `animStateStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animStateStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_STATE_STR);
+/// `bgAnimGroupStrings`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = ModuleCell::new(tables::ANIM_GROUP_STRINGS);
+/// `bgAnimEventStrings`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimEventStrings: ModuleCell<[S; 17]> = ModuleCell::new(tables::ANIM_EVENT_STRINGS);
+/// `animBodyPartsStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animBodyPartsStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_BODY_PARTS_STR);
+/// `animMountedStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animMountedStr: ModuleCell<[S; 9]> = ModuleCell::new(tables::ANIM_MOUNTED_STR);
+/// `animVehicleMotionStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animVehicleMotionStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_MOTION_STR);
+/// `animVehicleStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animVehicleStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_STR);
+/// `animWeaponClassStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animWeaponClassStr: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_WEAPON_CLASS_STR);
+/// `animWeaponPositionStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animWeaponPositionStr: ModuleCell<[S; 3]> = ModuleCell::new(tables::ANIM_WEAPON_POSITION_STR);
+/// `animStrafeStateStr`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static animStrafeStateStr: ModuleCell<[S; 4]> = ModuleCell::new(tables::ANIM_STRAFE_STATE_STR);
+/// `bgAnimConditionTypeStrings`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_CONDITION_TYPE_STRINGS);
+/// `bgAnimParseSectionStrings`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = ModuleCell::new(tables::ANIM_PARSE_SECTION_STRINGS);
+
+const fn cond_type(mode: i32, values: *mut S) -> bg_anim_condition_type_t {
+    bg_anim_condition_type_t { mode, values }
+}
+
+/// `bgAnimConditionTypes`: mode and value table per condition type.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = ModuleCell::new([
+    cond_type(ANIM_CONDMODE_BITMASK, weaponStrings.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_BITMASK, animWeaponClassStr.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_EQUAL, animMountedStr.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_EQUAL, animVehicleStr.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_EQUAL, animVehicleMotionStr.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_BITMASK, bgAnimGroupStrings.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+    cond_type(ANIM_CONDMODE_EQUAL, animWeaponPositionStr.as_ptr() as *mut S),
+    cond_type(ANIM_CONDMODE_EQUAL, animStrafeStateStr.as_ptr() as *mut S),
+]);
+
+/// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ModuleCell::new(ANIM_MT_UNUSED);
+/// `bg_anim_event_t bgAnimParseCurrentEvent`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ModuleCell::new(ANIM_EVENT_PAIN);
+/// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT]);
+/// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> =
+    ModuleCell::new([bg_condition_bits_t::ZERO; ALIAS_COUNT]);
+/// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = ModuleCell::new([0; ANIM_COND_COUNT]);
+/// `bgAnimConditionAliasStringBuffer[10000]`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> =
+    ModuleCell::new([0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]);
+/// `bgAnimConditionAliasStringUsed`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = ModuleCell::new(0);
+/// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> =
+    ModuleCell::new([0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]);
+/// `bgAnimScriptLoaded`.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgAnimScriptLoaded: ModuleCell<i32> = ModuleCell::new(0);
+/// `const char *bgPlayerAnimScriptPath` = "mp/playeranim.script"; NULL after a parse.
+/// cbindgen:ignore
+#[no_mangle]
+pub static bgPlayerAnimScriptPath: ModuleCell<*const c_char> = ModuleCell::new(c"mp/playeranim.script".as_ptr());
+
+/// Open parse sessions (`com_numParseSessions`): a parse abandoned by an
+/// error leaves its session open, as in the original.
+static PARSE_SESSIONS: ModuleCell<i32> = ModuleCell::new(0);
+/// `MAX_PARSE_SESSIONS`.
+const MAX_PARSE_SESSIONS: i32 = 16;
+
+/// Borrows every parser global.
+///
+/// # Safety
+/// Single-threaded module contract (crate::cell); the references must not
+/// outlive the export that takes them.
+unsafe fn module<'a>() -> Module<'a> {
+    // SAFETY: see above; every cell is a distinct static.
+    unsafe {
+        Module {
+            weapon_strings: weaponStrings.get(),
+            state_str: animStateStr.get(),
+            group_str: bgAnimGroupStrings.get(),
+            event_str: bgAnimEventStrings.get(),
+            body_parts_str: animBodyPartsStr.get(),
+            mounted_str: animMountedStr.get(),
+            vehicle_motion_str: animVehicleMotionStr.get(),
+            vehicle_str: animVehicleStr.get(),
+            weapon_class_str: animWeaponClassStr.get(),
+            weapon_position_str: animWeaponPositionStr.get(),
+            strafe_str: animStrafeStateStr.get(),
+            condition_type_str: bgAnimConditionTypeStrings.get(),
+            section_str: bgAnimParseSectionStrings.get(),
+            current_anim_group: bgAnimParseCurrentAnimGroup.get(),
+            current_event: bgAnimParseCurrentEvent.get(),
+            aliases: bgAnimConditionAliases.get(),
+            alias_bits: bgAnimConditionAliasBits.get(),
+            alias_counts: bgAnimConditionAliasCounts.get(),
+            alias_buffer: bgAnimConditionAliasStringBuffer.get(),
+            alias_used: bgAnimConditionAliasStringUsed.get(),
+        }
+    }
+}
+
+/// The script path while set.
+///
+/// # Safety
+/// Single-threaded module contract; the path is NULL or a C string.
+unsafe fn script_path<'a>() -> Option<&'a CStr> {
+    // SAFETY: the path global holds NULL or a NUL-terminated string (our
+    // literal, or one the engine stored).
+    unsafe {
+        let p = *bgPlayerAnimScriptPath.get();
+        if p.is_null() {
+            None
+        } else {
+            Some(CStr::from_ptr(p))
+        }
+    }
+}
+
+/// The context of a diagnostic raised outside the parse loop.
+///
+/// # Safety
+/// As [`script_path`].
+unsafe fn outside_context<'a>() -> ErrorContext<'a> {
+    // SAFETY: forwarded contract.
+    unsafe { ErrorContext { path: script_path().map(|p| p.to_bytes()), line: OUTER_SESSION.get().line } }
+}
+
+// ---- engine --------------------------------------------------------------
+
+/// cbindgen:ignore
+#[cfg(feature = "game")]
+extern "C" {
+    fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
+    fn trap_FS_Read(buffer: *mut core::ffi::c_void, length: c_int, handle: c_int);
+    fn trap_FS_FCloseFile(handle: c_int);
+    fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
+}
+
+/// cbindgen:ignore
+#[cfg(feature = "cgame")]
+#[allow(non_upper_case_globals)]
+extern "C" {
+    #[cfg(target_pointer_width = "32")]
+    static cgame_syscall: ModuleCell<Option<unsafe extern "C" fn(command: isize, ...) -> isize>>;
+    #[cfg(target_pointer_width = "64")]
+    static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
+    static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
+}
+
+#[cfg(feature = "cgame")]
+mod cg {
+    use super::*;
+    pub const FS_FOPEN_FILE: isize = 15;
+    pub const FS_READ: isize = 16;
+    pub const FS_FCLOSE_FILE: isize = 18;
+    pub const SLOT_FIND_ANIM: usize = 81;
+
+    /// One engine trap with up to three argument words.
+    ///
+    /// # Safety
+    /// The words must be valid for the command.
+    pub unsafe fn syscall(command: isize, args: [isize; 3]) -> isize {
+        #[cfg(target_pointer_width = "32")]
+        {
+            // SAFETY: the engine's trap pointer, read when calling.
+            unsafe {
+                match *cgame_syscall.get() {
+                    Some(f) => f(command, args[0], args[1], args[2]),
+                    None => 0,
+                }
+            }
+        }
+        #[cfg(target_pointer_width = "64")]
+        {
+            let mut words = [command, args[0], args[1], args[2]];
+            // SAFETY: as above; the array outlives the call.
+            unsafe {
+                match *cgame_syscall_vector.get() {
+                    Some(f) => f(words.as_mut_ptr()),
+                    None => 0,
+                }
+            }
+        }
+    }
+}
+
+/// The engine imports the parser uses.
+pub(crate) struct Engine;
+
+impl ParseEngine for Engine {
+    fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
+        let mut handle: c_int = 0;
+        #[cfg(feature = "game")]
+        // SAFETY: NUL-terminated path and a live handle slot.
+        let length = unsafe { trap_FS_FOpenFile(path.as_ptr(), &mut handle, 0) };
+        #[cfg(feature = "cgame")]
+        // SAFETY: as above, through the trap.
+        let length = unsafe {
+            cg::syscall(cg::FS_FOPEN_FILE, [path.as_ptr() as isize, &mut handle as *mut c_int as isize, 0]) as i32
+        };
+        (length, handle)
+    }
+
+    fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
+        let length = length.clamp(0, buffer.len() as i32);
+        #[cfg(feature = "game")]
+        // SAFETY: the buffer holds at least `length` bytes.
+        unsafe {
+            trap_FS_Read(buffer.as_mut_ptr().cast(), length, handle)
+        };
+        #[cfg(feature = "cgame")]
+        // SAFETY: as above.
+        unsafe {
+            cg::syscall(cg::FS_READ, [buffer.as_mut_ptr() as isize, length as isize, handle as isize]);
+        }
+    }
+
+    fn fs_close(&mut self, handle: i32) {
+        #[cfg(feature = "game")]
+        // SAFETY: plain value.
+        unsafe {
+            trap_FS_FCloseFile(handle)
+        };
+        #[cfg(feature = "cgame")]
+        // SAFETY: plain value.
+        unsafe {
+            cg::syscall(cg::FS_FCLOSE_FILE, [handle as isize, 0, 0]);
+        }
+    }
+
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
+        #[cfg(feature = "game")]
+        // SAFETY: NUL-terminated strings and a live output record.
+        unsafe {
+            Scr_FindAnim(tree.as_ptr(), name.as_ptr(), out)
+        };
+        #[cfg(feature = "cgame")]
+        // SAFETY: slot 81 of the import table has this signature.
+        unsafe {
+            if let Some(f) = (*cg_scriptImports.get())[cg::SLOT_FIND_ANIM] {
+                let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
+                f(tree.as_ptr(), name.as_ptr(), out);
+            }
+        }
+    }
+
+    fn sound_alias(&mut self, name: &CStr) -> *const c_char {
+        // The original reads the callback through the published table
+        // pointer cast to `bgs_t`; the table is `bgs.animationTable`, so
+        // this is `bgs.soundAliasCallback` (divergence for any other table:
+        // still bgs's callback, never memory past a foreign table).
+        // SAFETY: reads one field of the game's `bgs`, outside the table.
+        let callback = unsafe { core::ptr::addr_of!((*bgs.as_ptr()).soundAliasCallback).read() };
+        match callback {
+            // SAFETY: the engine's callback with a NUL-terminated name.
+            Some(f) => unsafe { f(name.as_ptr()) },
+            // Divergence (NULL callback): no alias.
+            None => core::ptr::null(),
+        }
+    }
+}
+
+// ---- exports ---------------------------------------------------------------
+
+/// Rebuilds `weaponStrings` from the engine's weapon list.
+///
+/// # Safety
+/// Single-threaded module contract.
+unsafe fn init_weapon_strings(m: &mut Module<'_>) {
+    // SAFETY: engine globals read as the C original reads them; a NULL
+    // weapon record gives a NULL name (divergence: the C would crash).
+    unsafe {
+        let count = (*bg_numWeapons.get()).clamp(0, MAX_WEAPONS as i32 - 1) as usize;
+        let infos = *bg_weaponInfos.get();
+        let names = (1..=count).map(|i| {
+            if infos.is_null() {
+                return core::ptr::null();
+            }
+            let info = *infos.add(i);
+            if info.is_null() {
+                core::ptr::null()
+            } else {
+                (*info).pickupName
+            }
+        });
+        m.init_weapon_strings(names);
+    }
+}
+
+/// `void BG_InitWeaponStrings(void)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_InitWeaponStrings() {
+    guard(|| {
+        // SAFETY: single-threaded module contract.
+        unsafe { init_weapon_strings(&mut module()) };
+        Ok(())
+    })
+}
+
+/// `void BG_AnimParseAnimScript(table, runtimeAnimations, runtimeAnimationCount)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimParseAnimScript(
+    table: *mut bg_static_animation_table_t,
+    runtimeAnimations: *mut bg_runtime_animation_t,
+    runtimeAnimationCount: *mut i32,
+) {
+    // SAFETY: single-threaded module contract; the pointers are the
+    // caller's (a table, a 512-record array and an int, or NULLs).
+    guard(|| unsafe { parse_anim_script(table, runtimeAnimations, runtimeAnimationCount) })
+}
+
+/// The body of `BG_AnimParseAnimScript`.
+///
+/// # Safety
+/// As the export.
+unsafe fn parse_anim_script(
+    table: *mut bg_static_animation_table_t,
+    runtime: *mut bg_runtime_animation_t,
+    count: *mut i32,
+) -> Outcome<()> {
+    // SAFETY: every global is accessed under the module contract; engine
+    // calls happen while this frame owns only plain values and references.
+    unsafe {
+        let mut engine = Engine;
+        if *bgAnimScriptLoaded.get() == 0 {
+            parser::load_script(bgAnimScriptFileBuffer.get(), script_path(), &mut engine)?;
+            *bgAnimScriptLoaded.get() = 1;
+        }
+        *bgAnimStaticTable.get() = table;
+        *bgRuntimeAnimations.get() = runtime;
+        *bgRuntimeAnimationCount.get() = count;
+        let mut m = module();
+        init_weapon_strings(&mut m);
+        // Divergence: a NULL table (the C would crash) parses nothing.
+        let Some(table) = table.as_mut() else { return Ok(()) };
+        let sessions = PARSE_SESSIONS.get();
+        if *sessions >= MAX_PARSE_SESSIONS - 1 {
+            return Err(Failure::fatal(b"\x15Com_BeginParseSession: session overflow"));
+        }
+        *sessions += 1;
+        let runtime_names = match (runtime.is_null(), count.as_mut()) {
+            (false, Some(count)) => Some(RuntimeNames {
+                records: core::slice::from_raw_parts_mut(runtime, BG_ANIM_MAX_ANIMATIONS),
+                count,
+            }),
+            // Divergence: an array without a count pointer parses like pass 2.
+            _ => None,
+        };
+        let text: &[u8] = &bgAnimScriptFileBuffer.get()[..];
+        let path = script_path().map(|p| p.to_bytes());
+        let input = ParseInput { table, runtime: runtime_names, engine: &mut engine, path, text, behaviour: BEHAVIOUR };
+        let base = text.as_ptr() as *const c_char;
+        let (outcome, end) = parser::parse_script(m, input);
+        if outcome.is_err() {
+            // The abandoned session stays current, as in the original.
+            *OUTER_SESSION.get() = OuterSession {
+                line: end.line,
+                unget: end.unget,
+                saved_parse: end.saved_parse.map_or(core::ptr::null(), |o| base.add(o)),
+                saved_line: end.saved_line,
+            };
+        }
+        outcome?;
+        *bgPlayerAnimScriptPath.get() = core::ptr::null();
+        *sessions -= 1;
+        Ok(())
+    }
+}
+
+/// `int32_t BG_StringHashValue(const char *text)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_StringHashValue(text: *const c_char) -> i32 {
+    // SAFETY: a C string from the caller (NULL hashes to 0: divergence).
+    guard(|| Ok(unsafe { c_string(text) }.map_or(0, tables::string_hash)))
+}
+
+/// `int32_t BG_IndexForString(const char *name, bg_indexed_string_t *strings, qboolean allowMissing)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg_indexed_string_t, allowMissing: c_int) -> i32 {
+    guard(|| {
+        // SAFETY: caller's NUL-terminated name and NULL-name-terminated table.
+        unsafe {
+            let name_bytes = c_string(name).unwrap_or(b"");
+            let mut index = -1;
+            if !strings.is_null() {
+                let mut len = 0usize;
+                while !(*strings.add(len)).name.is_null() {
+                    len += 1;
+                }
+                let table = core::slice::from_raw_parts_mut(strings, len + 1);
+                index = tables::index_for_string(name_bytes, table, |p| c_string(p));
+            }
+            if index < 0 && allowMissing == 0 {
+                let mut t = Text::from_bytes(b"BG_IndexForString: unknown token '");
+                t.push(name_bytes);
+                t.push(b"'");
+                return Err(parser::anim_parse_error(outside_context(), &t));
+            }
+            Ok(index)
+        }
+    })
+}
+
+/// `char *BG_CopyStringIntoBuffer(const char *text, char *buffer, uint32_t bufferSize, int32_t *used)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c_char, bufferSize: u32, used: *mut i32) -> *mut c_char {
+    guard(|| {
+        // SAFETY: caller's string, buffer of `bufferSize` bytes and counter.
+        unsafe {
+            let text = c_string(text).unwrap_or(b"");
+            let Some(used) = used.as_mut() else { return Ok(core::ptr::null_mut()) };
+            if buffer.is_null() {
+                return Ok(core::ptr::null_mut());
+            }
+            let slice = core::slice::from_raw_parts_mut(buffer.cast::<u8>(), bufferSize as usize);
+            let offset = parser::copy_string_into_buffer(outside_context(), text, slice, used)?;
+            Ok(buffer.add(offset))
+        }
+    })
+}
+
+/// `int32_t BG_AnimationIndexForString(const char *name)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 {
+    // SAFETY: module contract; the published pointers are the game's.
+    guard(|| unsafe {
+        let name = c_string(name).unwrap_or(b"");
+        let runtime_ptr = *bgRuntimeAnimations.get();
+        let count_ptr = *bgRuntimeAnimationCount.get();
+        let runtime = match (runtime_ptr.is_null(), count_ptr.as_mut()) {
+            (false, Some(count)) => Some(RuntimeNames {
+                records: core::slice::from_raw_parts_mut(runtime_ptr, BG_ANIM_MAX_ANIMATIONS),
+                count,
+            }),
+            _ => None,
+        };
+        let table = *bgAnimStaticTable.get();
+        let (entries, entry_count): (&[bg_static_animation_t], i32) = match table.as_ref() {
+            Some(t) => (&t.entries[..], t.entryCount),
+            None => (&[], 0),
+        };
+        parser::animation_index_for_string(outside_context(), name, entries, entry_count, runtime, &mut Engine)
+    })
+}
+
+/// `bg_static_animation_t *BG_AnimationForString(const char *name)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_static_animation_t {
+    // SAFETY: module contract.
+    guard(|| unsafe {
+        let name = c_string(name).unwrap_or(b"");
+        let hash = tables::string_hash(name);
+        let table = *bgAnimStaticTable.get();
+        if let Some(t) = table.as_mut() {
+            let count = t.entryCount.clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
+            for entry in t.entries[..count].iter_mut() {
+                if hash == entry.hash && tables::same_name(name, tables::field_name(entry.name_bytes())) {
+                    return Ok(entry as *mut bg_static_animation_t);
+                }
+            }
+        }
+        let mut text = Text::from_bytes(b"\x15BG_AnimationForString: unknown player animation '");
+        text.push(name);
+        text.push(b"'");
+        Err(Failure::drop(text.as_bytes()))
+    })
+}
+
+// ---- helpers called by the parser in C, exported on their own -------------
+
+/// The parse session the standalone helpers continue (`com_parseSession`
+/// outside `BG_AnimParseAnimScript`): line, pushed-back token and where the
+/// last read started.
+struct OuterSession {
+    line: i32,
+    unget: bool,
+    saved_parse: *const c_char,
+    saved_line: i32,
+}
+
+static OUTER_SESSION: ModuleCell<OuterSession> =
+    ModuleCell::new(OuterSession { line: 1, unget: false, saved_parse: core::ptr::null(), saved_line: 1 });
+
+/// The table the standalone helpers use while no table is published
+/// (divergence: the C original would dereference NULL where it reads one).
+/// cbindgen:ignore
+static SCRATCH_TABLE: ModuleCell<bg_static_animation_table_t> =
+    // SAFETY: the table is integers, raw pointers and a union of pointers,
+    // for all of which all-zero bits are valid.
+    ModuleCell::new(unsafe { core::mem::zeroed() });
+
+/// Runs `body` on a parse run that continues the outer session at `*parse`,
+/// then stores the cursor back into `*parse` and the session state (also
+/// when `body` fails: the original would leave them so when raising).
+///
+/// # Safety
+/// `parse` is NULL or points to NULL or into a NUL-terminated text; module
+/// contract.
+unsafe fn with_session<R>(
+    parse: *mut *mut c_char,
+    body: impl for<'x> FnOnce(&mut parser::ParseRun<'x, Engine>) -> Outcome<R>,
+) -> Outcome<R> {
+    if parse.is_null() {
+        return Err(Failure::fatal(b"\x15Com_ParseExt: NULL data_p"));
+    }
+    // SAFETY: caller contract; every global below is accessed under the
+    // module contract and the text is not modified while parsed.
+    unsafe {
+        let session = OUTER_SESSION.get();
+        // A pushed-back token restarts the first read where the last one
+        // started (every helper begins with an unget-aware read).
+        let (base, line) = if session.unget && !session.saved_parse.is_null() {
+            (session.saved_parse, session.saved_line)
+        } else {
+            (*parse as *const c_char, session.line)
+        };
+        let mut engine = Engine;
+        let text: &[u8] = if base.is_null() { &[] } else { CStr::from_ptr(base).to_bytes_with_nul() };
+        let tok = if base.is_null() {
+            crate::script::tokenizer::Tokenizer::at_null(line)
+        } else {
+            crate::script::tokenizer::Tokenizer::with_line(text, line)
+        };
+        let table_ptr = *bgAnimStaticTable.get();
+        let table = match table_ptr.as_mut() {
+            Some(t) => t,
+            None => SCRATCH_TABLE.get(),
+        };
+        let runtime_ptr = *bgRuntimeAnimations.get();
+        let runtime = match (runtime_ptr.is_null(), (*bgRuntimeAnimationCount.get()).as_mut()) {
+            (false, Some(count)) => Some(RuntimeNames {
+                records: core::slice::from_raw_parts_mut(runtime_ptr, BG_ANIM_MAX_ANIMATIONS),
+                count,
+            }),
+            _ => None,
+        };
+        let mut run = parser::ParseRun {
+            tok,
+            m: module(),
+            table,
+            runtime,
+            engine: &mut engine,
+            path: script_path().map(|p| p.to_bytes()),
+            behaviour: BEHAVIOUR,
+            ix: parser::Indexes::new(),
+        };
+        let outcome = body(&mut run);
+        let at = |offset: Option<usize>| match offset {
+            Some(o) if !base.is_null() => base.add(o.min(text.len().saturating_sub(1))) as *mut c_char,
+            _ => core::ptr::null_mut(),
+        };
+        *parse = at(run.tok.cursor());
+        let (saved, saved_line) = run.tok.saved();
+        *session = OuterSession { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse: at(saved), saved_line };
+        outcome
+    }
+}
+
+/// The module's own value table behind a pointer, or the caller's table.
+fn value_table_of(values: *mut bg_indexed_string_t) -> tables::ValueTable {
+    use tables::ValueTable as V;
+    let known: [(*mut S, V); 8] = [
+        (weaponStrings.as_ptr().cast(), V::Weapons),
+        (animWeaponClassStr.as_ptr().cast(), V::WeaponClass),
+        (animMountedStr.as_ptr().cast(), V::Mounted),
+        (animVehicleStr.as_ptr().cast(), V::Vehicle),
+        (animVehicleMotionStr.as_ptr().cast(), V::VehicleMotion),
+        (bgAnimGroupStrings.as_ptr().cast(), V::MoveTypes),
+        (animWeaponPositionStr.as_ptr().cast(), V::WeaponPosition),
+        (animStrafeStateStr.as_ptr().cast(), V::Strafe),
+    ];
+    known.iter().find(|(p, _)| *p == values).map_or(V::External(values), |&(_, v)| v)
+}
+
+/// `void BG_ParseConditionBits(char **parse, bg_indexed_string_t *values, int32_t conditionIndex, bg_condition_bits_t *bits)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseConditionBits(
+    parse: *mut *mut c_char,
+    values: *mut bg_indexed_string_t,
+    conditionIndex: i32,
+    bits: *mut bg_condition_bits_t,
+) {
+    // SAFETY: caller's cursor, table and result (module contract).
+    guard(|| unsafe {
+        // Divergence: a NULL result pointer parses nothing.
+        if bits.is_null() {
+            return Ok(());
+        }
+        let table = value_table_of(values);
+        let alias_base = bgAnimConditionAliasBits.as_ptr() as *mut bg_condition_bits_t;
+        let offset = (bits as usize).wrapping_sub(alias_base as usize);
+        let size = core::mem::size_of::<bg_condition_bits_t>();
+        if offset < ALIAS_COUNT * size && offset.is_multiple_of(size) {
+            let index = offset / size;
+            with_session(parse, |run| {
+                let mut unused = bg_condition_bits_t::ZERO;
+                run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Alias(index), &mut unused)
+            })
+        } else {
+            let target = &mut *bits;
+            with_session(parse, |run| run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Local, target))
+        }
+    })
+}
+
+/// `qboolean BG_ParseConditions(char **parse, bg_anim_script_t *script)`.
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg_anim_script_t) -> c_int {
+    // SAFETY: caller's cursor and script (module contract).
+    guard(|| unsafe {
+        // Divergence: a NULL script parses nothing and gives qfalse.
+        let Some(script) = script.as_mut() else { return Ok(0) };
+        with_session(parse, |run| run.parse_conditions(script))
+    })
+}
+
+/// `void BG_ParseCommands(char **parse, bg_anim_script_t *script, bg_static_animation_t *animations)`.
+///
+/// Entries are read and stamped in the published table (`animations` is
+/// that table's `entries` in every call of the original).
+#[no_mangle]
+pub unsafe extern "C" fn BG_ParseCommands(
+    parse: *mut *mut c_char,
+    script: *mut bg_anim_script_t,
+    animations: *mut bg_static_animation_t,
+) {
+    let _ = animations;
+    // SAFETY: caller's cursor and script (module contract).
+    guard(|| unsafe {
+        let table = *bgAnimStaticTable.get();
+        let items: *mut bg_anim_script_t = match table.as_mut() {
+            Some(t) => t.globalItems.as_mut_ptr(),
+            None => SCRATCH_TABLE.get().globalItems.as_mut_ptr(),
+        };
+        let offset = (script as usize).wrapping_sub(items as usize);
+        let size = core::mem::size_of::<bg_anim_script_t>();
+        if !script.is_null() && offset < BG_ANIM_MAX_GLOBAL_SCRIPTS * size && offset.is_multiple_of(size) {
+            let index = offset / size;
+            with_session(parse, |run| run.parse_commands(Some(index), &mut bg_anim_script_t::ZERO.clone()))
+        } else {
+            // Divergence: a NULL script parses into a discarded scratch.
+            let mut scratch = bg_anim_script_t::ZERO;
+            let target = match script.as_mut() {
+                Some(s) => s,
+                None => &mut scratch,
+            };
+            with_session(parse, |run| run.parse_commands(None, target))
+        }
+    })
+}
+
+// `void BG_AnimParseError(const char *format, ...)`: an assembly
+// trampoline builds the `va_list` and calls `uoanim_internal_pa_parse_error_va`.
+crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_internal_pa_parse_error_va");
+
+/// The body of `BG_AnimParseError` (formats into 1024 bytes like the
+/// original, then raises with the path and line while the path is set).
+///
+/// # Safety
+/// `format` and `args` form a valid `printf` call.
+/// cbindgen:ignore
+#[no_mangle]
+pub unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
+    guard(|| {
+        let mut buffer = [0u8; 1024];
+        // SAFETY: caller contract; the message is formatted by the C library.
+        let message = unsafe { crate::ffi::varargs::format_va(&mut buffer, format, args) };
+        let text = Text::from_bytes(message);
+        // SAFETY: module contract.
+        Err(parser::anim_parse_error(unsafe { outside_context() }, &text))
+    })
+}

@@ -1,0 +1,30 @@
+//! What the parser side of the player-animation module needs from the engine.
+//!
+//! The FFI layer implements [`ParseEngine`] with the real imports (game:
+//! `trap_FS_*`, `Scr_FindAnim`; cgame: the syscall trap and the script import
+//! table; both: the sound alias callback stored in `bgs`). Unit tests use a
+//! mock. Any of these calls may end in the engine's `Com_Error` and never
+//! return, so callers hold only plain values across them.
+
+use crate::abi::common::scr_anim_t;
+use core::ffi::{c_char, CStr};
+
+/// Engine services used by `BG_AnimParseAnimScript` and its helpers.
+pub trait ParseEngine {
+    /// `trap_FS_FOpenFile(path, &handle, FS_READ)`: returns (length, handle).
+    fn fs_open_read(&mut self, path: &CStr) -> (i32, i32);
+    /// `trap_FS_Read(buffer, length, handle)`; `buffer` holds at least
+    /// `length` bytes.
+    fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32);
+    /// `trap_FS_FCloseFile(handle)`.
+    fn fs_close(&mut self, handle: i32);
+    /// `Scr_FindAnim(tree, name, out)`; may not return.
+    ///
+    /// `out` is the caller's record (`&runtime[count].anim`), passed to the
+    /// engine as the C passes it: the engine may keep the address and fill
+    /// the cell later (the engine's animation-tree precache does).
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t);
+    /// The sound alias callback of `bgs` (reached through the table
+    /// pointer): the returned pointer is stored unchanged in the command.
+    fn sound_alias(&mut self, name: &CStr) -> *const c_char;
+}

@@ -1,0 +1,1373 @@
+//! `BG_AnimParseAnimScript` and its helpers: defines, condition lines,
+//! condition bit expressions, command lines, the animation-name lookup and
+//! the string pool, with the diagnostics of the C original.
+//!
+//! Every quirk of the original is kept and named ("Quirk: ...") where it
+//! lives; the tests at the end of the file cover each.
+#![allow(clippy::result_large_err)]
+
+use crate::abi::bg::*;
+use crate::error::{Failure, Outcome, Text};
+use crate::flavour::Behaviour;
+use crate::script::engine::ParseEngine;
+use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
+use crate::script::tokenizer::Tokenizer;
+use core::ffi::{c_char, CStr};
+
+type S = bg_indexed_string_t;
+
+/// Size of the define window array (`ANIM_COND_COUNT * 16`).
+pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
+
+/// Capacity of `BG_AnimParseError`'s message buffer, without its NUL.
+const MESSAGE_CAPACITY: usize = 1023;
+
+/// The module's own globals the parser reads and writes.
+pub struct Module<'a> {
+    pub weapon_strings: &'a mut [S; MAX_WEAPONS],
+    pub state_str: &'a mut [S; 5],
+    pub group_str: &'a mut [S; 19],
+    pub event_str: &'a mut [S; 17],
+    pub body_parts_str: &'a mut [S; 5],
+    pub mounted_str: &'a mut [S; 9],
+    pub vehicle_motion_str: &'a mut [S; 5],
+    pub vehicle_str: &'a mut [S; 5],
+    pub weapon_class_str: &'a mut [S; 12],
+    pub weapon_position_str: &'a mut [S; 3],
+    pub strafe_str: &'a mut [S; 4],
+    pub condition_type_str: &'a mut [S; 12],
+    pub section_str: &'a mut [S; 6],
+    /// `bgAnimParseCurrentAnimGroup`.
+    pub current_anim_group: &'a mut i32,
+    /// `bgAnimParseCurrentEvent`.
+    pub current_event: &'a mut i32,
+    /// `bgAnimConditionAliases`.
+    pub aliases: &'a mut [S; ALIAS_COUNT],
+    /// `bgAnimConditionAliasBits`.
+    pub alias_bits: &'a mut [bg_condition_bits_t; ALIAS_COUNT],
+    /// `bgAnimConditionAliasCounts`.
+    pub alias_counts: &'a mut [i32; ANIM_COND_COUNT],
+    /// `bgAnimConditionAliasStringBuffer`.
+    pub alias_buffer: &'a mut [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
+    /// `bgAnimConditionAliasStringUsed`.
+    pub alias_used: &'a mut i32,
+}
+
+/// Owned storage for a [`Module`] (tests and tools).
+pub struct ModuleData {
+    pub weapon_strings: [S; MAX_WEAPONS],
+    pub state_str: [S; 5],
+    pub group_str: [S; 19],
+    pub event_str: [S; 17],
+    pub body_parts_str: [S; 5],
+    pub mounted_str: [S; 9],
+    pub vehicle_motion_str: [S; 5],
+    pub vehicle_str: [S; 5],
+    pub weapon_class_str: [S; 12],
+    pub weapon_position_str: [S; 3],
+    pub strafe_str: [S; 4],
+    pub condition_type_str: [S; 12],
+    pub section_str: [S; 6],
+    pub current_anim_group: i32,
+    pub current_event: i32,
+    pub aliases: [S; ALIAS_COUNT],
+    pub alias_bits: [bg_condition_bits_t; ALIAS_COUNT],
+    pub alias_counts: [i32; ANIM_COND_COUNT],
+    pub alias_buffer: [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
+    pub alias_used: i32,
+}
+
+impl ModuleData {
+    /// The initial values of the C globals.
+    pub const INITIAL: Self = Self {
+        weapon_strings: [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS],
+        state_str: tables::ANIM_STATE_STR,
+        group_str: tables::ANIM_GROUP_STRINGS,
+        event_str: tables::ANIM_EVENT_STRINGS,
+        body_parts_str: tables::ANIM_BODY_PARTS_STR,
+        mounted_str: tables::ANIM_MOUNTED_STR,
+        vehicle_motion_str: tables::ANIM_VEHICLE_MOTION_STR,
+        vehicle_str: tables::ANIM_VEHICLE_STR,
+        weapon_class_str: tables::ANIM_WEAPON_CLASS_STR,
+        weapon_position_str: tables::ANIM_WEAPON_POSITION_STR,
+        strafe_str: tables::ANIM_STRAFE_STATE_STR,
+        condition_type_str: tables::ANIM_CONDITION_TYPE_STRINGS,
+        section_str: tables::ANIM_PARSE_SECTION_STRINGS,
+        current_anim_group: ANIM_MT_UNUSED,
+        current_event: ANIM_EVENT_PAIN,
+        aliases: [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT],
+        alias_bits: [bg_condition_bits_t::ZERO; ALIAS_COUNT],
+        alias_counts: [0; ANIM_COND_COUNT],
+        alias_buffer: [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
+        alias_used: 0,
+    };
+
+    /// Borrows every global.
+    pub fn module(&mut self) -> Module<'_> {
+        Module {
+            weapon_strings: &mut self.weapon_strings,
+            state_str: &mut self.state_str,
+            group_str: &mut self.group_str,
+            event_str: &mut self.event_str,
+            body_parts_str: &mut self.body_parts_str,
+            mounted_str: &mut self.mounted_str,
+            vehicle_motion_str: &mut self.vehicle_motion_str,
+            vehicle_str: &mut self.vehicle_str,
+            weapon_class_str: &mut self.weapon_class_str,
+            weapon_position_str: &mut self.weapon_position_str,
+            strafe_str: &mut self.strafe_str,
+            condition_type_str: &mut self.condition_type_str,
+            section_str: &mut self.section_str,
+            current_anim_group: &mut self.current_anim_group,
+            current_event: &mut self.current_event,
+            aliases: &mut self.aliases,
+            alias_bits: &mut self.alias_bits,
+            alias_counts: &mut self.alias_counts,
+            alias_buffer: &mut self.alias_buffer,
+            alias_used: &mut self.alias_used,
+        }
+    }
+}
+
+/// Resolves a name pointer of one of the module's static tables (string
+/// literals of the module or weapon names handed over by the engine).
+fn static_name<'n>(name: *const c_char) -> Option<&'n [u8]> {
+    // SAFETY: the module's tables hold NULL or pointers to NUL-terminated
+    // strings that outlive the module (its own literals, the engine's weapon
+    // names), exactly what the C original relies on.
+    unsafe { c_string(name) }
+}
+
+impl Module<'_> {
+    /// A value table by kind.
+    pub fn value_table(&mut self, table: ValueTable) -> &mut [S] {
+        match table {
+            ValueTable::Weapons => &mut self.weapon_strings[..],
+            ValueTable::WeaponClass => &mut self.weapon_class_str[..],
+            ValueTable::Mounted => &mut self.mounted_str[..],
+            ValueTable::Vehicle => &mut self.vehicle_str[..],
+            ValueTable::VehicleMotion => &mut self.vehicle_motion_str[..],
+            ValueTable::MoveTypes => &mut self.group_str[..],
+            ValueTable::WeaponPosition => &mut self.weapon_position_str[..],
+            ValueTable::Strafe => &mut self.strafe_str[..],
+            ValueTable::External(p) => external_table(p),
+        }
+    }
+
+    /// Looks `name` up in the define windows starting at condition `cond`'s
+    /// window. Quirk: the scan stops only at a NULL name, so a full window
+    /// (16 defines) runs on into the next condition's window.
+    fn alias_index(&mut self, name: &[u8], hash: i32, cond: usize) -> i32 {
+        let start = cond.saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).min(ALIAS_COUNT);
+        let buffer: &[u8] = &self.alias_buffer[..];
+        let base = buffer.as_ptr() as usize;
+        let resolve = |p: *const c_char| -> Option<&[u8]> {
+            let addr = p as usize;
+            if p.is_null() {
+                None
+            } else if addr >= base && addr < base + buffer.len() {
+                let rest = &buffer[addr - base..];
+                let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+                Some(&rest[..end])
+            } else {
+                static_name(p)
+            }
+        };
+        tables::index_for_string_hashed(name, hash, &mut self.aliases[start..], resolve)
+    }
+
+    /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
+    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = *const c_char>) {
+        for entry in self.weapon_strings.iter_mut() {
+            *entry = S { name: core::ptr::null(), hash: 0 };
+        }
+        self.weapon_strings[0] = S { name: tables::WEAPON_NONE.as_ptr() as *const c_char, hash: string_hash(b"none") };
+        for (slot, name) in self.weapon_strings.iter_mut().skip(1).zip(names) {
+            slot.name = name;
+            slot.hash = static_name(name).map_or(0, string_hash);
+        }
+    }
+
+    /// The define reset done at the start of every parse: names, string
+    /// pool and counts (Quirk: not the define bit rows).
+    fn reset_defines(&mut self) {
+        for entry in self.aliases.iter_mut() {
+            *entry = S { name: core::ptr::null(), hash: 0 };
+        }
+        self.alias_buffer.fill(0);
+        self.alias_counts.fill(0);
+        *self.alias_used = 0;
+    }
+}
+
+/// A caller's NULL-name-terminated table as a slice (terminator included).
+fn external_table<'t>(p: *mut S) -> &'t mut [S] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: a caller-provided table is terminated by an entry with a NULL
+    // name, as the C original requires; it is not one of the module's own.
+    unsafe {
+        let mut len = 0usize;
+        while !(*p.add(len)).name.is_null() {
+            len += 1;
+        }
+        core::slice::from_raw_parts_mut(p, len + 1)
+    }
+}
+
+/// Where diagnostics come from: the script path (while set) and the line.
+#[derive(Clone, Copy)]
+pub struct ErrorContext<'p> {
+    /// `bgPlayerAnimScriptPath` (`None` once cleared).
+    pub path: Option<&'p [u8]>,
+    /// `Com_GetCurrentParseLine()`.
+    pub line: i32,
+}
+
+/// `BG_AnimParseError(message)`: the message is cut at 1023 bytes, then
+/// `": (<path>, line <line+1>)"` is appended while the path is set.
+/// Quirk: the reported line is the tokenizer's line + 1.
+pub fn anim_parse_error(ctx: ErrorContext<'_>, message: &Text) -> Failure {
+    let mut text = Text::new();
+    text.push(b"\x15");
+    let bytes = message.as_bytes();
+    let bytes = bytes.iter().position(|&b| b == 0).map_or(bytes, |n| &bytes[..n]);
+    text.push(&bytes[..bytes.len().min(MESSAGE_CAPACITY)]);
+    if let Some(path) = ctx.path {
+        text.push(b": (");
+        text.push(path);
+        text.push(crate::text!(", line {})", ctx.line.wrapping_add(1)).as_bytes());
+    }
+    Failure::drop(text.as_bytes())
+}
+
+fn message(parts: &[&[u8]]) -> Text {
+    let mut t = Text::new();
+    for p in parts {
+        t.push(p);
+    }
+    t
+}
+
+fn unknown_token(ctx: ErrorContext<'_>, name: &[u8]) -> Failure {
+    anim_parse_error(ctx, &message(&[b"BG_IndexForString: unknown token '", name, b"'"]))
+}
+
+/// `BG_CopyStringIntoBuffer`: appends `text` and its NUL at `*used`;
+/// returns the offset of the copy. Needs `used + len + 1 < size` (32-bit
+/// unsigned arithmetic, as in C).
+pub fn copy_string_into_buffer(ctx: ErrorContext<'_>, text: &[u8], buffer: &mut [u8], used: &mut i32) -> Outcome<usize> {
+    let size = buffer.len() as u32;
+    let next = (*used as u32).wrapping_add(text.len() as u32).wrapping_add(1);
+    let out_of_space = || anim_parse_error(ctx, &Text::from_bytes(b"BG_CopyStringIntoBuffer: out of buffer space"));
+    if next >= size {
+        return Err(out_of_space());
+    }
+    // Defined result for a `used` the C original would write outside the
+    // buffer with (negative, or wrapping the check): the same error.
+    let start = usize::try_from(*used).map_err(|_| out_of_space())?;
+    let end = start + text.len();
+    let Some(dest) = buffer.get_mut(start..=end) else {
+        return Err(out_of_space());
+    };
+    dest[..text.len()].copy_from_slice(text);
+    dest[text.len()] = 0;
+    *used = (*used as u32).wrapping_add(text.len() as u32 + 1) as i32;
+    Ok(start)
+}
+
+/// The runtime-registration side of `BG_AnimationIndexForString`.
+pub struct RuntimeNames<'a> {
+    /// `bgRuntimeAnimations` (512 records).
+    pub records: &'a mut [bg_runtime_animation_t],
+    /// `*bgRuntimeAnimationCount`.
+    pub count: &'a mut i32,
+}
+
+/// `BG_AnimationIndexForString`.
+///
+/// Without a runtime array (pass 2 and later) the name is looked up in
+/// `entries[0..entryCount]` by hash and case-insensitive name; a miss is an
+/// error. With one (pass 1) it is looked up among the registrations and, if
+/// new, registered through `Scr_FindAnim("multiplayer", name)`.
+pub fn animation_index_for_string(
+    ctx: ErrorContext<'_>,
+    name: &[u8],
+    entries: &[bg_static_animation_t],
+    entry_count: i32,
+    runtime: Option<RuntimeNames<'_>>,
+    engine: &mut impl ParseEngine,
+) -> Outcome<i32> {
+    let hash = string_hash(name);
+    let Some(runtime) = runtime else {
+        let count = usize::try_from(entry_count).unwrap_or(0).min(entries.len());
+        for (index, entry) in entries[..count].iter().enumerate() {
+            if hash == entry.hash && same_name(name, tables::field_name(entry.name_bytes())) {
+                return Ok(index as i32);
+            }
+        }
+        return Err(anim_parse_error(
+            ctx,
+            &message(&[b"BG_AnimationIndexForString: unknown player animation '", name, b"'"]),
+        ));
+    };
+    let count = *runtime.count;
+    if !(0..=BG_ANIM_MAX_ANIMATIONS as i32).contains(&count) {
+        return Err(anim_parse_error(
+            ctx,
+            &crate::text!("BG_AnimationIndexForString: invalid runtime animation count {}", count),
+        ));
+    }
+    let count = count as usize;
+    let known = count.min(runtime.records.len());
+    for (index, record) in runtime.records[..known].iter().enumerate() {
+        if hash == record.hash && same_name(name, tables::field_name(record.name_bytes())) {
+            return Ok(index as i32);
+        }
+    }
+    register_runtime_name(ctx, name, hash, runtime, engine)
+}
+
+/// The registration half of `BG_AnimationIndexForString` (pass 1, the
+/// name is not registered yet and the count is valid).
+pub fn register_runtime_name(
+    ctx: ErrorContext<'_>,
+    name: &[u8],
+    hash: i32,
+    runtime: RuntimeNames<'_>,
+    engine: &mut impl ParseEngine,
+) -> Outcome<i32> {
+    let count = (*runtime.count).clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
+    if count == BG_ANIM_MAX_ANIMATIONS || count >= runtime.records.len() {
+        return Err(anim_parse_error(
+            ctx,
+            &crate::text!("BG_AnimationIndexForString: exceeded maximum runtime animations ({})", BG_ANIM_MAX_ANIMATIONS),
+        ));
+    }
+    if name.len() >= BG_ANIM_NAME_SIZE {
+        return Err(anim_parse_error(ctx, &Text::from_bytes(b"BG_AnimationIndexForString: animation name is too long")));
+    }
+    let mut cname = [0u8; BG_ANIM_NAME_SIZE];
+    cname[..name.len()].copy_from_slice(name);
+    let tree = c"multiplayer";
+    let record = &mut runtime.records[count];
+    // The engine gets the record's own cell, as in the C: a deferred engine
+    // (the animation-tree precache) fills it after this call returns.
+    match CStr::from_bytes_until_nul(&cname) {
+        Ok(n) => engine.find_anim(tree, n, &mut record.anim),
+        Err(_) => engine.find_anim(tree, c"", &mut record.anim),
+    }
+    let field = name_as_bytes_mut(&mut record.name);
+    field[..name.len()].copy_from_slice(name);
+    field[name.len()] = 0;
+    record.hash = hash;
+    *runtime.count = (*runtime.count as u32).wrapping_add(1) as i32;
+    Ok(*runtime.count - 1)
+}
+
+/// The condition-bit accumulator being parsed into.
+#[derive(Clone, Copy)]
+pub enum BitsDest {
+    /// `bgAnimConditionAliasBits[index]` (a define).
+    Alias(usize),
+    /// The caller's local value.
+    Local,
+}
+
+/// One run of `BG_AnimParseAnimScript` over the script text.
+pub struct ParseRun<'a, E: ParseEngine> {
+    pub tok: Tokenizer<'a>,
+    pub m: Module<'a>,
+    pub table: &'a mut bg_static_animation_table_t,
+    /// `bgRuntimeAnimations` / `bgRuntimeAnimationCount` (pass 1 only).
+    pub runtime: Option<RuntimeNames<'a>>,
+    pub engine: &'a mut E,
+    /// `bgPlayerAnimScriptPath` while set.
+    pub path: Option<&'a [u8]>,
+    pub behaviour: Behaviour,
+    /// Lookup indexes valid for this run (the tables do not change
+    /// while one parse runs).
+    pub ix: Indexes,
+}
+
+/// Per-run lookup indexes of the module's string tables and of the
+/// animation names (see [`tables::HashIndex`]).
+pub struct Indexes {
+    names: [tables::HashIndex<32>; 6],
+    values: [tables::HashIndex<128>; 8],
+    anims: tables::HashIndex<BG_ANIM_MAX_ANIMATIONS>,
+    anims_built: bool,
+}
+
+impl Indexes {
+    /// Nothing indexed yet.
+    pub const fn new() -> Self {
+        Self {
+            names: [tables::HashIndex::new(); 6],
+            values: [tables::HashIndex::new(); 8],
+            anims: tables::HashIndex::new(),
+            anims_built: false,
+        }
+    }
+}
+
+impl Default for Indexes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn value_slot(table: ValueTable) -> Option<usize> {
+    Some(match table {
+        ValueTable::Weapons => 0,
+        ValueTable::WeaponClass => 1,
+        ValueTable::Mounted => 2,
+        ValueTable::Vehicle => 3,
+        ValueTable::VehicleMotion => 4,
+        ValueTable::MoveTypes => 5,
+        ValueTable::WeaponPosition => 6,
+        ValueTable::Strafe => 7,
+        ValueTable::External(_) => return None,
+    })
+}
+
+/// A copy of a token (the session buffer is overwritten by the next read).
+/// Only the token's bytes are written, the rest of the buffer stays
+/// uninitialised.
+#[derive(Clone, Copy)]
+struct Tok {
+    bytes: [core::mem::MaybeUninit<u8>; crate::script::tokenizer::MAX_TOKEN_CHARS],
+    len: usize,
+}
+
+impl Tok {
+    #[inline]
+    fn of(t: &[u8]) -> Self {
+        let mut bytes = [core::mem::MaybeUninit::uninit(); crate::script::tokenizer::MAX_TOKEN_CHARS];
+        let len = t.len().min(bytes.len());
+        for (d, s) in bytes[..len].iter_mut().zip(t) {
+            d.write(*s);
+        }
+        Self { bytes, len }
+    }
+    #[inline]
+    fn get(&self) -> &[u8] {
+        // SAFETY: the first `len` bytes were written in `of` (and `len` only
+        // ever shrinks afterwards).
+        unsafe { core::slice::from_raw_parts(self.bytes.as_ptr().cast::<u8>(), self.len) }
+    }
+}
+
+fn is(token: &[u8], keyword: &[u8]) -> bool {
+    same_name(token, keyword)
+}
+
+fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
+    match value_slot(table) {
+        Some(slot) => {
+            tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[slot], static_name)
+        }
+        None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
+    }
+}
+
+fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
+    match which {
+        Names::Sections => &mut m.section_str[..],
+        Names::States => &mut m.state_str[..],
+        Names::MoveTypes => &mut m.group_str[..],
+        Names::Events => &mut m.event_str[..],
+        Names::ConditionTypes => &mut m.condition_type_str[..],
+        Names::BodyParts => &mut m.body_parts_str[..],
+    }
+}
+
+/// Which static table a section-level lookup uses.
+#[derive(Clone, Copy)]
+#[repr(usize)]
+enum Names {
+    Sections,
+    States,
+    MoveTypes,
+    Events,
+    ConditionTypes,
+    BodyParts,
+}
+
+impl<'a, E: ParseEngine> ParseRun<'a, E> {
+    fn ctx(&self) -> ErrorContext<'a> {
+        ErrorContext { path: self.path, line: self.tok.line() }
+    }
+
+    fn error(&self, text: &Text) -> Failure {
+        anim_parse_error(self.ctx(), text)
+    }
+
+    fn error_bytes(&self, parts: &[&[u8]]) -> Failure {
+        self.error(&message(parts))
+    }
+
+    /// `BG_IndexForString(current token, table, allowMissing)`.
+    fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
+        let index = tables::index_for_string_indexed(
+            self.tok.token(),
+            || self.tok.token_hash(),
+            names_of(&mut self.m, which),
+            &mut self.ix.names[which as usize],
+            static_name,
+        );
+        if index < 0 && !allow_missing {
+            return Err(unknown_token(self.ctx(), self.tok.token()));
+        }
+        Ok(index)
+    }
+
+    fn index_values(&mut self, name: &[u8], hash: i32, table: ValueTable) -> Outcome<i32> {
+        let index = lookup_value(&mut self.m, &mut self.ix, name, hash, table);
+        if index < 0 {
+            return Err(unknown_token(self.ctx(), name));
+        }
+        Ok(index)
+    }
+
+    /// The main loop's rewind: move back over the token just read and check
+    /// the text there spells it. Quirk: a quoted first token fails this
+    /// check ("internal error"); an over-long token passes it when the text
+    /// repeats, and is then re-read from its middle.
+    fn rewind_and_verify(&mut self) -> Outcome<()> {
+        let len = self.tok.token().len();
+        self.tok.rewind(len);
+        if !self.tok.cursor_spells_token() {
+            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: internal error")));
+        }
+        Ok(())
+    }
+
+    /// Appends a zeroed script (with the parsed conditions) to the pool and
+    /// links it at the end of `list`; returns its pool index.
+    fn append_script(&mut self, list: ListRef, script: &bg_anim_script_t) -> Outcome<usize> {
+        let list_count = self.list(list).count;
+        if list_count >= BG_ANIM_MAX_LIST_ITEMS as i32 {
+            return Err(self.error(&crate::text!(
+                "BG_AnimParseAnimScript: exceeded maximum items per script ({})",
+                BG_ANIM_MAX_LIST_ITEMS
+            )));
+        }
+        let global = self.table.globalItemCount;
+        if global >= BG_ANIM_MAX_GLOBAL_SCRIPTS as i32 {
+            return Err(self.error(&crate::text!(
+                "BG_AnimParseAnimScript: exceeded maximum global items ({})",
+                BG_ANIM_MAX_GLOBAL_SCRIPTS
+            )));
+        }
+        // Both counts are non-negative here: they only ever grow from zero
+        // (a negative count written by the engine is treated as full).
+        let (Ok(slot), Ok(item)) = (usize::try_from(list_count), usize::try_from(global)) else {
+            return Err(self.error(&crate::text!(
+                "BG_AnimParseAnimScript: exceeded maximum global items ({})",
+                BG_ANIM_MAX_GLOBAL_SCRIPTS
+            )));
+        };
+        let pointer = core::ptr::addr_of_mut!(self.table.globalItems[item]);
+        self.table.globalItems[item] = *script;
+        self.table.globalItemCount = global.wrapping_add(1);
+        let list = self.list(list);
+        list.scripts[slot] = pointer;
+        list.count = list_count.wrapping_add(1);
+        Ok(item)
+    }
+
+    fn list(&mut self, list: ListRef) -> &mut bg_anim_script_list_t {
+        let t = &mut *self.table;
+        match list {
+            ListRef::Animations(s, m) => &mut t.animations[s][m],
+            ListRef::Canned(s, m) => &mut t.canned[s][m],
+            ListRef::StateChange(to, from) => &mut t.statechanges[to][from],
+            ListRef::Event(e) if e < ANIM_EVENT_RELOAD => &mut t.events[e],
+            ListRef::Event(e) => &mut t.scriptLists[(e - ANIM_EVENT_RELOAD).min(ANIM_SCRIPT_LIST_COUNT - 1)],
+        }
+    }
+
+    /// The whole parse (after loading and publishing).
+    pub fn run(&mut self) -> Outcome<()> {
+        let mut state: i32 = 0;
+        let mut current: Option<ListRef> = None;
+        let mut idx: [i32; 3] = [-1, -1, -1];
+        let mut last_block: Option<usize> = None;
+        let mut section: i32 = ANIM_SECTION_DEFINES;
+        let mut scratch = bg_anim_script_t::ZERO;
+
+        loop {
+            if self.tok.read(true).is_empty() {
+                break;
+            }
+            let s = self.index_token(Names::Sections, true)?;
+            if s >= 0 {
+                if state != 0 {
+                    return Err(self.unexpected());
+                }
+                section = s;
+                *self.m.current_anim_group = ANIM_MT_UNUSED;
+                *self.m.current_event = ANIM_EVENT_NONE;
+                continue;
+            }
+            match section {
+                ANIM_SECTION_DEFINES => self.define()?,
+                ANIM_SECTION_ANIMATIONS | ANIM_SECTION_CANNED_ANIMATIONS => {
+                    let token = self.tok.token();
+                    if is(token, b"{") {
+                        self.open_brace(&mut state, &idx)?;
+                        continue;
+                    }
+                    if is(token, b"}") {
+                        state = state.wrapping_sub(1);
+                        if state < 0 {
+                            return Err(self.unexpected());
+                        }
+                        if state == 1 {
+                            current = None;
+                        }
+                        if let Some(slot) = idx.get_mut(state as usize) {
+                            *slot = -1;
+                        }
+                        continue;
+                    }
+                    match state {
+                        0 => {
+                            if idx[0] >= 0 {
+                                return Err(self.unexpected());
+                            }
+                            if !is(token, b"state") {
+                                return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected 'state'")));
+                            }
+                            self.tok.read(false);
+                            idx[0] = self.index_token(Names::States, false)?;
+                            if !is(self.tok.read(true), b"{") {
+                                return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
+                            }
+                            state = 1;
+                        }
+                        1 => {
+                            if idx[1] >= 0 {
+                                return Err(self.unexpected());
+                            }
+                            let move_type = self.index_token(Names::MoveTypes, false)?;
+                            // Divergence (undefined in C): a state row left
+                            // over from an event name >= 4 is out of bounds.
+                            let Ok(row) = usize::try_from(idx[0]) else {
+                                return Err(self.unexpected());
+                            };
+                            if row >= ANIM_STATE_COUNT {
+                                return Err(self.unexpected());
+                            }
+                            idx[1] = move_type;
+                            let mt = move_type as usize;
+                            let list = if section == ANIM_SECTION_ANIMATIONS {
+                                *self.m.current_anim_group = move_type;
+                                ListRef::Animations(row, mt)
+                            } else {
+                                ListRef::Canned(row, mt)
+                            };
+                            // Quirk: a repeated block replaces the earlier list;
+                            // its pool items stay allocated.
+                            clear_list(self.list(list));
+                            current = Some(list);
+                        }
+                        2 => {
+                            if idx[2] >= 0 {
+                                return Err(self.unexpected());
+                            }
+                            idx[2] = self.condition_line(current, &mut last_block)?;
+                        }
+                        _ => {
+                            self.rewind_and_verify()?;
+                            self.commands_into(last_block, &mut scratch)?;
+                        }
+                    }
+                }
+                ANIM_SECTION_STATECHANGES | ANIM_SECTION_EVENTS => {
+                    let token = self.tok.token();
+                    if is(token, b"{") {
+                        self.open_brace(&mut state, &idx)?;
+                        continue;
+                    }
+                    if is(token, b"}") {
+                        state = state.wrapping_sub(1);
+                        if state < 0 {
+                            return Err(self.unexpected());
+                        }
+                        if state == 0 {
+                            current = None;
+                        }
+                        if let Some(slot) = idx.get_mut(state as usize) {
+                            *slot = -1;
+                        }
+                        continue;
+                    }
+                    match state {
+                        0 => {
+                            if idx[0] >= 0 {
+                                return Err(self.unexpected());
+                            }
+                            if section == ANIM_SECTION_STATECHANGES {
+                                if !is(token, b"statechange") {
+                                    let t = Tok::of(token);
+                                    return Err(self.error_bytes(&[
+                                        b"BG_AnimParseAnimScript: expected 'statechange', got '",
+                                        t.get(),
+                                        b"'",
+                                    ]));
+                                }
+                                // Quirk: `statechange A B` is the list [A][B],
+                                // i.e. A is the state changed *to*.
+                                self.tok.read(false);
+                                let to = self.index_token(Names::States, false)?;
+                                self.tok.read(false);
+                                let from = self.index_token(Names::States, false)?;
+                                idx[0] = from;
+                                let list = ListRef::StateChange(to as usize, from as usize);
+                                current = Some(list);
+                                if !is(self.tok.read(true), b"{") {
+                                    return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
+                                }
+                                state = 1;
+                                clear_list(self.list(list));
+                            } else {
+                                let event = self.index_token(Names::Events, false)?;
+                                idx[0] = event;
+                                let list = ListRef::Event(event as usize);
+                                current = Some(list);
+                                *self.m.current_event = event;
+                                clear_list(self.list(list));
+                            }
+                        }
+                        1 => {
+                            if idx[1] >= 0 {
+                                return Err(self.unexpected());
+                            }
+                            idx[1] = self.condition_line(current, &mut last_block)?;
+                        }
+                        2 => {
+                            self.rewind_and_verify()?;
+                            self.commands_into(last_block, &mut scratch)?;
+                        }
+                        _ => return Err(self.unexpected()),
+                    }
+                }
+                _ => {}
+            }
+        }
+        if state != 0 {
+            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: unexpected end of file: ")));
+        }
+        Ok(())
+    }
+
+    /// `BG_ParseCommands(parse, lastCommandBlock, entries)`.
+    fn commands_into(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+        if block.is_none() {
+            // Divergence (a NULL script pointer in C): parse into a
+            // scratch script that is thrown away.
+            *scratch = bg_anim_script_t::ZERO;
+        }
+        self.parse_commands(block, scratch)
+    }
+
+    fn unexpected(&self) -> Failure {
+        let t = Tok::of(self.tok.token());
+        self.error_bytes(&[b"BG_AnimParseAnimScript: unexpected '", t.get(), b"'"])
+    }
+
+    fn open_brace(&self, state: &mut i32, idx: &[i32; 3]) -> Outcome<()> {
+        if *state >= 3 {
+            return Err(self.unexpected());
+        }
+        // `state` is 0..=2 here (it never goes below 0 without an error).
+        if !matches!(idx.get(*state as usize), Some(&i) if i >= 0) {
+            return Err(self.unexpected());
+        }
+        *state += 1;
+        Ok(())
+    }
+
+    /// A condition line: rewind, parse the conditions into a zeroed script
+    /// and append it to the current list.
+    fn condition_line(&mut self, current: Option<ListRef>, last_block: &mut Option<usize>) -> Outcome<i32> {
+        self.rewind_and_verify()?;
+        let mut script = bg_anim_script_t::ZERO;
+        let result = self.parse_conditions(&mut script)?;
+        // Divergence (a NULL list in C): report the line as unexpected.
+        let Some(list) = current else {
+            return Err(self.unexpected());
+        };
+        *last_block = Some(self.append_script(list, &script)?);
+        Ok(result)
+    }
+
+    /// The DEFINES section: `set <condition> <name> = <expression>`; any
+    /// other token is ignored.
+    fn define(&mut self) -> Outcome<()> {
+        if !is(self.tok.token(), b"set") {
+            return Ok(());
+        }
+        if self.tok.read(false).is_empty() {
+            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected condition type string")));
+        }
+        let cond = self.index_token(Names::ConditionTypes, false)?;
+        let cond_index = cond as usize;
+        let (mode, values) = CONDITION_TYPES[cond_index];
+        if mode != ANIM_CONDMODE_BITMASK {
+            let t = Tok::of(self.tok.token());
+            return Err(self.error_bytes(&[b"BG_AnimParseAnimScript: can not make a define of type '", t.get(), b"'"]));
+        }
+        if self.tok.read(false).is_empty() {
+            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected condition define string")));
+        }
+        let count = self.m.alias_counts[cond_index];
+        if !(0..BG_ANIM_CONDITION_VALUE_COUNT as i32).contains(&count) {
+            return Err(self.error(&crate::text!(
+                "BG_AnimParseAnimScript: exceeded maximum condition defines ({})",
+                BG_ANIM_CONDITION_VALUE_COUNT
+            )));
+        }
+        let name = Tok::of(self.tok.token());
+        let ctx = self.ctx();
+        let offset = copy_string_into_buffer(ctx, name.get(), &mut self.m.alias_buffer[..], self.m.alias_used)?;
+        let base = count as usize + cond_index * BG_ANIM_CONDITION_VALUE_COUNT;
+        let pointer = self.m.alias_buffer[offset..].as_ptr() as *const c_char;
+        self.m.aliases[base].name = pointer;
+        self.m.aliases[base].hash = string_hash(name.get());
+        let eq = self.tok.read(false);
+        if !is(eq, b"=") {
+            let t = Tok::of(eq);
+            return Err(self.error_bytes(&[b"BG_AnimParseAnimScript: expected '=', found '", t.get(), b"'"]));
+        }
+        let Some(values) = values else { return Ok(()) };
+        let mut unused = bg_condition_bits_t::ZERO;
+        self.parse_condition_bits(values, cond, BitsDest::Alias(base), &mut unused)?;
+        self.m.alias_counts[cond_index] = self.m.alias_counts[cond_index].wrapping_add(1);
+        Ok(())
+    }
+
+    fn bits_get(&self, dest: BitsDest, local: &bg_condition_bits_t) -> [u32; 2] {
+        match dest {
+            BitsDest::Alias(i) => self.m.alias_bits[i].words(),
+            BitsDest::Local => local.words(),
+        }
+    }
+
+    fn bits_set(&mut self, dest: BitsDest, local: &mut bg_condition_bits_t, words: [u32; 2]) {
+        match dest {
+            BitsDest::Alias(i) => self.m.alias_bits[i].set_words(words),
+            BitsDest::Local => local.set_words(words),
+        }
+    }
+
+    /// `BG_ParseConditionBits`: one bitmask expression up to `,` or the end
+    /// of the line.
+    ///
+    /// Quirks kept: only the low result word is cleared on entry (the high
+    /// word accumulates); `AND` is a plain OR; `MINUS`/`NOT` switch the rest
+    /// of the expression to AND-NOT; `none` ORs bit 0 without filling the
+    /// key; the per-clause scratch mask is not cleared between clauses;
+    /// value indexes 64..95 land in the MINUS flag and 96..127 in a scratch
+    /// word (four-word window `local`).
+    pub fn parse_condition_bits(
+        &mut self,
+        values: ValueTable,
+        cond: i32,
+        dest: BitsDest,
+        local_result: &mut bg_condition_bits_t,
+    ) -> Outcome<()> {
+        let mut key = [0u8; 64];
+        let mut key_len: usize = 0;
+        let mut words: [u32; 4] = [0; 4];
+        let mut end_of_clause = false;
+        let mut r = self.bits_get(dest, local_result);
+        r[0] = 0;
+        self.bits_set(dest, local_result, r);
+
+        loop {
+            let empty = self.tok.read(false).is_empty();
+            if empty {
+                // Push the end of line back for the caller.
+                self.tok.unget()?;
+                end_of_clause = true;
+                if key_len == 0 {
+                    return Ok(());
+                }
+            }
+            let token = self.tok.token();
+            if is(token, b",") {
+                end_of_clause = true;
+            }
+            if is(token, b"none") {
+                let mut r = self.bits_get(dest, local_result);
+                r[0] |= 1;
+                self.bits_set(dest, local_result, r);
+                if end_of_clause {
+                    return Ok(());
+                }
+                continue;
+            }
+            if is(token, b"none,") {
+                let mut r = self.bits_get(dest, local_result);
+                r[0] |= 1;
+                self.bits_set(dest, local_result, r);
+                return Ok(());
+            }
+            // `NOT` is read as the literal `MINUS`.
+            let minus = is(token, b"NOT") || is(token, b"MINUS");
+            let operator = minus || is(token, b"AND");
+            if !end_of_clause && !operator {
+                if token.last() == Some(&b',') {
+                    end_of_clause = true;
+                    self.tok.strip_last();
+                }
+                if key_len > 0 {
+                    append_key(&mut key, &mut key_len, b" ");
+                }
+                append_key(&mut key, &mut key_len, self.tok.token());
+            }
+            if !operator && !end_of_clause {
+                continue;
+            }
+            if key_len == 0 {
+                if end_of_clause {
+                    return Err(self.error(&Text::from_bytes(b"BG_ParseConditionBits: unexpected end of condition")));
+                } else if minus {
+                    words[2] = 1;
+                    continue;
+                } else {
+                    let t = Tok::of(self.tok.token());
+                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", t.get(), b"'"]));
+                }
+            }
+            let k = &key[..key_len];
+            if is(k, b"all") {
+                words[0] = u32::MAX;
+                words[1] = u32::MAX;
+            } else {
+                let key_hash = string_hash(k);
+                let found = self.m.alias_index(k, key_hash, cond as usize);
+                if found >= 0 {
+                    let slot = (cond as usize)
+                        .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
+                        .saturating_add(found as usize)
+                        .min(ALIAS_COUNT - 1);
+                    let bits = match dest {
+                        BitsDest::Alias(i) if i == slot => self.bits_get(dest, local_result),
+                        _ => self.m.alias_bits[slot].words(),
+                    };
+                    words[0] = bits[0];
+                    words[1] = bits[1];
+                } else {
+                    let bit = self.index_values(k, key_hash, values)?;
+                    // Quirk: indexes >= 64 reach the MINUS flag (64..95)
+                    // and a scratch word (96..127) of the original frame.
+                    let w = ((bit >> 5) as usize).min(3);
+                    words[w] |= 1u32 << (bit & 31);
+                }
+            }
+            let mut r = self.bits_get(dest, local_result);
+            if words[2] != 0 {
+                r[0] &= !words[0];
+                r[1] &= !words[1];
+            } else {
+                r[0] |= words[0];
+                r[1] |= words[1];
+            }
+            self.bits_set(dest, local_result, r);
+            key_len = 0;
+            if minus {
+                words[2] = 1;
+            }
+            if end_of_clause {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `BG_ParseConditions`: the rest of a condition line into `script`.
+    ///
+    /// Quirks kept: the value carrier is zeroed once per line, so a bitmask
+    /// condition's high word leaks into `value[1]` of later conditions;
+    /// conditions without a value table (UNDERHAND, CROUCHING, FIRING) take
+    /// value 1 and consume no token; `default` ends the line early.
+    pub fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
+        let mut value = bg_condition_bits_t::ZERO;
+        loop {
+            if self.tok.read(false).is_empty() {
+                if script.conditionCount == 0 {
+                    return Err(self.error(&Text::from_bytes(b"BG_ParseConditions: no conditions found")));
+                }
+                return Ok(1);
+            }
+            if is(self.tok.token(), b"default") {
+                return Ok(1);
+            }
+            let cond = self.index_token(Names::ConditionTypes, false)?;
+            let (mode, values) = CONDITION_TYPES[cond as usize];
+            if mode == ANIM_CONDMODE_BITMASK {
+                if let Some(values) = values {
+                    self.parse_condition_bits(values, cond, BitsDest::Local, &mut value)?;
+                }
+            } else if let Some(values) = values {
+                if self.tok.read(false).is_empty() {
+                    return Err(self.error(&Text::from_bytes(
+                        b"BG_ParseConditions: expected condition value, found end of line",
+                    )));
+                }
+                if self.tok.token().last() == Some(&b',') {
+                    self.tok.strip_last();
+                }
+                let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), self.tok.token_hash(), values);
+                if index < 0 {
+                    return Err(unknown_token(self.ctx(), self.tok.token()));
+                }
+                let mut w = value.words();
+                w[0] = index as u32;
+                value.set_words(w);
+            } else {
+                let mut w = value.words();
+                w[0] = 1;
+                value.set_words(w);
+            }
+            let n = script.conditionCount;
+            if !(0..ANIM_COND_COUNT as i32).contains(&n) {
+                return Err(self.error(&crate::text!(
+                    "BG_ParseConditions: exceeded maximum conditions ({})",
+                    ANIM_COND_COUNT
+                )));
+            }
+            let w = value.words();
+            script.conditions[n as usize] = bg_anim_condition_t { r#type: cond, value: [w[0] as i32, w[1] as i32] };
+            script.conditionCount = n + 1;
+        }
+    }
+
+    /// `BG_ParseCommands`: command lines into the pool script `block` until
+    /// a `}` starts a line or the text ends.
+    ///
+    /// Quirks kept: a command is allocated before its first word is checked
+    /// (a non-body-part word gives bodyPart -1 and goes to the trailing
+    /// parameters); after a legs/torso slot the function returns at the end
+    /// of the line, so a torso line on its own line becomes a separate
+    /// command; `}` after a `both` command on the same line is an unknown
+    /// parameter.
+    pub fn parse_commands(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+        let mut slot: usize = 0;
+        let mut command: usize = 0;
+        loop {
+            let token_len = self.tok.read(slot == 0).len();
+            if token_len == 0 {
+                return Ok(());
+            }
+            if is(self.tok.token(), b"}") {
+                self.tok.rewind(token_len);
+                return Ok(());
+            }
+            if slot == 0 {
+                let script = self.script_mut(block, scratch);
+                if script.commandCount >= BG_ANIM_MAX_SCRIPT_COMMANDS as i32 {
+                    return Err(self.error(&crate::text!(
+                        "BG_ParseCommands: exceeded maximum number of animations ({})",
+                        BG_ANIM_MAX_SCRIPT_COMMANDS
+                    )));
+                }
+                command = script.commandCount.max(0) as usize;
+                script.commandCount += 1;
+                script.commands[command].bodyPart = [0, 0];
+            }
+            let part = self.index_token(Names::BodyParts, true)? as i16;
+            self.script_mut(block, scratch).commands[command].bodyPart[slot] = part;
+            let mut go_trailing = true;
+            if part <= 0 {
+                self.tok.rewind(token_len);
+            } else {
+                if self.tok.read(false).is_empty() {
+                    return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected animation")));
+                }
+                let index = self.animation_index_token()?;
+                let index16 = index as i16;
+                // Defined result for an entry index outside the table.
+                let anim_index = (index16.max(0) as usize).min(BG_ANIM_MAX_ANIMATIONS - 1);
+                let base_duration = self.table.entries[anim_index].duration as i16;
+                {
+                    let cmd = &mut self.script_mut(block, scratch).commands[command];
+                    cmd.animIndex[slot] = index16;
+                    cmd.duration[slot] = base_duration;
+                }
+                if self.runtime.is_none() {
+                    self.stamp_entry(block, scratch, anim_index, part)?;
+                }
+                loop {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
+                        self.tok.unget()?;
+                        break;
+                    }
+                    if is(param, b"duration") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
+                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected duration value")));
+                        }
+                        let d = tables::atoi(v, self.behaviour) as i16;
+                        self.script_mut(block, scratch).commands[command].duration[slot] = d;
+                        continue;
+                    }
+                    if is(param, b"turretanim") {
+                        if self.runtime.is_none() {
+                            self.table.entries[anim_index].flags |= BG_ANIM_ENTRY_TURRET;
+                        }
+                        if part != ANIM_BP_BOTH as i16 {
+                            return Err(self.error(&Text::from_bytes(
+                                b"BG_ParseCommands: Turret animations can only be played on the 'both' body part",
+                            )));
+                        }
+                        continue;
+                    }
+                    if is(param, b"blendtime") {
+                        let v = self.tok.read(false);
+                        if v.is_empty() {
+                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected blendtime value")));
+                        }
+                        let value = tables::atoi(v, self.behaviour);
+                        if self.runtime.is_none() {
+                            self.table.entries[anim_index].blendTime = value;
+                        }
+                        continue;
+                    }
+                    self.tok.unget()?;
+                    break;
+                }
+                if part != ANIM_BP_BOTH as i16 && slot < 1 {
+                    slot += 1;
+                    go_trailing = false;
+                }
+            }
+            if go_trailing {
+                loop {
+                    let param = self.tok.read(false);
+                    if param.is_empty() {
+                        break;
+                    }
+                    if is(param, b"sound") {
+                        let sound = self.tok.read(false);
+                        if sound.is_empty() {
+                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected sound")));
+                        }
+                        if sound.windows(4).any(|w| w == b".wav") {
+                            return Err(self.error(&Text::from_bytes(
+                                b"BG_ParseCommands: wav files not supported, only sound scripts",
+                            )));
+                        }
+                        let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
+                        cname[..sound.len()].copy_from_slice(sound);
+                        let alias = match CStr::from_bytes_until_nul(&cname) {
+                            Ok(n) => self.engine.sound_alias(n),
+                            Err(_) => core::ptr::null(),
+                        };
+                        self.script_mut(block, scratch).commands[command].soundAliasName = alias;
+                        continue;
+                    }
+                    let t = Tok::of(param);
+                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", t.get(), b"'"]));
+                }
+                slot = 0;
+            }
+        }
+    }
+
+    /// `BG_AnimationIndexForString(current token)`.
+    ///
+    /// Found names come from an index over the registrations (pass 1) or
+    /// the entries (pass 2), built once per run; a miss takes the full
+    /// original path (errors, registration) and updates the index.
+    fn animation_index_token(&mut self) -> Outcome<i32> {
+        if !self.ix.anims_built {
+            self.ix.anims_built = true;
+            match &self.runtime {
+                Some(r) => {
+                    if (0..=BG_ANIM_MAX_ANIMATIONS as i32).contains(&*r.count) {
+                        let n = (*r.count as usize).min(r.records.len());
+                        self.ix.anims.build(r.records[..n].iter().enumerate().map(|(i, rec)| (rec.hash, i)));
+                    }
+                }
+                None => {
+                    let n = usize::try_from(self.table.entryCount).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS);
+                    self.ix.anims.build(self.table.entries[..n].iter().enumerate().map(|(i, e)| (e.hash, i)));
+                }
+            }
+        }
+        let name = self.tok.token();
+        let hash = self.tok.token_hash();
+        if self.ix.anims.is_ready() {
+            let found = match &self.runtime {
+                Some(r) => self.ix.anims.find(hash, |i| {
+                    r.records.get(i).is_some_and(|rec| same_name(name, tables::field_name(rec.name_bytes())))
+                }),
+                None => self.ix.anims.find(hash, |i| {
+                    self.table.entries.get(i).is_some_and(|e| same_name(name, tables::field_name(e.name_bytes())))
+                }),
+            };
+            if let Some(i) = found {
+                return Ok(i as i32);
+            }
+        }
+        let ctx = self.ctx();
+        let registering = self.runtime.is_some();
+        let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
+        let index = match runtime {
+            // The index holds every registration: the scan would miss too.
+            Some(runtime) if self.ix.anims.is_ready() => {
+                register_runtime_name(ctx, self.tok.token(), hash, runtime, self.engine)?
+            }
+            runtime => animation_index_for_string(
+                ctx,
+                self.tok.token(),
+                &self.table.entries,
+                self.table.entryCount,
+                runtime,
+                self.engine,
+            )?,
+        };
+        if registering {
+            self.ix.anims.insert(hash, index as usize);
+        }
+        Ok(index)
+    }
+
+    fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {
+        match block.and_then(|b| self.table.globalItems.get_mut(b)) {
+            Some(script) => script,
+            None => scratch,
+        }
+    }
+
+    /// Pass-2 side effects of one command slot on its entry.
+    fn stamp_entry(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t, anim: usize, part: i16) -> Outcome<()> {
+        let group = *self.m.current_anim_group;
+        let strafe = {
+            let script = self.script_mut(block, scratch);
+            let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
+            script.conditions[..n].iter().find(|c| c.r#type == ANIM_COND_STRAFING).map(|c| c.value[0])
+        };
+        let event = *self.m.current_event;
+        let entry = &mut self.table.entries[anim];
+        if group != ANIM_MT_UNUSED && part != ANIM_BP_TORSO as i16 {
+            entry.stateFlags |= 1u32 << (group as u32 & 31);
+            if (group == ANIM_MT_CLIMBUP || group == ANIM_MT_CLIMBDOWN) && entry.moveSpeed != 0 {
+                entry.flags |= BG_ANIM_ENTRY_VERTICAL_MOTION;
+            }
+            match strafe {
+                Some(ANIM_STRAFE_LEFT) => entry.flags |= BG_ANIM_ENTRY_STRAFE_LEFT,
+                Some(ANIM_STRAFE_RIGHT) => entry.flags |= BG_ANIM_ENTRY_STRAFE_RIGHT,
+                _ => {}
+            }
+        }
+        if event == ANIM_EVENT_FIRE_WEAPON {
+            entry.flags |= BG_ANIM_ENTRY_FIRE_WEAPON;
+            entry.blendTime = 30;
+        } else if event == ANIM_EVENT_DEATH {
+            entry.moveSpeed = 0;
+            entry.flags |= BG_ANIM_ENTRY_DEATH;
+        }
+        Ok(())
+    }
+}
+
+fn append_key(key: &mut [u8; 64], len: &mut usize, text: &[u8]) {
+    // Q_strcat(key, 64, text): cut at 63 bytes. Quirk: bitmask keys longer
+    // than 63 bytes are silently truncated.
+    let room = 63usize.saturating_sub(*len);
+    let take = text.len().min(room);
+    key[*len..*len + take].copy_from_slice(&text[..take]);
+    *len += take;
+}
+
+fn clear_list(list: &mut bg_anim_script_list_t) {
+    list.count = 0;
+    list.scripts = [core::ptr::null_mut(); BG_ANIM_MAX_LIST_ITEMS];
+}
+
+/// A script list of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListRef {
+    Animations(usize, usize),
+    Canned(usize, usize),
+    StateChange(usize, usize),
+    Event(usize),
+}
+
+/// Everything `BG_AnimParseAnimScript` needs besides the module globals.
+pub struct ParseInput<'a, E: ParseEngine> {
+    pub table: &'a mut bg_static_animation_table_t,
+    pub runtime: Option<RuntimeNames<'a>>,
+    pub engine: &'a mut E,
+    /// `bgPlayerAnimScriptPath` (None when NULL).
+    pub path: Option<&'a [u8]>,
+    /// The loaded script text (NUL-terminated).
+    pub text: &'a [u8],
+    pub behaviour: Behaviour,
+}
+
+/// The tokenizer state a parse ends with (what `com_parseSession` holds
+/// when the parse is abandoned by an error).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionEnd {
+    pub line: i32,
+    pub unget: bool,
+    pub saved_parse: Option<usize>,
+    pub saved_line: i32,
+}
+
+/// The parse proper of `BG_AnimParseAnimScript` (after the file is loaded,
+/// the globals are published and the weapon strings rebuilt): resets the
+/// defines and runs the section machine.
+pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, SessionEnd) {
+    let mut m = m;
+    m.reset_defines();
+    let mut run = ParseRun {
+        tok: Tokenizer::new(input.text),
+        m,
+        table: input.table,
+        runtime: input.runtime,
+        engine: input.engine,
+        path: input.path,
+        behaviour: input.behaviour,
+        ix: Indexes::new(),
+    };
+    let outcome = run.run();
+    let (saved_parse, saved_line) = run.tok.saved();
+    (outcome, SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line })
+}
+
+/// The script-load step: the text is read once into `buffer`.
+/// Returns `Err` with "Couldn't load player animation script" when the file
+/// is missing, empty or too large.
+pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Option<&CStr>, engine: &mut impl ParseEngine) -> Outcome<()> {
+    let fail = |path: Option<&CStr>| {
+        let mut t = Text::from_bytes(b"\x15Couldn't load player animation script ");
+        t.push(path.map_or(&b"(null)"[..], |p| p.to_bytes()));
+        t.push(b"\n");
+        Failure::drop(t.as_bytes())
+    };
+    // Divergence: a NULL path (never the case in the original's flow) is a
+    // load failure without calling the file system.
+    let Some(p) = path else { return Err(fail(None)) };
+    let (length, handle) = engine.fs_open_read(p);
+    if length <= 0 || length as u32 > BG_ANIM_SCRIPT_FILE_MAX_BYTES as u32 {
+        return Err(fail(path));
+    }
+    let len = length as usize;
+    engine.fs_read(&mut buffer[..], length, handle);
+    buffer[len] = 0;
+    engine.fs_close(handle);
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

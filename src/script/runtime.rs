@@ -1,1 +1,0 @@
-//! Runtime: conditions and animation selection.

@@ -1,0 +1,43 @@
+//! What the runtime and finalize side of the player-animation module needs
+//! from the engine.
+//!
+//! The FFI layer implements these traits with the real imports (game:
+//! `coduo_glibc_randrange`, `Scr_GetAnimsIndex`, the `trap_XAnim*` veneers;
+//! both units: the sound event callback stored in `bgs`). Unit tests use
+//! mocks. Any call may end in the engine's `Com_Error` and never return, so
+//! callers hold only plain values and references across them.
+
+use crate::abi::common::XAnim;
+use core::ffi::{c_char, CStr};
+
+/// Engine services used while selecting and playing animations.
+pub trait RuntimeEngine {
+    /// The platform random range (`coduo_glibc_randrange` in the game,
+    /// `coduo_crt_randrange` in cgame): always called as `(0, commandCount)`.
+    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32;
+    /// `bgs.soundEventCallback(clientNum, alias)`, reached through the table
+    /// pointer cast to `bgs_t` as the original does. `alias` is non-NULL.
+    fn sound_event(&mut self, client_num: i32, alias: *const c_char);
+}
+
+/// Engine services used by `BG_FinalizePlayerAnims` to rebuild the entries.
+///
+/// Per-node queries take the tree index (low 16 bits of
+/// [`anims_index`](FinalizeEngine::anims_index)) and the node index; the game
+/// packs them as `(tree << 16) | node`, cgame passes two words.
+pub trait FinalizeEngine {
+    /// `Scr_GetAnimsIndex(tree)`.
+    fn anims_index(&mut self, tree: *mut XAnim) -> u32;
+    /// `trap_XAnimGetAnimTreeSize(tree)`: node count.
+    fn tree_size(&mut self, tree: *mut XAnim) -> i32;
+    /// `trap_XAnimIsPrimitive`.
+    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool;
+    /// `trap_XAnimGetAnimName`: the name (None for a NULL pointer).
+    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr>;
+    /// `trap_XAnimGetLength(tree, animIndex)`: milliseconds.
+    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32;
+    /// `trap_XAnimGetRelDelta(anim, rotation, move, 0.0f, 1.0f)`.
+    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]);
+    /// `trap_XAnimIsLooped`.
+    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool;
+}

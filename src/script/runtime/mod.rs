@@ -1,0 +1,653 @@
+//! Runtime of the player animation scripts: condition words, script
+//! selection and playback (`bg_animation_conditions.c`,
+//! `bg_animation_execution.c`, `bg_load_anim_for_index.c`).
+//!
+//! Everything here works on the `#[repr(C)]` mirrors by reference. The lists
+//! of the table hold raw pointers into `globalItems`; they are resolved into
+//! pool indices ([`resolve_script`]) instead of being dereferenced, so the
+//! core never follows a pointer it cannot check. Every index the original
+//! leaves unchecked is bounded here; the defined results are listed in
+//! docs/DIVERGENCES.md ("Player animation runtime").
+
+// A `Failure` carries its whole text (no heap): large by design.
+#![allow(clippy::result_large_err)]
+
+pub mod engine;
+
+use crate::abi::bg::*;
+use crate::error::{Failure, Outcome, Text};
+use engine::RuntimeEngine;
+
+/// Timer padding added to every command duration (ms).
+pub const TIMER_PAD_MS: i32 = 50;
+/// A body part restarts only when its timer is below this (or when forced).
+pub const RESTART_MIN_TIMER_MS: i32 = 50;
+
+/// `bgAnimConditionTypes[i].mode`: WEAPONS, WEAPONCLASS and MOVETYPE are
+/// bitmask conditions, all others compare one word.
+pub const CONDITION_MODES: [i32; ANIM_COND_COUNT] = [
+    ANIM_CONDMODE_BITMASK, // WEAPONS
+    ANIM_CONDMODE_BITMASK, // WEAPONCLASS
+    ANIM_CONDMODE_EQUAL,   // MOUNTED
+    ANIM_CONDMODE_EQUAL,   // VEHICLE
+    ANIM_CONDMODE_EQUAL,   // VEHICLE_MOTION
+    ANIM_CONDMODE_BITMASK, // MOVETYPE
+    ANIM_CONDMODE_EQUAL,   // UNDERHAND
+    ANIM_CONDMODE_EQUAL,   // CROUCHING
+    ANIM_CONDMODE_EQUAL,   // FIRING
+    ANIM_CONDMODE_EQUAL,   // WEAPON_POSITION
+    ANIM_CONDMODE_EQUAL,   // STRAFING
+];
+
+/// Bits of a bitmask condition (two 32-bit words).
+pub const CONDITION_BIT_COUNT: u32 = 64;
+
+/// The mode of a condition type, `None` outside the 11 types.
+pub fn condition_mode(condition_type: i32) -> Option<i32> {
+    usize::try_from(condition_type).ok().and_then(|i| CONDITION_MODES.get(i).copied())
+}
+
+/// The runtime's own diagnostics, as small values (the hot paths return
+/// these instead of a full [`Failure`]; the export converts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeError {
+    /// `BG_FirstValidItem: invalid client number %i` (reconstruction guard).
+    FirstValidClient(i32),
+    /// `BG_UpdateConditionValue: invalid client number %i` (reconstruction guard).
+    UpdateClient(i32),
+    /// `BG_UpdateConditionValue: invalid condition value %i` (reconstruction guard).
+    UpdateValue(i32),
+}
+
+impl From<RuntimeError> for Failure {
+    fn from(error: RuntimeError) -> Failure {
+        let text = match error {
+            RuntimeError::FirstValidClient(n) => crate::text!("\x15BG_FirstValidItem: invalid client number {n}"),
+            RuntimeError::UpdateClient(n) => crate::text!("\x15BG_UpdateConditionValue: invalid client number {n}"),
+            RuntimeError::UpdateValue(v) => crate::text!("\x15BG_UpdateConditionValue: invalid condition value {v}"),
+        };
+        Failure::drop(text.as_bytes())
+    }
+}
+
+/// Result of the runtime's selection functions.
+pub type RtOutcome<T> = Result<T, RuntimeError>;
+
+/// The condition words of all clients (`bgs.clientinfo[c].conditionWords`).
+pub type ClientInfos = [clientInfo_t; BGS_CLIENTINFO_COUNT];
+
+// ---- script pointers ---------------------------------------------------------
+
+/// The pool index of a script pointer of `table`'s lists, or `None` when it
+/// does not point at a `globalItems` element of that table (NULL, foreign).
+#[inline]
+pub fn resolve_script(table: &bg_static_animation_table_t, script: *const bg_anim_script_t) -> Option<usize> {
+    const SIZE: usize = core::mem::size_of::<bg_anim_script_t>();
+    let offset = (script as usize).wrapping_sub(table.globalItems.as_ptr() as usize);
+    if offset >= SIZE * BG_ANIM_MAX_GLOBAL_SCRIPTS {
+        return None;
+    }
+    // offset < 2^20: a 32-bit division by the constant is exact and cheap.
+    let index = (offset as u32 / SIZE as u32) as usize;
+    (index * SIZE == offset).then_some(index)
+}
+
+/// How the runtime follows the script pointers stored in a list.
+pub trait ScriptAccess<'t> {
+    /// The script `pointer` designates, `None` when it cannot be followed.
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t>;
+}
+
+/// Checked access: only pointers at an element of the table's pool are
+/// followed (see [`resolve_script`]).
+#[derive(Clone, Copy)]
+pub struct PoolScripts<'t>(pub &'t bg_static_animation_table_t);
+
+impl<'t> ScriptAccess<'t> for PoolScripts<'t> {
+    #[inline]
+    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
+        self.0.globalItems.get(resolve_script(self.0, pointer)?)
+    }
+}
+
+/// The script a list slot points at.
+#[inline]
+fn list_script<'t, S: ScriptAccess<'t>>(scripts: &S, list: &bg_anim_script_list_t, slot: usize) -> Option<&'t bg_anim_script_t> {
+    scripts.script(*list.scripts.get(slot)?)
+}
+
+/// Slots of a list the runtime looks at: `count`, bounded to the array.
+fn list_len(list: &bg_anim_script_list_t) -> usize {
+    usize::try_from(list.count).unwrap_or(0).min(BG_ANIM_MAX_LIST_ITEMS)
+}
+
+// ---- conditions ----------------------------------------------------------------
+
+/// Bit `t` is set when condition type `t` is a bitmask condition.
+const BITMASK_TYPES: u32 = {
+    let mut bits = 0;
+    let mut t = 0;
+    while t < ANIM_COND_COUNT {
+        if CONDITION_MODES[t] == ANIM_CONDMODE_BITMASK {
+            bits |= 1 << t;
+        }
+        t += 1;
+    }
+    bits
+};
+
+/// `BG_EvaluateConditions`: every condition of `script` holds for the words.
+///
+/// A bitmask condition holds when either word intersects the client's word.
+/// Quirk: an equal condition compares the low word only (the high word of
+/// the condition, which the parser may have filled, is ignored). No
+/// conditions: true.
+#[inline(always)]
+pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
+    let count = script.conditionCount;
+    // `index < count` as the original's signed loop; bounded to the array.
+    for (index, condition) in script.conditions.iter().enumerate() {
+        if index as i32 >= count {
+            break;
+        }
+        let kind = condition.r#type as u32;
+        // A type outside the condition table (never produced by the parser):
+        // the condition does not hold.
+        let Some(row) = words.get(kind as usize) else {
+            return false;
+        };
+        let value = condition.value;
+        let holds = if BITMASK_TYPES >> kind & 1 != 0 {
+            (value[0] as u32 & row[0]) | (value[1] as u32 & row[1]) != 0
+        } else {
+            row[0] == value[0] as u32
+        };
+        if !holds {
+            return false;
+        }
+    }
+    true
+}
+
+/// `BG_FirstValidItem`: the slot (in `list`) of the first script whose
+/// conditions hold for `bgs.clientinfo[client_num]`.
+///
+/// `count <= 0` gives `None` before the client number is checked; a client
+/// number outside 0..64 is an error (a guard of the reconstruction). Slots
+/// whose pointer does not resolve into `table` never match.
+pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
+    scripts: &S,
+    clients: &ClientInfos,
+    client_num: i32,
+    list: &bg_anim_script_list_t,
+) -> RtOutcome<Option<usize>> {
+    if list.count <= 0 {
+        return Ok(None);
+    }
+    let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get(c)) else {
+        return Err(RuntimeError::FirstValidClient(client_num));
+    };
+    for slot in 0..list_len(list) {
+        if let Some(script) = list_script(scripts, list, slot) {
+            if evaluate_conditions(&client.conditionWords, script) {
+                return Ok(Some(slot));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `BG_UpdateConditionValue`: writes a condition row of a client.
+///
+/// With `check_conversion` and a bitmask condition the row becomes the single
+/// bit `value`; a value of 64 or more is an error, except WEAPONS 64..127,
+/// which only clears the row (guards of the reconstruction). Quirk:
+/// otherwise the low word becomes `value` and the high word is left as it
+/// was (also for a bitmask condition written without conversion).
+pub fn update_condition_value(
+    clients: &mut ClientInfos,
+    client_num: i32,
+    condition_type: i32,
+    value: i32,
+    check_conversion: bool,
+) -> RtOutcome<()> {
+    let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get_mut(c)) else {
+        return Err(RuntimeError::UpdateClient(client_num));
+    };
+    let Some(mode) = condition_mode(condition_type) else {
+        // Outside the 11 rows: nothing is written.
+        return Ok(());
+    };
+    let row = &mut client.conditionWords[condition_type as usize];
+    if check_conversion && mode == ANIM_CONDMODE_BITMASK {
+        let bit = value as u32;
+        if bit >= CONDITION_BIT_COUNT {
+            if condition_type == ANIM_COND_WEAPON && bit < MAX_WEAPONS as u32 {
+                *row = [0, 0];
+                return Ok(());
+            }
+            return Err(RuntimeError::UpdateValue(value));
+        }
+        *row = [0, 0];
+        row[(bit >> 5) as usize] |= 1 << (bit & 31);
+    } else {
+        row[0] = value as u32;
+    }
+    Ok(())
+}
+
+/// `BG_GetConditionValue`: the low word, or for a bitmask condition with
+/// `convert_bitset` the index of the lowest set bit (0 when none is set).
+/// A condition type outside the 11 rows reads as 0.
+pub fn get_condition_value(client: &clientInfo_t, condition_type: i32, convert_bitset: bool) -> i32 {
+    let Some(mode) = condition_mode(condition_type) else {
+        return 0;
+    };
+    let row = client.conditionWords[condition_type as usize];
+    if !convert_bitset || mode != ANIM_CONDMODE_BITMASK {
+        return row[0] as i32;
+    }
+    (0..CONDITION_BIT_COUNT).find(|&bit| row[(bit >> 5) as usize] & (1 << (bit & 31)) != 0).map_or(0, |bit| bit as i32)
+}
+
+// ---- playback --------------------------------------------------------------------
+
+/// Duration and LOOPED flag of an entry; an index past `entries` reads as
+/// duration 0, not looped.
+fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32, bool) {
+    entries
+        .get(index as usize)
+        .map_or((0, false), |e| (e.duration, e.flags & BG_ANIM_ENTRY_LOOPED != 0))
+}
+
+/// Starts or refreshes one body part (legs or torso fields).
+///
+/// Returns true when the animation was (re)started.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn play_part(
+    timer: &mut i32,
+    anim: &mut i32,
+    index: u32,
+    duration: i32,
+    looped: bool,
+    set_timer: bool,
+    restart_same: bool,
+    force: bool,
+) -> bool {
+    if *timer >= RESTART_MIN_TIMER_MS && !force {
+        return false;
+    }
+    let current = *anim as u32;
+    if !restart_same || (current & !ANIM_TOGGLEBIT) != index {
+        *anim = (((current & ANIM_TOGGLEBIT) ^ ANIM_TOGGLEBIT) | index) as i32;
+        if set_timer {
+            *timer = duration;
+        }
+        true
+    } else {
+        if set_timer && looped {
+            *timer = duration;
+        }
+        false
+    }
+}
+
+/// `BG_PlayAnim`: plays entry `index` on the legs, the torso or both.
+///
+/// A zero `duration` means the entry's duration + 50 (wrapping). Returns the
+/// duration when the legs (re)started, else -1.
+///
+/// Quirk: for BOTH, the torso is given animation **0**, not `index` (and the
+/// LOOPED test of the torso reads entry 0). Body part values other than
+/// LEGS/TORSO/BOTH do nothing.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn play_anim(
+    entries: &[bg_static_animation_t],
+    player: &mut playerState_t,
+    index: u32,
+    body_part: u32,
+    mut duration: i32,
+    set_timer: bool,
+    restart_same: bool,
+    force: bool,
+) -> i32 {
+    if duration == 0 {
+        duration = entry_duration_looped(entries, index).0.wrapping_add(TIMER_PAD_MS);
+    }
+    let legs = ANIM_BP_LEGS as u32;
+    let torso = ANIM_BP_TORSO as u32;
+    let both = ANIM_BP_BOTH as u32;
+    let mut legs_started = false;
+    let mut index = index;
+    if body_part == legs || body_part == both {
+        let looped = entry_duration_looped(entries, index).1;
+        legs_started = play_part(
+            &mut player.legsTimer,
+            &mut player.legsAnim,
+            index,
+            duration,
+            looped,
+            set_timer,
+            restart_same,
+            force,
+        );
+        if body_part == both {
+            index = 0;
+        }
+    }
+    if body_part == torso || body_part == both {
+        let looped = entry_duration_looped(entries, index).1;
+        play_part(
+            &mut player.torsoTimer,
+            &mut player.torsoAnim,
+            index,
+            duration,
+            looped,
+            set_timer,
+            restart_same,
+            force,
+        );
+    }
+    if legs_started {
+        duration
+    } else {
+        -1
+    }
+}
+
+/// `BG_AnimScriptAnimation`: runs one command (up to two slots, then its
+/// sound through the sound event callback).
+///
+/// Quirks: the second slot's duration is also taken from `duration[0]`, and
+/// whether the legs started is decided by `bodyPart[0]` for both slots (so
+/// `legs A torso B` reports "not started": the torso result overwrites the
+/// legs result). Returns the last computed duration (+50) when the legs
+/// started, else -1.
+pub fn anim_script_animation<E: RuntimeEngine>(
+    entries: &[bg_static_animation_t],
+    command: &bg_anim_script_command_t,
+    player: &mut playerState_t,
+    set_timer: bool,
+    restart_same: bool,
+    force: bool,
+    engine: &mut E,
+) -> i32 {
+    let command = *command;
+    let first = i32::from(command.bodyPart[0]);
+    let second = i32::from(command.bodyPart[1]);
+    // Quirk: bodyPart[0] decides "legs started" for both slots.
+    let first_is_legs = first == ANIM_BP_LEGS || first == ANIM_BP_BOTH;
+    // Quirk: duration[0] (+50) for both slots.
+    let duration = i32::from(command.duration[0]) + TIMER_PAD_MS;
+    let mut legs_started = false;
+    if first != ANIM_BP_UNUSED {
+        let result = play_anim(
+            entries,
+            player,
+            i32::from(command.animIndex[0]) as u32,
+            first as u32,
+            duration,
+            set_timer,
+            restart_same,
+            force,
+        );
+        if first_is_legs {
+            legs_started = result >= 0;
+        }
+    }
+    if second != ANIM_BP_UNUSED {
+        let result = play_anim(
+            entries,
+            player,
+            i32::from(command.animIndex[1]) as u32,
+            second as u32,
+            duration,
+            set_timer,
+            restart_same,
+            force,
+        );
+        if first_is_legs {
+            legs_started = result >= 0;
+        }
+    }
+    if !command.soundAliasName.is_null() {
+        engine.sound_event(player.psClientNum, command.soundAliasName);
+    }
+    // "Legs started" implies a slot ran, so the duration was computed.
+    if legs_started {
+        duration
+    } else {
+        -1
+    }
+}
+
+/// The dead gate: `pmType >= PM_DEAD`.
+///
+/// Quirk: `pmType` is an enum with no negative member, which gcc makes
+/// unsigned, so the comparison is unsigned: a negative pmType counts as dead.
+pub fn is_dead(player: &playerState_t) -> bool {
+    player.pmType as u32 >= PM_DEAD as u32
+}
+
+/// A list of the table addressed by (state, move type); `None` outside the
+/// 4 x 18 array.
+fn animation_list(table: &bg_static_animation_table_t, state: i32, move_type: i32) -> Option<&bg_anim_script_list_t> {
+    let row = table.animations.get(usize::try_from(state).ok()?)?;
+    row.get(usize::try_from(move_type).ok()?)
+}
+
+/// The list of an event: 0..9 in `events`, 10..15 in `scriptLists`.
+pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg_anim_script_list_t> {
+    let event = usize::try_from(event).ok()?;
+    if event < ANIM_EVENT_RELOAD {
+        table.events.get(event)
+    } else {
+        table.scriptLists.get(event - ANIM_EVENT_RELOAD)
+    }
+}
+
+/// `BG_ExecuteCommand`: picks the movement script for (state, move type) and
+/// runs one of its commands without setting timers.
+///
+/// * -1 when dead (`pmType >= 6`);
+/// * from `state_index` down to 0, the first non-empty list with a valid
+///   script (empty or non-matching lists fall back to the next lower state);
+/// * none found, or no commands: -1;
+/// * Quirk: the MOVETYPE condition is updated only **after** the selection,
+///   so the selection saw the previous move type;
+/// * Quirk: the command is `commands[clientNum % commandCount]`, no random
+///   draw;
+/// * Quirk: returns 1 when the command reported the legs started, else 0
+///   (not the duration).
+///
+/// States above 3 and move types outside 0..17 address no list here (they
+/// count as empty), so the search starts at state 3 at most.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    table: &bg_static_animation_table_t,
+    scripts: &S,
+    clients: &mut ClientInfos,
+    player: &mut playerState_t,
+    state_index: i32,
+    anim_group: i32,
+    restart_same: bool,
+    engine: &mut E,
+) -> RtOutcome<i32> {
+    let client_num = player.psClientNum;
+    if is_dead(player) {
+        return Ok(-1);
+    }
+    let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
+    let mut found = None;
+    while found.is_none() && state >= 0 {
+        if let Some(list) = animation_list(table, state, anim_group) {
+            if list.count != 0 {
+                if let Some(slot) = first_valid_item(scripts, clients, client_num, list)? {
+                    found = list_script(scripts, list, slot);
+                }
+            }
+        }
+        if found.is_none() {
+            state -= 1;
+        }
+    }
+    let Some(script) = found else {
+        return Ok(-1);
+    };
+    if script.commandCount == 0 {
+        return Ok(-1);
+    }
+    update_condition_value(clients, client_num, ANIM_COND_MOVETYPE, anim_group, true)?;
+    let Some(command) = usize::try_from(client_num.wrapping_rem(script.commandCount))
+        .ok()
+        .and_then(|i| script.commands.get(i))
+    else {
+        return Ok(-1);
+    };
+    let result = anim_script_animation(&table.entries, command, player, false, restart_same, false, engine);
+    Ok(i32::from(result != -1))
+}
+
+/// Selects a script of `list` and draws one of its commands at random:
+/// the chosen command, or `None` (no valid script, no commands, or a drawn
+/// index outside the commands).
+fn draw_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    scripts: &S,
+    clients: &ClientInfos,
+    client_num: i32,
+    list: &bg_anim_script_list_t,
+    engine: &mut E,
+) -> RtOutcome<Option<&'t bg_anim_script_command_t>> {
+    if list.count == 0 {
+        return Ok(None);
+    }
+    let Some(slot) = first_valid_item(scripts, clients, client_num, list)? else {
+        return Ok(None);
+    };
+    let Some(script) = list_script(scripts, list, slot) else {
+        return Ok(None);
+    };
+    if script.commandCount == 0 {
+        return Ok(None);
+    }
+    let drawn = engine.rand_range(0, script.commandCount);
+    Ok(usize::try_from(drawn).ok().and_then(|i| script.commands.get(i)))
+}
+
+/// `BG_AnimScriptStateChange`: plays a random command of the first valid
+/// script of `statechanges[to][from]`, with timers, no restart-same, not
+/// forced. -1 when dead, when nothing applies, or for states outside 0..3.
+pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    table: &bg_static_animation_table_t,
+    scripts: &S,
+    clients: &ClientInfos,
+    player: &mut playerState_t,
+    from_state: i32,
+    to_state: i32,
+    engine: &mut E,
+) -> RtOutcome<i32> {
+    if is_dead(player) {
+        return Ok(-1);
+    }
+    // Quirk: the table is indexed [to][from].
+    let list = usize::try_from(to_state)
+        .ok()
+        .and_then(|to| table.statechanges.get(to))
+        .and_then(|row| usize::try_from(from_state).ok().and_then(|from| row.get(from)));
+    let Some(list) = list else {
+        return Ok(-1);
+    };
+    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
+        Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, false, false, engine)),
+        None => Ok(-1),
+    }
+}
+
+/// `BG_AnimScriptEvent`: plays a random command of the first valid script
+/// of the event's list, with timers. Quirk: DEATH is the only event that
+/// still plays for a dead player. -1 when nothing applies or for events
+/// outside 0..15.
+#[allow(clippy::too_many_arguments)]
+pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    table: &bg_static_animation_table_t,
+    scripts: &S,
+    clients: &ClientInfos,
+    player: &mut playerState_t,
+    event: i32,
+    restart_same: bool,
+    force: bool,
+    engine: &mut E,
+) -> RtOutcome<i32> {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
+        return Ok(-1);
+    }
+    let Some(list) = event_list(table, event) else {
+        return Ok(-1);
+    };
+    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
+        Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, restart_same, force, engine)),
+        None => Ok(-1),
+    }
+}
+
+/// `BG_GetAnimScriptEvent`: like [`anim_script_event`] (same gates, same
+/// random draw) but only returns `animIndex[0]` of the drawn command.
+pub fn get_anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
+    table: &bg_static_animation_table_t,
+    scripts: &S,
+    clients: &ClientInfos,
+    player: &playerState_t,
+    event: i32,
+    engine: &mut E,
+) -> RtOutcome<i32> {
+    if event != ANIM_EVENT_DEATH && is_dead(player) {
+        return Ok(-1);
+    }
+    let Some(list) = event_list(table, event) else {
+        return Ok(-1);
+    };
+    Ok(draw_command(scripts, clients, player.psClientNum, list, engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
+}
+
+// ---- lookups ---------------------------------------------------------------------
+
+/// The entry index for `BG_GetAnimString` / `BG_GetAnimationForIndex`:
+/// `Some` when below `entryCount` (unsigned compare) and inside `entries`.
+pub fn checked_entry_index(table: &bg_static_animation_table_t, index: u32) -> Option<usize> {
+    (index < table.entryCount as u32 && (index as usize) < BG_ANIM_MAX_ANIMATIONS).then_some(index as usize)
+}
+
+/// `BG_GetAnimationForIndex` range error.
+pub fn get_animation_for_index_error() -> Failure {
+    Failure::drop(b"\x15BG_GetAnimationForIndex: index out of bounds")
+}
+
+/// `Player animation index %i out of 0 to %i range` (finalize and
+/// `BG_LoadAnimForAnimIndex`); the index prints as a signed int.
+pub fn anim_index_error(index: u32, entry_count: i32) -> Failure {
+    Failure::drop(
+        crate::text!("\x15Player animation index {} out of 0 to {} range", index as i32, entry_count).as_bytes(),
+    )
+}
+
+/// `BG_LoadAnimForAnimIndex`: the first registration whose node index is
+/// `index`. Error when `index >= entryCount` (unsigned compare).
+pub fn load_anim_for_anim_index(entry_count: i32, runtime: &[bg_runtime_animation_t], index: u32) -> Outcome<Option<usize>> {
+    if index >= entry_count as u32 {
+        return Err(anim_index_error(index, entry_count));
+    }
+    Ok(runtime.iter().position(|r| u32::from(r.anim.animIndex) == index))
+}
+
+/// `Could not find animation tree '%s'` (`BG_FindAnimTree` with the error flag).
+pub fn find_anim_tree_error(name: Option<&[u8]>) -> Failure {
+    let mut text = Text::from_bytes(b"\x15Could not find animation tree '");
+    text.push(name.unwrap_or(b"(null)"));
+    text.push(b"'");
+    Failure::drop(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests;

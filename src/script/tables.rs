@@ -1,0 +1,548 @@
+//! The module's string tables, the name hash, table lookups and the number
+//! conversion of `duration` / `blendtime` values.
+#![allow(clippy::result_large_err)]
+
+use crate::abi::bg::*;
+use crate::flavour::Behaviour;
+use core::ffi::c_char;
+
+type S = bg_indexed_string_t;
+
+/// `animStateStr`.
+pub const ANIM_STATE_STR: [S; 5] =
+    [S::new(b"RELAXED\0"), S::new(b"QUERY\0"), S::new(b"ALERT\0"), S::new(b"COMBAT\0"), S::END];
+
+/// `bgAnimGroupStrings` (move types).
+pub const ANIM_GROUP_STRINGS: [S; 19] = [
+    S::new(b"** UNUSED **\0"),
+    S::new(b"IDLE\0"),
+    S::new(b"IDLECR\0"),
+    S::new(b"IDLEPRONE\0"),
+    S::new(b"WALK\0"),
+    S::new(b"WALKBK\0"),
+    S::new(b"WALKCR\0"),
+    S::new(b"WALKCRBK\0"),
+    S::new(b"WALKPRONE\0"),
+    S::new(b"WALKPRONEBK\0"),
+    S::new(b"RUN\0"),
+    S::new(b"RUNBK\0"),
+    S::new(b"RUNCR\0"),
+    S::new(b"RUNCRBK\0"),
+    S::new(b"TURNRIGHT\0"),
+    S::new(b"TURNLEFT\0"),
+    S::new(b"CLIMBUP\0"),
+    S::new(b"CLIMBDOWN\0"),
+    S::END,
+];
+
+/// `bgAnimEventStrings`.
+pub const ANIM_EVENT_STRINGS: [S; 17] = [
+    S::new(b"PAIN\0"),
+    S::new(b"DEATH\0"),
+    S::new(b"FIREWEAPON\0"),
+    S::new(b"JUMP\0"),
+    S::new(b"JUMPBK\0"),
+    S::new(b"LAND\0"),
+    S::new(b"DROPWEAPON\0"),
+    S::new(b"RAISEWEAPON\0"),
+    S::new(b"CLIMBMOUNT\0"),
+    S::new(b"CLIMBDISMOUNT\0"),
+    S::new(b"RELOAD\0"),
+    S::new(b"CROUCH_TO_PRONE\0"),
+    S::new(b"PRONE_TO_CROUCH\0"),
+    S::new(b"MELEEATTACK\0"),
+    S::new(b"LMG_DEPLOY\0"),
+    S::new(b"LMG_BREAKDOWN\0"),
+    S::END,
+];
+
+/// `animBodyPartsStr`.
+pub const ANIM_BODY_PARTS_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"LEGS\0"), S::new(b"TORSO\0"), S::new(b"BOTH\0"), S::END];
+
+/// `animMountedStr`.
+pub const ANIM_MOUNTED_STR: [S; 9] = [
+    S::new(b"** UNUSED **\0"),
+    S::new(b"MG42\0"),
+    S::new(b"vehDriver\0"),
+    S::new(b"vehGunner\0"),
+    S::new(b"vehPassenger1\0"),
+    S::new(b"vehPassenger2\0"),
+    S::new(b"vehPassenger3\0"),
+    S::new(b"vehPassenger4\0"),
+    S::END,
+];
+
+/// `animVehicleMotionStr`.
+pub const ANIM_VEHICLE_MOTION_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"IDLE\0"), S::new(b"FORWARD\0"), S::new(b"REVERSING\0"), S::END];
+
+/// `animVehicleStr`.
+pub const ANIM_VEHICLE_STR: [S; 5] =
+    [S::new(b"** UNUSED **\0"), S::new(b"TANK\0"), S::new(b"JEEP\0"), S::new(b"FLAK88\0"), S::END];
+
+/// `animWeaponClassStr`.
+pub const ANIM_WEAPON_CLASS_STR: [S; 12] = [
+    S::new(b"RIFLE\0"),
+    S::new(b"MG\0"),
+    S::new(b"SMG\0"),
+    S::new(b"LMG\0"),
+    S::new(b"PISTOL\0"),
+    S::new(b"GRENADE\0"),
+    S::new(b"ROCKETLAUNCHER\0"),
+    S::new(b"TURRET\0"),
+    S::new(b"SPOTTER\0"),
+    S::new(b"NON-PLAYER\0"),
+    S::new(b"FLAMETHROWER\0"),
+    S::END,
+];
+
+/// `animWeaponPositionStr`.
+pub const ANIM_WEAPON_POSITION_STR: [S; 3] = [S::new(b"HIP\0"), S::new(b"ADS\0"), S::END];
+
+/// `animStrafeStateStr`.
+pub const ANIM_STRAFE_STATE_STR: [S; 4] = [S::new(b"NOT\0"), S::new(b"LEFT\0"), S::new(b"RIGHT\0"), S::END];
+
+/// `bgAnimConditionTypeStrings` (index = `ANIM_COND_*`).
+pub const ANIM_CONDITION_TYPE_STRINGS: [S; 12] = [
+    S::new(b"WEAPONS\0"),
+    S::new(b"WEAPONCLASS\0"),
+    S::new(b"MOUNTED\0"),
+    S::new(b"VEHICLE\0"),
+    S::new(b"VEHICLE_MOTION\0"),
+    S::new(b"MOVETYPE\0"),
+    S::new(b"UNDERHAND\0"),
+    S::new(b"CROUCHING\0"),
+    S::new(b"FIRING\0"),
+    S::new(b"WEAPON_POSITION\0"),
+    S::new(b"STRAFING\0"),
+    S::END,
+];
+
+/// `bgAnimParseSectionStrings` (index = `ANIM_SECTION_*`).
+pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = [
+    S::new(b"defines\0"),
+    S::new(b"animations\0"),
+    S::new(b"canned_animations\0"),
+    S::new(b"statechanges\0"),
+    S::new(b"events\0"),
+    S::END,
+];
+
+/// The literal stored as weapon 0.
+pub const WEAPON_NONE: &[u8] = b"none\0";
+
+/// Which value table a condition type uses (`bgAnimConditionTypes[].values`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueTable {
+    Weapons,
+    WeaponClass,
+    Mounted,
+    Vehicle,
+    VehicleMotion,
+    MoveTypes,
+    WeaponPosition,
+    Strafe,
+    /// A caller's NULL-name-terminated table (the standalone
+    /// `BG_ParseConditionBits` export).
+    External(*mut bg_indexed_string_t),
+}
+
+/// `bgAnimConditionTypes`: mode and value table per condition type.
+pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = [
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::Weapons)),
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::WeaponClass)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Mounted)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Vehicle)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::VehicleMotion)),
+    (ANIM_CONDMODE_BITMASK, Some(ValueTable::MoveTypes)),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, None),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::WeaponPosition)),
+    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Strafe)),
+];
+
+/// `BG_StringHashValue`: Σ c·(119+i) over the bytes as *signed* chars with
+/// ASCII A–Z folded to lower case, wrapping; 0xFFFFFFFF becomes 0.
+/// (Quirk: bytes >= 0x80 contribute negative terms.)
+pub fn string_hash(text: &[u8]) -> i32 {
+    let mut hash: u32 = 0;
+    let mut multiplier: u32 = 119;
+    for &byte in text {
+        if byte == 0 {
+            break;
+        }
+        let mut c = byte as i8 as i32;
+        if (b'A' as i32..=b'Z' as i32).contains(&c) {
+            c += 32;
+        }
+        hash = hash.wrapping_add((c as u32).wrapping_mul(multiplier));
+        multiplier = multiplier.wrapping_add(1);
+    }
+    if hash == u32::MAX {
+        0
+    } else {
+        hash as i32
+    }
+}
+
+/// `Q_stricmpn(a, b, 99999) == 0` for NUL-free byte strings: equal length
+/// and equal after folding ASCII letters.
+#[inline]
+pub fn same_name(a: &[u8], b: &[u8]) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+/// The bytes of a 64-byte name field up to its NUL (all 64 without one).
+pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    &field[..end]
+}
+
+/// Reads a NUL-terminated C string.
+///
+/// # Safety
+/// `name` must be NULL or point to a NUL-terminated string that stays valid
+/// and unmodified for `'a`.
+pub unsafe fn c_string<'a>(name: *const c_char) -> Option<&'a [u8]> {
+    if name.is_null() {
+        return None;
+    }
+    // SAFETY: guaranteed by the caller.
+    Some(unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes())
+}
+
+/// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or
+/// the end of the slice), filling missing hashes, and returns the index of
+/// the first entry whose hash and case-insensitive name match; -1 when none
+/// does (the caller raises the "unknown token" error unless missing names
+/// are allowed). `resolve` turns an entry's name pointer into its bytes.
+pub fn index_for_string<'n>(
+    name: &[u8],
+    strings: &mut [bg_indexed_string_t],
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
+) -> i32 {
+    index_for_string_hashed(name, string_hash(name), strings, resolve)
+}
+
+/// [`index_for_string`] with `string_hash(name)` already known.
+pub fn index_for_string_hashed<'n>(
+    name: &[u8],
+    hash: i32,
+    strings: &mut [bg_indexed_string_t],
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
+) -> i32 {
+    for (index, entry) in strings.iter_mut().enumerate() {
+        if entry.name.is_null() {
+            break;
+        }
+        if entry.hash == BG_INDEXED_STRING_HASH_UNSET {
+            let Some(entry_name) = resolve(entry.name) else { break };
+            entry.hash = string_hash(entry_name);
+        }
+        if hash == entry.hash {
+            let Some(entry_name) = resolve(entry.name) else { break };
+            if same_name(name, entry_name) {
+                return index as i32;
+            }
+        }
+    }
+    -1
+}
+
+/// The `atoi` of the unit's C library, as the parser uses it for
+/// `duration` and `blendtime` values.
+///
+/// * Linux (glibc): `(int)strtol(text, NULL, 10)`: leading white space, one
+///   sign, decimal digits, saturating at the range of `long` (64-bit on
+///   x86_64, 32-bit on i686), then truncated to 32 bits.
+/// * Windows (MSVC-style, part of the client module): leading white space,
+///   one sign, digits accumulated modulo 2^32, negated for `-`.
+pub fn atoi(text: &[u8], behaviour: Behaviour) -> i32 {
+    match behaviour {
+        Behaviour::Linux => glibc_atoi(text, core::mem::size_of::<core::ffi::c_long>() * 8),
+        Behaviour::Windows => msvc_atoi(text),
+    }
+}
+
+fn skip_space_and_sign(text: &[u8]) -> (bool, &[u8]) {
+    let mut i = 0;
+    while i < text.len() && (text[i] == b' ' || (0x09..=0x0d).contains(&text[i])) {
+        i += 1;
+    }
+    let mut negative = false;
+    if i < text.len() && (text[i] == b'+' || text[i] == b'-') {
+        negative = text[i] == b'-';
+        i += 1;
+    }
+    (negative, &text[i..])
+}
+
+/// glibc `atoi` with a `long` of `long_bits` bits (64 or 32).
+pub fn glibc_atoi(text: &[u8], long_bits: usize) -> i32 {
+    let (negative, digits) = skip_space_and_sign(text);
+    let max: i128 = (1i128 << (long_bits - 1)) - 1;
+    let min: i128 = -(1i128 << (long_bits - 1));
+    let mut value: i128 = 0;
+    let mut saturated = false;
+    for &d in digits.iter().take_while(|d| d.is_ascii_digit()) {
+        if !saturated {
+            value = value * 10 + i128::from(d - b'0');
+            if value > max + 1 {
+                saturated = true;
+            }
+        }
+    }
+    let result = if negative {
+        if saturated || -value < min {
+            min
+        } else {
+            -value
+        }
+    } else if saturated || value > max {
+        max
+    } else {
+        value
+    };
+    result as i64 as i32
+}
+
+/// MSVC-style `atoi` of the client build: wrapping, no saturation.
+pub fn msvc_atoi(text: &[u8]) -> i32 {
+    let (negative, digits) = skip_space_and_sign(text);
+    let mut value: u32 = 0;
+    for &d in digits.iter().take_while(|d| d.is_ascii_digit()) {
+        value = value.wrapping_mul(10).wrapping_add(u32::from(d - b'0'));
+    }
+    if negative {
+        value = value.wrapping_neg();
+    }
+    value as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_folds_ascii_and_signs_high_bytes() {
+        assert_eq!(string_hash(b"abc"), string_hash(b"ABC"));
+        assert_eq!(string_hash(b"a"), 97 * 119);
+        assert_eq!(string_hash(b"\xff"), (-119i32));
+        assert_eq!(string_hash(b""), 0);
+    }
+
+    #[test]
+    fn index_lookup_is_case_insensitive_and_caches() {
+        let mut t = ANIM_STATE_STR;
+        let r = |p: *const c_char| unsafe { c_string(p) };
+        assert_eq!(index_for_string(b"alert", &mut t, r), 2);
+        assert_ne!(t[0].hash, -1);
+        assert_eq!(t[3].hash, -1);
+        assert_eq!(index_for_string(b"nope", &mut t, r), -1);
+        assert_eq!(index_for_string(b"** UNUSED **", &mut ANIM_BODY_PARTS_STR.clone(), r), 0);
+    }
+
+    #[test]
+    fn glibc_atoi_saturates_at_long_range() {
+        assert_eq!(glibc_atoi(b"12", 64), 12);
+        assert_eq!(glibc_atoi(b"  -7x", 64), -7);
+        assert_eq!(glibc_atoi(b"2147483648", 64), i32::MIN);
+        assert_eq!(glibc_atoi(b"2147483648", 32), i32::MAX);
+        assert_eq!(glibc_atoi(b"18446744073709551617", 64), -1);
+        assert_eq!(glibc_atoi(b"-99999999999999999999", 64), 0);
+        assert_eq!(glibc_atoi(b"-99999999999999999999", 32), i32::MIN);
+        assert_eq!(glibc_atoi(b"+5", 32), 5);
+        assert_eq!(glibc_atoi(b"--5", 32), 0);
+        assert_eq!(glibc_atoi(b"", 64), 0);
+    }
+
+    #[test]
+    fn msvc_atoi_wraps() {
+        assert_eq!(msvc_atoi(b"18446744073709551617"), 1);
+        assert_eq!(msvc_atoi(b"4294967295"), -1);
+        assert_eq!(msvc_atoi(b"-2147483648"), i32::MIN);
+        assert_eq!(msvc_atoi(b"\t 42abc"), 42);
+    }
+}
+
+/// A sorted `(hash, index)` view of a table, answering "first entry with
+/// this hash and name" exactly like the linear scan, in O(log n). Used only
+/// while the table cannot change (within one parse).
+#[derive(Clone, Copy)]
+pub struct HashIndex<const N: usize> {
+    ready: bool,
+    len: usize,
+    keys: [(i32, u16); N],
+    /// For string tables: the hash of each entry (the table's cached one,
+    /// or computed privately while the table still holds -1) and how many
+    /// leading entries of the table are known to hold their hash.
+    hashes: [i32; N],
+    filled: usize,
+    /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
+    /// more): a name of another length cannot match.
+    lengths: u64,
+    /// Each entry's name (pointer and length, from the table's resolver),
+    /// for small tables compared directly instead of hashing the query.
+    names: [(*const u8, usize); N],
+    names_ok: bool,
+}
+
+impl<const N: usize> HashIndex<N> {
+    /// An empty, not yet built index.
+    pub const fn new() -> Self {
+        Self {
+            ready: false,
+            len: 0,
+            keys: [(0, 0); N],
+            hashes: [0; N],
+            filled: 0,
+            lengths: u64::MAX,
+            names: [(core::ptr::null(), 0); N],
+            names_ok: false,
+        }
+    }
+
+    /// Whether the index answers lookups.
+    pub fn is_ready(&self) -> bool {
+        self.ready
+    }
+
+    /// Builds the index over `(hash, index)` pairs given in index order.
+    pub fn build(&mut self, pairs: impl Iterator<Item = (i32, usize)>) {
+        self.len = 0;
+        for (hash, index) in pairs {
+            if self.len == N || index > u16::MAX as usize {
+                self.ready = false;
+                return;
+            }
+            self.keys[self.len] = (hash, index as u16);
+            self.len += 1;
+        }
+        self.keys[..self.len].sort_unstable();
+        self.ready = true;
+    }
+
+    /// Adds an entry (its index is above every other one).
+    pub fn insert(&mut self, hash: i32, index: usize) {
+        if !self.ready || self.len == N || index > u16::MAX as usize {
+            self.ready = false;
+            return;
+        }
+        let at = self.keys[..self.len].partition_point(|&k| k < (hash, index as u16));
+        self.keys.copy_within(at..self.len, at + 1);
+        self.keys[at] = (hash, index as u16);
+        self.len += 1;
+    }
+
+    /// The smallest index with `hash` for which `matches` holds.
+    pub fn find(&self, hash: i32, mut matches: impl FnMut(usize) -> bool) -> Option<usize> {
+        let keys = &self.keys[..self.len];
+        let start = keys.partition_point(|&(h, _)| h < hash);
+        keys[start..].iter().take_while(|&&(h, _)| h == hash).map(|&(_, i)| i as usize).find(|&i| matches(i))
+    }
+}
+
+impl<const N: usize> Default for HashIndex<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `BG_IndexForString` through a [`HashIndex`] of the same table.
+///
+/// Same result as the linear scan, and the same table writes: the scan
+/// stores the hash of every entry it passes that still holds -1 (up to the
+/// match, or the whole table on a miss); the index does exactly those
+/// stores, with hashes it computed when it was built.
+pub fn index_for_string_indexed<'n, const N: usize>(
+    name: &[u8],
+    hash: impl FnOnce() -> i32,
+    strings: &mut [bg_indexed_string_t],
+    index: &mut HashIndex<N>,
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
+) -> i32 {
+    if !index.ready {
+        let count = strings.iter().position(|e| e.name.is_null()).unwrap_or(strings.len());
+        if count > N {
+            return index_for_string_hashed(name, hash(), strings, resolve);
+        }
+        let mut lengths = 0u64;
+        index.names_ok = true;
+        for (i, e) in strings[..count].iter().enumerate() {
+            let resolved = resolve(e.name);
+            index.names_ok &= resolved.is_some();
+            let entry_name = resolved.unwrap_or(b"");
+            index.names[i] = (entry_name.as_ptr(), entry_name.len());
+            lengths |= 1u64 << entry_name.len().min(63);
+            index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
+        }
+        index.lengths = lengths;
+        index.filled = strings[..count].iter().position(|e| e.hash == BG_INDEXED_STRING_HASH_UNSET).unwrap_or(count);
+        let hashes = index.hashes;
+        index.build((0..count).map(|i| (hashes[i], i)));
+        if !index.ready {
+            return index_for_string_hashed(name, hash(), strings, resolve);
+        }
+    }
+    // Once every hash is stored, a miss writes nothing: a name whose
+    // length no entry has is a miss without hashing it.
+    if index.filled >= index.len && index.lengths & (1u64 << name.len().min(63)) == 0 {
+        return -1;
+    }
+    let found = if index.names_ok && index.len <= 24 {
+        // Small table: the first entry with an equal name is the answer
+        // (equal names have equal hashes: the hash folds case exactly as
+        // the compare does), no need to hash the query.
+        index.names[..index.len].iter().position(|&(ptr, len)| {
+            len == name.len() && {
+                // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
+                // this table when the index was built; the table's strings
+                // stay valid and unchanged while the index is used (one
+                // parse run).
+                let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
+                same_name(name, entry_name)
+            }
+        })
+    } else {
+        let hash = hash();
+        index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
+    };
+    let upto = found.map_or(index.len, |i| i + 1);
+    if upto > index.filled {
+        for (e, &h) in strings[index.filled..upto].iter_mut().zip(&index.hashes[index.filled..upto]) {
+            if e.hash == BG_INDEXED_STRING_HASH_UNSET {
+                e.hash = h;
+            }
+        }
+        index.filled = upto;
+    }
+    found.map_or(-1, |i| i as i32)
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    fn linear_and_indexed(names: &[&[u8]], queries: &[&[u8]]) {
+        let mut linear: Vec<S> = ANIM_GROUP_STRINGS.to_vec();
+        let mut indexed = linear.clone();
+        let mut ix = HashIndex::<32>::new();
+        let r = |p: *const c_char| unsafe { c_string(p) };
+        for q in queries.iter().chain(names) {
+            let a = index_for_string(q, &mut linear, r);
+            let b = index_for_string_indexed(q, || string_hash(q), &mut indexed, &mut ix, r);
+            assert_eq!(a, b, "{q:?}");
+            let ha: Vec<i32> = linear.iter().map(|e| e.hash).collect();
+            let hb: Vec<i32> = indexed.iter().map(|e| e.hash).collect();
+            assert_eq!(ha, hb, "table writes after {q:?}");
+        }
+    }
+
+    #[test]
+    fn indexed_lookup_matches_the_scan_and_its_hash_writes() {
+        linear_and_indexed(&[b"walk", b"RUN", b"climbdown", b"** unused **"], &[b"idle", b"nope", b"turnleft"]);
+        linear_and_indexed(&[], &[b"run", b"walkcr", b"idle"]);
+    }
+}
