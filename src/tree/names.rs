@@ -191,7 +191,7 @@ impl Names {
     /// names are placed again without hashing them.
     #[cold]
     fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1024);
+        let size = (self.slots.len() * 2).max(4096);
         let old = core::mem::replace(&mut self.slots, vec![0; size]);
         let mask = size - 1;
         for entry in old.into_iter().filter(|&e| e != 0) {
