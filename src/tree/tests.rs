@@ -773,6 +773,10 @@ fn check_tokenizer(text: &[u8]) {
         if ident {
             assert_eq!(t.class, Class::Name, "{ctx:?}");
             assert_eq!(names.get(t.name), bytes.to_ascii_lowercase().as_slice(), "{ctx:?}");
+            // the same id as any other way of interning the name
+            let before = names.len();
+            assert_eq!(names.intern_lowercase(bytes), t.name, "{ctx:?}");
+            assert_eq!(names.len(), before, "{ctx:?}");
             let lower = bytes.to_ascii_lowercase();
             let prop = match lower.as_slice() {
                 b"loopsync" => 1,
@@ -832,6 +836,16 @@ fn one_pass_tokenizer_matches_the_engine_model() {
     for _ in 0..20_000 {
         let len = rng.below(40);
         let text: Vec<u8> = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
+        check_tokenizer(&text);
+    }
+    // names of every length around the word size, mixed case
+    for len in 1..40 {
+        let mut text = Vec::new();
+        for i in 0..len {
+            text.push(b"aB_9zZ"[i % 6]);
+        }
+        text.extend_from_slice(b" x\n");
+        text.extend(std::iter::repeat_n(b'Q', len));
         check_tokenizer(&text);
     }
     // long runs around the whitespace boundaries (0x20/0x21, 0x7f/0x80)
