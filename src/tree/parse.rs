@@ -237,22 +237,24 @@ pub fn tokenize_c_text(t: &[u8], names: &mut Names, out: &mut Vec<Token>) {
 /// End of the space-delimited token starting at `p`: the first byte from
 /// `p` on that is whitespace to the engine (`t.len()` if none).
 ///
-/// Eight bytes at a time: in `(w - 0x21..) & !w | w`, masked to each byte's
-/// top bit, the lowest flagged byte is the first one below `0x21` or from
-/// `0x80` up (bytes before it are in `0x21..0x80`, so no borrow reaches it).
+/// A machine word at a time: in `(w - 0x21..) & !w | w`, masked to each
+/// byte's top bit, the lowest flagged byte is the first one below `0x21` or
+/// from `0x80` up (bytes before it are in `0x21..0x80`, so no borrow reaches
+/// it).
 #[inline]
 fn token_end(t: &[u8], mut p: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = t.get(p..p + 8) {
-        let mut word = [0u8; 8];
+    const W: usize = core::mem::size_of::<usize>();
+    const ONES: usize = usize::MAX / 0xff;
+    const HIGH: usize = ONES * 0x80;
+    while let Some(chunk) = t.get(p..p + W) {
+        let mut word = [0u8; W];
         word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
+        let w = usize::from_le_bytes(word);
         let m = ((w.wrapping_sub(ONES * 0x21) & !w) | w) & HIGH;
         if m != 0 {
             return p + (m.trailing_zeros() / 8) as usize;
         }
-        p += 8;
+        p += W;
     }
     while let Some(&c) = t.get(p) {
         if class_of(c) & DELIM != 0 {
