@@ -232,7 +232,10 @@ pub struct AnimTrees {
     entries: Vec<Entry>,
     epoch: u32,
     rows: [Row; 2],
+    /// Reference sets of the load: the first `refset_count` (the rest are
+    /// kept for their buffers).
     refsets: Vec<RefSet>,
+    refset_count: usize,
     /// (reference set, name) → index in the set's entries.
     ref_index: RefIndex,
     cells: Vec<CellLink>,
@@ -273,6 +276,7 @@ impl AnimTrees {
             epoch: 1,
             rows: [Row::EMPTY; 2],
             refsets: Vec::new(),
+            refset_count: 0,
             ref_index: RefIndex::new(),
             cells: Vec::new(),
             handle_names: Vec::new(),
@@ -312,7 +316,10 @@ impl AnimTrees {
     pub fn end_load(&mut self) {
         self.root.clear();
         self.entries.clear();
-        self.refsets.clear();
+        self.refset_count = 0;
+        if self.refsets.len() > TREE_CAPACITY * 4 {
+            self.refsets.truncate(TREE_CAPACITY * 4);
+        }
         self.cells.clear();
         self.tree.release();
         // Names and token lists outlive a load (the next load meets the same
@@ -336,8 +343,13 @@ impl AnimTrees {
     }
 
     fn new_refset(&mut self) -> u32 {
-        self.refsets.push(RefSet::default());
-        (self.refsets.len() - 1) as u32
+        let index = self.refset_count;
+        match self.refsets.get_mut(index) {
+            Some(set) => set.entries.clear(),
+            None => self.refsets.push(RefSet::default()),
+        }
+        self.refset_count = index + 1;
+        index as u32
     }
 
     /// `Scr_UsingTreeInternal`: registers `filename` if new; returns the
@@ -392,7 +404,7 @@ impl AnimTrees {
 
     fn refset_of_using(&mut self, using: u16) -> u32 {
         let index = u32::from(using).wrapping_sub(1);
-        if using != ORPHAN_REFSET && (index as usize) < self.refsets.len() {
+        if using != ORPHAN_REFSET && (index as usize) < self.refset_count {
             return index;
         }
         // An unknown value: a detached set whose references never resolve.
@@ -417,7 +429,7 @@ impl AnimTrees {
             });
         }
         let links = self.links_in_cells;
-        let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
+        let Some(set) = self.refsets.get_mut(..self.refset_count).and_then(|s| s.get_mut(refset as usize)) else { return Ok(()) };
         let link = self.cells.len() as u32;
         match self.ref_index.get(self.epoch, refset, name) {
             None => {
@@ -513,7 +525,7 @@ impl AnimTrees {
 
     /// `ConnectScriptToAnim`: resolves the references to `name`.
     fn connect(&mut self, engine: &mut dyn TreeEngine, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
-        let Some(set) = self.refsets.get_mut(refset as usize) else { return Ok(()) };
+        let Some(set) = self.refsets.get_mut(..self.refset_count).and_then(|s| s.get_mut(refset as usize)) else { return Ok(()) };
         let Some(index) = self.ref_index.get(self.epoch, refset, name) else { return Ok(()) };
         let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
         // Quirk: the first node of a referenced name (in creation order)
@@ -589,7 +601,7 @@ impl AnimTrees {
         let void_name = self.names.intern(b"void");
         let void_loop_name = self.names.intern(b"void_loop");
         self.tree.reset(tree_name, self.names.len());
-        if let Some(set) = self.refsets.get(refset as usize) {
+        if let Some(set) = self.refsets.get(..self.refset_count).and_then(|s| s.get(refset as usize)) {
             for e in &set.entries {
                 self.tree.mark_referenced(e.name);
             }
@@ -696,7 +708,7 @@ impl AnimTrees {
     /// the first hit is reported, through `CompileError2` for script code
     /// and `Com_Error` for any other cell).
     fn check_defined(&self, refset: u32, tree_name: NameId) -> Option<(CellAddr, Text)> {
-        let set = self.refsets.get(refset as usize)?;
+        let set = self.refsets.get(..self.refset_count)?.get(refset as usize)?;
         let entry = set.entries.iter().rev().find(|e| !e.resolved)?;
         let cell = self.cells.get(entry.head as usize).map_or(0, |c| c.addr);
         let mut text = Text::from_bytes(b"animation '");
