@@ -25,7 +25,7 @@ DIFFTEST ?= ../shared/difftest
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
-.PHONY: all dist setup headers test test-rust test-c test-symbols test-headers test-difftest clean
+.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest clean
 
 all: dist
 
@@ -59,12 +59,21 @@ dist/include/.stamp: build/include/.stamp
 headers: build/include/.stamp
 	cp $(addprefix build/include/,$(HEADERS)) include/
 
-test: dist test-headers test-rust test-c test-symbols test-difftest
+test: dist test-headers test-lint test-rust test-c test-symbols test-difftest
 	@echo "make test: all checks passed"
 
 test-rust:
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
+
+# clippy clean for the core and for every unit, and the boundary rules
+# (every export guarded; only src/ffi/raise.rs declares the error functions)
+test-lint:
+	$(CARGO) clippy --locked --release --all-targets --target-dir $(TARGET_DIR) -- -D warnings
+	@for u in $(UNITS); do \
+	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
+	done
+	python3 scripts/check-exports.py
 
 test-headers: build/include/.stamp
 	@for h in $(HEADERS); do \

@@ -11,6 +11,7 @@ set -uo pipefail
 difftest=$1 arches=$2 units=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
+total_pass=0 total_fail=0
 for unit in $units; do
   case "$unit" in
     game) suite=pa; dir=pa; flavour=game ;;
@@ -32,6 +33,8 @@ for unit in $units; do
       continue
     fi
     echo "$suite $arch: $summary"
+    total_pass=$((total_pass + $(echo "$summary" | cut -d' ' -f1)))
+    total_fail=$((total_fail + $(echo "$summary" | cut -d' ' -f3)))
     sed -n 's/^FAIL \([^ ]*\).*/\1/p' "$log" | sort >"$out/failing"
     list=$root/c_tests/divergences/$suite-$arch.txt
     { [ -f "$list" ] && grep -v '^#' "$list" | sed '/^$/d' | sort; } >"$out/listed" || true
@@ -50,4 +53,5 @@ for unit in $units; do
     rm -rf "$out"
   done
 done
+echo "difftest: $total_pass passed, $total_fail failed"
 exit $status

@@ -150,6 +150,12 @@ impl Failure {
     }
 }
 
+impl From<core::convert::Infallible> for Failure {
+    fn from(never: core::convert::Infallible) -> Self {
+        match never {}
+    }
+}
+
 /// Result of a core operation.
 pub type Outcome<T> = Result<T, Failure>;
 

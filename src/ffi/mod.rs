@@ -21,54 +21,47 @@
 /// }
 /// ```
 ///
-/// The body is a closure returning `Outcome<T>`; it has returned, and dropped
-/// everything it owned, before an `Err` is handed to [`raise::raise`]. So no
-/// frame of the library that owns a destructor is live when the engine
-/// `longjmp`s out of its error function. With `panic = "abort"` nothing
-/// unwinds across the boundary either.
+/// The body is a closure returning `Result<T, E>`; it has returned, and
+/// dropped everything it owned, before an error is handed to the engine. The
+/// error type must be `Copy` (so it has no destructor) and convert into a
+/// [`Failure`](crate::error::Failure); the conversion and the call of
+/// [`raise::raise`] happen in a cold frame of their own, so the hot path
+/// carries no failure slot. So no frame of the library that owns a
+/// destructor is live when the engine `longjmp`s out of its error function,
+/// and with `panic = "abort"` nothing unwinds across the boundary either.
+///
+/// [`guard`] and [`guard_infallible`] fix the error type for the common
+/// cases; [`guard_with`] takes any.
 #[inline(always)]
 pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
     guard_with(body)
 }
 
-/// The guard of an export that cannot fail (the action selector): the same
-/// frame discipline, and no reference to the engine's error function at all,
-/// so a C program using only such exports needs no engine.
+/// The guard of an export that cannot fail (the action selector, the tree
+/// queries): the same frame discipline, and no reference to the engine's
+/// error function, so a C program using only such exports needs no engine.
 #[inline(always)]
+#[cfg_attr(not(any(feature = "game", feature = "cgame")), allow(dead_code))]
 pub(crate) fn guard_infallible<T>(body: impl FnOnce() -> Result<T, core::convert::Infallible>) -> T {
     guard_with(body)
 }
 
+/// The guard, for any small plain-data error type.
 #[inline(always)]
-fn guard_with<T, E: Raise>(body: impl FnOnce() -> Result<T, E>) -> T {
+pub(crate) fn guard_with<T, E: Copy + Into<crate::error::Failure>>(body: impl FnOnce() -> Result<T, E>) -> T {
     match body() {
         Ok(value) => value,
-        // SAFETY: `raise` never returns; the error is plain data and the
-        // closure is gone, so nothing here has a destructor.
-        Err(error) => unsafe { error.raise() },
+        Err(error) => raise_cold(error),
     }
 }
 
-/// An error an export's guard can hand to the engine.
-pub(crate) trait Raise {
-    /// Reports the error through the engine; never returns.
-    ///
-    /// # Safety
-    /// See [`raise::raise`].
-    unsafe fn raise(self) -> !;
-}
-
-impl Raise for crate::error::Failure {
-    unsafe fn raise(self) -> ! {
-        // SAFETY: forwarded contract.
-        unsafe { raise::raise(self) }
-    }
-}
-
-impl Raise for core::convert::Infallible {
-    unsafe fn raise(self) -> ! {
-        match self {}
-    }
+#[cold]
+#[inline(never)]
+fn raise_cold<E: Into<crate::error::Failure>>(error: E) -> ! {
+    // SAFETY: `raise` never returns; the failure is plain data and the
+    // exported frame's closure has returned, so nothing here or above has a
+    // destructor.
+    unsafe { raise::raise(error.into()) }
 }
 
 pub(crate) mod raise;

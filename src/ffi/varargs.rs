@@ -26,7 +26,7 @@ extern "C" {
 /// # Safety
 /// `format` and `args` must be a valid format and `va_list` for each other,
 /// as a C caller guarantees for `printf`-like functions.
-pub(crate) unsafe fn format_va<'a>(buffer: &'a mut [u8], format: *const c_char, args: *mut c_void) -> &'a [u8] {
+pub(crate) unsafe fn format_va(buffer: &mut [u8], format: *const c_char, args: *mut c_void) -> &[u8] {
     if buffer.is_empty() {
         return buffer;
     }

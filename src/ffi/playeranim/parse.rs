@@ -209,6 +209,7 @@ unsafe fn outside_context<'a>() -> ErrorContext<'a> {
 // ---- engine --------------------------------------------------------------
 
 /// cbindgen:ignore
+#[allow(unused_doc_comments)]
 #[cfg(feature = "game")]
 extern "C" {
     fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
@@ -218,6 +219,7 @@ extern "C" {
 }
 
 /// cbindgen:ignore
+#[allow(unused_doc_comments)]
 #[cfg(feature = "cgame")]
 #[allow(non_upper_case_globals)]
 extern "C" {

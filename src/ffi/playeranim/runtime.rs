@@ -15,7 +15,7 @@
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::{qboolean, XAnim};
-use crate::error::{Failure, Outcome};
+use crate::error::Outcome;
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::finalize;
@@ -400,22 +400,10 @@ unsafe fn entries_ref<'a>() -> &'a [bg_static_animation_t] {
     unsafe { table_ref() }.map_or(&[], |t| &t.entries[..])
 }
 
-/// [`guard`] for bodies that fail with a small [`core_rt::RuntimeError`]:
-/// the body runs first; only a failure enters `guard` (in a cold frame), so
-/// the hot path carries no full-size `Failure` slot.
+/// The guard for bodies that fail with the small [`core_rt::RuntimeError`].
 #[inline(always)]
 fn guard_rt<T>(body: impl FnOnce() -> core_rt::RtOutcome<T>) -> T {
-    match body() {
-        Ok(value) => value,
-        Err(error) => raise_rt(error),
-    }
-}
-
-/// Raises a runtime error through [`guard`]; never returns.
-#[cold]
-#[inline(never)]
-fn raise_rt<T>(error: core_rt::RuntimeError) -> T {
-    guard(|| Err(Failure::from(error)))
+    super::super::guard_with(body)
 }
 
 // ---- conditions ------------------------------------------------------------------
@@ -803,6 +791,7 @@ pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_t
 // original's `BG_AnimParseError`, and never returns. (Declared for C in the
 // header's trailer, see build.rs.)
 /// cbindgen:ignore
+#[allow(unused_doc_comments)]
 extern "C" {
     fn BG_AnimParseError(format: *const c_char, ...);
 }
