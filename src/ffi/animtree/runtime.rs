@@ -9,7 +9,7 @@ use super::engine::Engine;
 use crate::abi::xanim::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
-use crate::ffi::guard;
+use crate::ffi::{guard, guard_infallible};
 use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void, CStr};
 
@@ -59,23 +59,31 @@ fn cstr<'a>(p: *const c_char) -> &'a CStr {
 /// Calls the engine's hunk allocator.
 #[no_mangle]
 pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
-    // SAFETY: plain engine call.
-    unsafe { super::engine::hunk_alloc_align(size, core::mem::align_of::<*const c_void>()) }
+    guard_infallible(|| {
+        // SAFETY: plain engine call.
+        Ok(unsafe { super::engine::hunk_alloc_align(size, core::mem::align_of::<*const c_void>()) })
+    })
 }
 
 /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
 #[no_mangle]
 pub extern "C" fn SetAnimCheck(enabled: i32) {
-    // SAFETY: single-threaded module contract.
-    unsafe { *script_animCheckEnabled.get() = enabled };
+    guard_infallible(|| {
+        // SAFETY: single-threaded module contract.
+        unsafe { *script_animCheckEnabled.get() = enabled };
+        Ok(())
+    })
 }
 
 /// `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
 #[no_mangle]
 pub extern "C" fn Scr_BeginLoadAnimTrees() {
-    // SAFETY: single-threaded module contract; distinct cells.
-    let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-    state.begin_load(&Globals { slot, checksum });
+    guard_infallible(|| {
+        // SAFETY: single-threaded module contract; distinct cells.
+        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
+        state.begin_load(&Globals { slot, checksum });
+        Ok(())
+    })
 }
 
 /// `Scr_UsingTree`: `#using_animtree("name")`.
@@ -190,7 +198,7 @@ fn find_anim_tree(filename: *const c_char) -> *mut XAnim {
 #[cfg(not(feature = "client"))]
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
-    script_anim_tree_ref_t { tree: find_anim_tree(filename) }
+    guard_infallible(|| Ok(script_anim_tree_ref_t { tree: find_anim_tree(filename) }))
 }
 
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
@@ -201,18 +209,23 @@ pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_ani
 #[cfg(feature = "client")]
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
-    find_anim_tree(filename)
+    guard_infallible(|| Ok(find_anim_tree(filename)))
 }
 
 /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
 #[no_mangle]
 pub extern "C" fn Scr_EndLoadAnimTrees() {
-    // SAFETY: single-threaded module contract.
-    let state = unsafe { STATE.get() };
-    state.end_load();
+    guard_infallible(|| {
+        // SAFETY: single-threaded module contract.
+        let state = unsafe { STATE.get() };
+        state.end_load();
+        Ok(())
+    })
 }
 
 /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the queued
 /// references are kept in module state, so there is nothing to release.
 #[no_mangle]
-pub extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {}
+pub extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {
+    guard_infallible(|| Ok(()))
+}

@@ -11,7 +11,7 @@
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
 };
-use crate::ffi::guard;
+use crate::ffi::{guard, guard_infallible};
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle};
 use core::ffi::{c_char, c_void, CStr};
 
@@ -142,13 +142,15 @@ pub unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy:
 /// Calls the engine's allocator.
 #[no_mangle]
 pub unsafe extern "C" fn MT_AllocAnimTree(size: usize) -> *mut c_void {
-    #[cfg(not(feature = "client"))]
-    // SAFETY: the engine allocator.
-    let block = unsafe { MT_Alloc(size, XANIM_RUNTIME_TREE_MT_TAG) };
-    #[cfg(feature = "client")]
-    // SAFETY: the engine allocator.
-    let block = unsafe { MT_Alloc(size) };
-    block
+    guard_infallible(|| {
+        #[cfg(not(feature = "client"))]
+        // SAFETY: the engine allocator.
+        let block = unsafe { MT_Alloc(size, XANIM_RUNTIME_TREE_MT_TAG) };
+        #[cfg(feature = "client")]
+        // SAFETY: the engine allocator.
+        let block = unsafe { MT_Alloc(size) };
+        Ok(block)
+    })
 }
 
 /// Trampoline with the callback type for `Hunk_AllocXAnimCreateTree`.
@@ -189,8 +191,11 @@ pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mu
 /// `runtimeTree` as for `XAnimCopyRuntimeTree`.
 #[no_mangle]
 pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
-    // SAFETY: forwarded contract.
-    unsafe { XAnimCopyRuntimeTree(runtimeTree, Some(mt_free)) }
+    guard_infallible(|| {
+        // SAFETY: forwarded contract.
+        unsafe { XAnimCopyRuntimeTree(runtimeTree, Some(mt_free)) };
+        Ok(())
+    })
 }
 
 // ---------------------------------------------------------------- sync setup
@@ -248,8 +253,10 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex)))
+    })
 }
 
 /// `int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex)`
@@ -258,8 +265,10 @@ pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex)))
+    })
 }
 
 /// `const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex)`
@@ -268,8 +277,10 @@ pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, child
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
-    // SAFETY: engine tree by contract.
-    XAnimHandle::anim_name_of(unsafe { handle(tree) }, animIndex)
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(XAnimHandle::anim_name_of(unsafe { handle(tree) }, animIndex))
+    })
 }
 
 /// `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
@@ -278,11 +289,13 @@ pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *
 /// `runtimeTree` is NULL or a runtime tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree) -> *mut XAnim {
-    if runtimeTree.is_null() {
-        return core::ptr::null_mut();
-    }
-    // SAFETY: a runtime tree by contract.
-    unsafe { (*runtimeTree).sourceTree }
+    guard_infallible(|| {
+        if runtimeTree.is_null() {
+            return Ok(core::ptr::null_mut());
+        }
+        // SAFETY: a runtime tree by contract.
+        Ok(unsafe { (*runtimeTree).sourceTree })
+    })
 }
 
 /// `int32_t XAnimGetAnimTreeSize(XAnim *tree)`: `nodeCount`.
@@ -291,8 +304,10 @@ pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree)
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32)
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32))
+    })
 }
 
 /// `qboolean XAnimHasTime(XAnim *tree, int32_t animIndex)`
@@ -301,8 +316,10 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex)))
+    })
 }
 
 /// `qboolean XAnimIsPrimitive(XAnim *tree, int32_t animIndex)`
@@ -311,8 +328,10 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex)))
+    })
 }
 
 /// `qboolean XAnimIsLooped(XAnim *tree, int32_t animIndex)`
@@ -321,8 +340,10 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex)))
+    })
 }
 
 /// `qboolean XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)`
@@ -331,8 +352,10 @@ pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, notetrack: u16) -> i32 {
-    // SAFETY: engine tree by contract.
-    unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
+    guard_infallible(|| {
+        // SAFETY: engine tree by contract.
+        Ok(unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack)))
+    })
 }
 
 // `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
