@@ -1,7 +1,9 @@
-//! The engine tokenizer as the `.atr` parser uses it.
+//! The engine tokenizer as the `.atr` parser uses it: the reference model.
 //!
-//! A faithful model of the engine's `Com_Parse` / `Com_ParseOnLine` in the
-//! mode a fresh parse session has (space-delimited tokens, no CSV):
+//! The parser cuts a text into tokens in one pass (`parse::tokenize`); this
+//! is the call-by-call model of the engine's `Com_Parse` / `Com_ParseOnLine`
+//! that the tests compare that pass with, in the mode a fresh parse session
+//! has (space-delimited tokens, no CSV):
 //!
 //! * whitespace is every byte that is `<= ' '` as a *signed* char, so bytes
 //!   `>= 0x80` separate tokens too (Quirk);
