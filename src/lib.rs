@@ -18,6 +18,7 @@
 pub mod abi;
 pub mod action;
 pub mod cell;
+pub mod com_parse;
 pub mod error;
 pub mod flavour;
 pub mod script;

@@ -6,4 +6,5 @@ pub mod finalize;
 pub mod runtime;
 pub mod parser;
 pub mod tables;
-pub mod tokenizer;
+/// The crate's `Com_Parse` tokenizer, under the name the parser uses.
+pub use crate::com_parse as tokenizer;

@@ -2,7 +2,6 @@
 //! compact XAnim tree.
 
 pub mod hash;
-pub mod lexer;
 pub mod names;
 pub mod parse;
 pub mod registry;

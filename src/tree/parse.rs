@@ -1,7 +1,7 @@
 //! The `.atr` parser: from text to the pruned tree of names.
 //!
-//! The grammar is line oriented (see `lexer`): a name token starts a node;
-//! the rest of *its* line decides what it is — nothing (a leaf, or a block
+//! The grammar is line oriented (tokens as the crate's `Com_Parse` cuts
+//! them): a name token starts a node; the rest of *its* line decides what it is — nothing (a leaf, or a block
 //! whose `{` comes on a later line), a `:` token followed by properties up to
 //! the end of the line (then the next token must be `{`), or anything else (an
 //! error).  `{` and `}` must be alone on the rest of their line.
@@ -118,13 +118,14 @@ fn class_of(c: u8) -> u8 {
 
 /// Longest token the engine keeps (`MAX_TOKEN_CHARS - 1` bytes; the rest
 /// of a longer token is skipped).
-const MAX_TOKEN_LEN: usize = super::lexer::MAX_TOKEN_CHARS - 1;
+const MAX_TOKEN_LEN: usize = crate::com_parse::MAX_TOKEN_CHARS - 1;
 
 /// Cuts `text` (up to its first NUL) into tokens, ending with a
 /// [`Class::End`] token.
 ///
-/// One pass over the text with the engine tokenizer's rules (the model is
-/// [`Lexer`](super::lexer::Lexer), which the tests compare it with):
+/// One pass over the text with the engine tokenizer's rules (those of the
+/// crate's tokenizer, [`crate::com_parse::Tokenizer`], which the tests
+/// compare it with token by token):
 /// whitespace is a signed byte `<= ' '`; `//` and `/* */` are skipped where
 /// a token could start (a line break inside a block comment does not count);
 /// a `"` token runs to the next unescaped `"` with `\"` for a quote; any

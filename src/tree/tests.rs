@@ -736,20 +736,22 @@ fn token_lists_are_reused_only_for_the_same_text() {
     }
 }
 
-/// The one-pass tokenizer against the model of the engine tokenizer
-/// (`Lexer`, one `Com_Parse` per token).
+/// The one-pass tokenizer against the crate's tokenizer (one `Com_Parse`
+/// per token) over the same text, cut at its first NUL.
 fn model_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
-    let mut lx = super::lexer::Lexer::new();
-    lx.begin(text);
+    let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
+    let mut source = text[..end].to_vec();
+    source.push(0);
+    let mut tok = crate::com_parse::Tokenizer::new(&source);
     let mut out = Vec::new();
     loop {
-        let t = lx.parse().to_vec();
-        let newline = lx.crossed_newline();
-        if lx.at_end() {
+        let t = tok.read(true).to_vec();
+        let newline = tok.crossed_line_break();
+        if tok.cursor().is_none() {
             out.push((u32::MAX, Vec::new(), newline));
             return out;
         }
-        out.push((lx.last_token_pos() as u32, t, newline));
+        out.push((tok.token_pos() as u32, t, newline));
     }
 }
 

@@ -1,5 +1,10 @@
-//! The parts of the engine's script tokenizer (`Com_Parse*`) that the
-//! animation-script parser relies on, as one parse session.
+//! The crate's one tokenizer: the parts of the engine's script tokenizer
+//! (`Com_Parse*`) the animation modules rely on, as one parse session.
+//!
+//! The player-animation parser reads its script through it; the `.atr`
+//! parser cuts a whole file in one pass with the same rules
+//! (`tree::parse::tokenize`), and its tests compare that pass with this
+//! tokenizer token by token.
 //!
 //! The parser always runs with space-delimited tokens, so the operator,
 //! number and identifier rules of the general tokenizer never apply:
@@ -54,6 +59,10 @@ pub struct Tokenizer<'a> {
     /// its resulting cursor and line. Pushed back and read on-line again it
     /// gives the same result.
     eol: Option<(usize, i32)>,
+    /// Offset of the last token's first byte (`com_tokenStart`).
+    token_pos: usize,
+    /// Whether the last read skipped a line break before its token.
+    crossed_line_break: bool,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -75,6 +84,8 @@ impl<'a> Tokenizer<'a> {
             end: 0,
             replay_token: false,
             eol: None,
+            token_pos: 0,
+            crossed_line_break: false,
         }
     }
 
@@ -140,6 +151,18 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The current token copied into a [`Text`].
+    /// Offset of the last token's first byte (its opening quote for a
+    /// quoted token).
+    pub fn token_pos(&self) -> usize {
+        self.token_pos
+    }
+
+    /// Whether the last read skipped a line break in whitespace before its
+    /// token (or before the end of the text).
+    pub fn crossed_line_break(&self) -> bool {
+        self.crossed_line_break
+    }
+
     pub fn token_text(&self) -> Text {
         Text::from_bytes(self.token())
     }
@@ -242,6 +265,7 @@ impl<'a> Tokenizer<'a> {
         self.saved_parse = Some(p);
         let text = self.text;
         let mut has_new_lines = false;
+        self.crossed_line_break = false;
         loop {
             // Skip whitespace (signed byte <= 32), counting lines.
             let c = loop {
@@ -259,6 +283,7 @@ impl<'a> Tokenizer<'a> {
                 if c == b'\n' {
                     self.line = self.line.wrapping_add(1);
                     has_new_lines = true;
+                    self.crossed_line_break = true;
                 }
                 p += 1;
             };
@@ -290,6 +315,7 @@ impl<'a> Tokenizer<'a> {
                 continue;
             }
             self.hash.set(None);
+            self.token_pos = p;
             if c == b'"' {
                 self.quoted = true;
                 p += 1;
