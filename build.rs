@@ -52,9 +52,20 @@ const HEADERS: &[Header] = &[
         sources: &["src/ffi/action.rs"],
         defines: &[],
         includes: &[],
-        trailer: "",
+        trailer: ACTION_TRAILER,
     },
 ];
+
+/// The action types as the C API spells them: an anonymous enum (the Rust
+/// constants of `src/ffi/action.rs` carry the same values).
+const ACTION_TRAILER: &str = "
+#ifndef UOANIM_ACTION_TYPES_H
+#define UOANIM_ACTION_TYPES_H
+/* Types of action animation. */
+enum { UOANIM_ACTION_ROOT = 0, UOANIM_ACTION_MOVE = 1, UOANIM_ACTION_JUMP = 2,
+       UOANIM_ACTION_FALL = 3, UOANIM_ACTION_LAND = 4, UOANIM_ACTION_OTHER = 5 };
+#endif
+";
 
 /// Declarations cbindgen cannot derive from Rust (a C-variadic export).
 const PLAYERANIM_TRAILER: &str = "

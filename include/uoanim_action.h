@@ -13,36 +13,6 @@ typedef struct XAnim XAnim;
 #endif
 
 /*
- Type of an action animation: standing still (the root action).
- */
-#define UOANIM_ACTION_ROOT 0
-
-/*
- Type of an action animation: ground movement.
- */
-#define UOANIM_ACTION_MOVE 1
-
-/*
- Type of an action animation: jumping.
- */
-#define UOANIM_ACTION_JUMP 2
-
-/*
- Type of an action animation: falling.
- */
-#define UOANIM_ACTION_FALL 3
-
-/*
- Type of an action animation: landing.
- */
-#define UOANIM_ACTION_LAND 4
-
-/*
- Type of an action animation: anything else.
- */
-#define UOANIM_ACTION_OTHER 5
-
-/*
  Most entries a table holds.
  */
 #define UOANIM_ACTION_MAX_ENTRIES 128
@@ -167,3 +137,11 @@ const char *uoanim_action_name(const struct uoanim_action_table *table, int32_t 
 #endif  // __cplusplus
 
 #endif  /* UOANIM_ACTION_H */
+
+
+#ifndef UOANIM_ACTION_TYPES_H
+#define UOANIM_ACTION_TYPES_H
+/* Types of action animation. */
+enum { UOANIM_ACTION_ROOT = 0, UOANIM_ACTION_MOVE = 1, UOANIM_ACTION_JUMP = 2,
+       UOANIM_ACTION_FALL = 3, UOANIM_ACTION_LAND = 4, UOANIM_ACTION_OTHER = 5 };
+#endif
