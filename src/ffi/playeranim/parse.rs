@@ -680,8 +680,15 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
                 run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Alias(index), &mut unused)
             })
         } else {
-            let target = &mut *bits;
-            with_session(parse, |run| run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Local, target))
+            // The caller's record may lie inside the published table (the
+            // run holds `&mut` to it) or be unaligned: parse into a copy and
+            // store it back, also when the parse fails (the original leaves
+            // its partial writes in place when it raises).
+            let mut target = bits.read_unaligned();
+            let outcome =
+                with_session(parse, |run| run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Local, &mut target));
+            bits.write_unaligned(target);
+            outcome
         }
     })
 }
@@ -692,8 +699,17 @@ pub unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mu
     // SAFETY: caller's cursor and script (module contract).
     guard(|| unsafe {
         // Divergence: a NULL script parses nothing and gives qfalse.
-        let Some(script) = script.as_mut() else { return Ok(0) };
-        with_session(parse, |run| run.parse_conditions(script))
+        if script.is_null() {
+            return Ok(0);
+        }
+        // The script is usually one of the published table's pool (the run
+        // holds `&mut` to that table) and may be unaligned: parse into a
+        // copy and store it back, also when the parse fails. The parse reads
+        // nothing of the table's pool, so the result is the same.
+        let mut target = script.read_unaligned();
+        let outcome = with_session(parse, |run| run.parse_conditions(&mut target));
+        script.write_unaligned(target);
+        outcome
     })
 }
 
@@ -722,12 +738,22 @@ pub unsafe extern "C" fn BG_ParseCommands(
             with_session(parse, |run| run.parse_commands(Some(index), &mut bg_anim_script_t::ZERO.clone()))
         } else {
             // Divergence: a NULL script parses into a discarded scratch.
-            let mut scratch = bg_anim_script_t::ZERO;
-            let target = match script.as_mut() {
-                Some(s) => s,
-                None => &mut scratch,
-            };
-            with_session(parse, |run| run.parse_commands(None, target))
+            if script.is_null() {
+                let mut scratch = bg_anim_script_t::ZERO;
+                return with_session(parse, |run| run.parse_commands(None, &mut scratch));
+            }
+            if script.is_aligned() {
+                // Written in place: the engine may longjmp out of the parse
+                // (Scr_FindAnim), leaving the partial writes as the original.
+                let target = &mut *script;
+                return with_session(parse, |run| run.parse_commands(None, target));
+            }
+            // An unaligned script (no reference may be formed to it) is
+            // parsed in a copy stored back afterwards, also on failure.
+            let mut target = script.read_unaligned();
+            let outcome = with_session(parse, |run| run.parse_commands(None, &mut target));
+            script.write_unaligned(target);
+            outcome
         }
     })
 }
