@@ -472,15 +472,22 @@ fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, ta
     }
 }
 
+/// The searchable entries of a section-level name table: all but its last
+/// slot, the NULL-name terminator. A lookup stops at the terminator anyway;
+/// leaving it out keeps every index the lookup can return inside the arrays
+/// it selects, even when the engine has written a name over the terminator
+/// (an exported symbol; the original would then scan on past the table).
 fn names_of<'m>(m: &'m mut Module<'_>, which: Names) -> &'m mut [S] {
-    match which {
+    let table: &'m mut [S] = match which {
         Names::Sections => &mut m.section_str[..],
         Names::States => &mut m.state_str[..],
         Names::MoveTypes => &mut m.group_str[..],
         Names::Events => &mut m.event_str[..],
         Names::ConditionTypes => &mut m.condition_type_str[..],
         Names::BodyParts => &mut m.body_parts_str[..],
-    }
+    };
+    let searchable = table.len().saturating_sub(1);
+    &mut table[..searchable]
 }
 
 /// Which static table a section-level lookup uses.

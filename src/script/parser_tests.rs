@@ -660,3 +660,25 @@ fn quirk_errors_after_an_end_of_line_peek_report_the_later_line() {
     let mut h = Harness::new(b"set weapons\n\n\n\nx");
     assert_eq!(h.err(true), "\x15BG_AnimParseAnimScript: expected condition define string: (mp/playeranim.script, line 6)");
 }
+
+/// The engine can write the module's exported name tables; a terminator
+/// overwritten with a name must not let a lookup index past the table it
+/// selects (the original reads past its arrays there).
+#[test]
+fn divergence_name_tables_without_terminator_are_searched_to_their_end() {
+    type TableOf = fn(&mut ModuleData) -> &mut [S];
+    let extra = c"extra";
+    let cases: [(&str, TableOf); 4] = [
+        ("defines\nset extra a = b\n", |d| &mut d.condition_type_str[..]),
+        ("animations\nstate combat\n{\n extra\n {\n default\n {\n both a\n }\n }\n}\n", |d| &mut d.group_str[..]),
+        ("statechanges\nstatechange extra combat\n{\n default\n {\n both a\n }\n}\n", |d| &mut d.state_str[..]),
+        ("events\nextra\n{\n default\n {\n both a\n }\n}\n", |d| &mut d.event_str[..]),
+    ];
+    for (script, table) in cases {
+        let mut h = Harness::new(script.as_bytes());
+        let last = table(&mut h.data).last_mut().unwrap();
+        *last = S { name: extra.as_ptr(), hash: string_hash(b"extra") };
+        let e = h.err(true);
+        assert!(e.contains("BG_IndexForString: unknown token 'extra'"), "{script:?}: {e}");
+    }
+}
