@@ -6,8 +6,9 @@
 //! gets the fallback of docs/DIVERGENCES.md), takes references into the
 //! engine-owned globals and calls the safe core in `script::runtime` /
 //! `script::finalize`. The table is reached through `bgAnimStaticTable`, the
-//! client rows through `bgs.clientinfo`, and the sound event callback through
-//! the table pointer cast to `bgs_t`, as the original does.
+//! client rows through `bgs.clientinfo`, and the sound event callback is
+//! `bgs.soundEventCallback` (what the original reaches through the table
+//! pointer cast to `bgs_t`).
 #![allow(non_snake_case)]
 // A `Failure` carries its whole text (no heap): large by design.
 #![allow(clippy::result_large_err)]
@@ -263,15 +264,18 @@ impl RuntimeEngine for Runtime {
 
     fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
         // The original casts the table pointer to `bgs_t *` and reads the
-        // callback field that follows the table.
+        // callback field that follows the table. The published table is
+        // `bgs.animationTable` (offset 0 of `bgs`), so that field is
+        // `bgs.soundEventCallback`, read here directly (divergence for any
+        // other table, as for the alias callback: still bgs's callback,
+        // never memory past a foreign table).
         if self.table.is_null() {
             return; // no table published yet: no callback to reach
         }
-        let state = self.table as *const bgs_t;
-        // SAFETY: the table is `bgs.animationTable` (the engine's contract);
-        // the field is read by value through a raw pointer, no reference to
-        // the whole `bgs_t` is formed.
-        let callback = unsafe { ptr::addr_of!((*state).soundEventCallback).read() };
+        // SAFETY: one field of the game's `bgs`, outside the table (which
+        // may be borrowed), read by value through a raw pointer; no
+        // reference to the whole `bgs_t` is formed.
+        let callback = unsafe { ptr::addr_of!((*bgs.as_ptr()).soundEventCallback).read() };
         if let Some(callback) = callback {
             // SAFETY: the engine-installed callback with the alias pointer the
             // alias callback returned.
