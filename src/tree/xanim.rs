@@ -122,11 +122,12 @@ impl XAnimHandle {
     fn entries<'a>(self) -> &'a mut [XAnimEntry] {
         let tree = self.0.as_ptr();
         // SAFETY: `nodeCount` entries follow the header, valid and not
-        // otherwise accessed during the call (constructor contract); the
-        // slice never outlives the operation that made it.
+        // otherwise accessed during the call (constructor contract), and
+        // the length is cut to what one object can span (`entry_slice_len`);
+        // the slice never outlives the operation that made it.
         unsafe {
-            let count = (*tree).nodeCount as usize;
             let first = core::ptr::addr_of_mut!((*tree).entries) as *mut XAnimEntry;
+            let count = entry_slice_len((*tree).nodeCount, first as usize);
             core::slice::from_raw_parts_mut(first, count)
         }
     }
@@ -242,6 +243,16 @@ impl XAnimHandle {
             track = unsafe { track.add(1) };
         }
     }
+}
+
+/// How many of a tree's `node_count` entries at address `first` a slice may
+/// cover: a slice spans at most `isize::MAX` bytes and cannot wrap around
+/// the address space. No tree the engine allocates comes near that (on
+/// i686 a count above 2^28 would be a block over 2 GiB); for a header that
+/// claims more, the nodes past the cut are outside the tree.
+fn entry_slice_len(node_count: u32, first: usize) -> usize {
+    let room = (isize::MAX as usize).min(usize::MAX - first) / core::mem::size_of::<XAnimEntry>();
+    (node_count as usize).min(room)
 }
 
 /// [`NON_LEAF_ANIM_NAME`] (out of line: see [`XAnimHandle::anim_name`]).

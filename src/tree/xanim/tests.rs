@@ -652,3 +652,24 @@ fn binary64_length_specials() {
     let (_m, _mem, t) = length_fixture(5, 1.0);
     assert_eq!(binary64(t, 0).to_bits(), 0);
 }
+
+#[test]
+fn entry_slices_never_claim_more_than_an_object_can_span() {
+    let size = core::mem::size_of::<XAnimEntry>();
+    // Any real count is taken as is.
+    assert_eq!(entry_slice_len(3, 0x1000), 3);
+    assert_eq!(entry_slice_len(0, 0x1000), 0);
+    // A header claiming more than fits (possible with u32 counts where
+    // usize is 32 bits) is cut to the largest slice allowed.
+    let cut = entry_slice_len(u32::MAX, 0x1000);
+    assert!(cut * size <= isize::MAX as usize);
+    assert!(cut <= u32::MAX as usize);
+    if usize::BITS == 32 {
+        assert!(cut < u32::MAX as usize);
+    } else {
+        assert_eq!(cut, u32::MAX as usize);
+    }
+    // Near the top of the address space the slice stops before wrapping.
+    let high = usize::MAX - 4 * size;
+    assert_eq!(entry_slice_len(u32::MAX, high), 4);
+}
