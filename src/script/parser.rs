@@ -258,22 +258,31 @@ fn unknown_token(ctx: ErrorContext<'_>, name: &[u8]) -> Failure {
 /// returns the offset of the copy. Needs `used + len + 1 < size` (32-bit
 /// unsigned arithmetic, as in C).
 pub fn copy_string_into_buffer(ctx: ErrorContext<'_>, text: &[u8], buffer: &mut [u8], used: &mut i32) -> Outcome<usize> {
-    let size = buffer.len() as u32;
-    let next = (*used as u32).wrapping_add(text.len() as u32).wrapping_add(1);
+    let start = reserve_string_space(ctx, text.len(), buffer.len(), used)?;
+    // In bounds: `reserve_string_space` checked `start + len < size`.
+    buffer[start..start + text.len()].copy_from_slice(text);
+    buffer[start + text.len()] = 0;
+    Ok(start)
+}
+
+/// The checks and the counter update of [`copy_string_into_buffer`] for a
+/// text of `len` bytes and a buffer of `size` bytes: the offset where the
+/// text and its NUL go (`offset + len < size` holds), `*used` advanced past
+/// them. The caller copies (the exported function copies with `memmove`
+/// semantics, as its text may lie in the buffer itself).
+pub fn reserve_string_space(ctx: ErrorContext<'_>, len: usize, size: usize, used: &mut i32) -> Outcome<usize> {
+    let next = (*used as u32).wrapping_add(len as u32).wrapping_add(1);
     let out_of_space = || anim_parse_error(ctx, &Text::from_bytes(b"BG_CopyStringIntoBuffer: out of buffer space"));
-    if next >= size {
+    if next >= size as u32 {
         return Err(out_of_space());
     }
     // Defined result for a `used` the C original would write outside the
     // buffer with (negative, or wrapping the check): the same error.
     let start = usize::try_from(*used).map_err(|_| out_of_space())?;
-    let end = start + text.len();
-    let Some(dest) = buffer.get_mut(start..=end) else {
+    if start.checked_add(len).is_none_or(|end| end >= size) {
         return Err(out_of_space());
-    };
-    dest[..text.len()].copy_from_slice(text);
-    dest[text.len()] = 0;
-    *used = (*used as u32).wrapping_add(text.len() as u32 + 1) as i32;
+    }
+    *used = (*used as u32).wrapping_add(len as u32 + 1) as i32;
     Ok(start)
 }
 

@@ -682,3 +682,16 @@ fn divergence_name_tables_without_terminator_are_searched_to_their_end() {
         assert!(e.contains("BG_IndexForString: unknown token 'extra'"), "{script:?}: {e}");
     }
 }
+
+#[test]
+fn reserve_string_space_checks_like_the_copy() {
+    let ctx = ErrorContext { path: None, line: 1 };
+    let mut used = 2;
+    assert_eq!(reserve_string_space(ctx, 4, 8, &mut used).unwrap(), 2);
+    assert_eq!(used, 7);
+    assert!(reserve_string_space(ctx, 0, 8, &mut used).is_err());
+    assert_eq!(used, 7);
+    let mut used = 0;
+    assert!(reserve_string_space(ctx, usize::MAX, 8, &mut used).is_err());
+    assert_eq!(used, 0);
+}

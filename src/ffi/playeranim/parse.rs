@@ -489,15 +489,22 @@ pub unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg
 pub unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c_char, bufferSize: u32, used: *mut i32) -> *mut c_char {
     guard(|| {
         // SAFETY: caller's string, buffer of `bufferSize` bytes and counter.
+        // The text may lie in the buffer itself (a string stored there
+        // earlier): no reference to either is held while copying, and the
+        // copy is a `memmove`.
         unsafe {
-            let text = c_string(text).unwrap_or(b"");
+            let len = c_string(text).map_or(0, <[u8]>::len);
             let Some(used) = used.as_mut() else { return Ok(core::ptr::null_mut()) };
             if buffer.is_null() {
                 return Ok(core::ptr::null_mut());
             }
-            let slice = core::slice::from_raw_parts_mut(buffer.cast::<u8>(), bufferSize as usize);
-            let offset = parser::copy_string_into_buffer(outside_context(), text, slice, used)?;
-            Ok(buffer.add(offset))
+            let offset = parser::reserve_string_space(outside_context(), len, bufferSize as usize, used)?;
+            let out = buffer.add(offset);
+            if len != 0 {
+                core::ptr::copy(text, out, len);
+            }
+            *out.add(len) = 0;
+            Ok(out)
         }
     })
 }
