@@ -695,3 +695,32 @@ fn reserve_string_space_checks_like_the_copy() {
     assert!(reserve_string_space(ctx, usize::MAX, 8, &mut used).is_err());
     assert_eq!(used, 0);
 }
+
+/// Counters and indices the engine can see (the table, the registrations
+/// and the exported parser globals) set to odd values before a parse: the
+/// parse gives a diagnostic or a result, never a panic.
+#[test]
+fn engine_visible_counters_with_odd_values_never_panic() {
+    const ODD: [i32; 9] = [i32::MIN, -65536, -2, -1, 0, 1, 127, 2047, i32::MAX];
+    let base = feature_script().into_bytes();
+    let mut rng = Rng(0x5eed_0dd5);
+    for round in 0..400 {
+        let mut h = Harness::with_weapons(&base, 63);
+        let mut odd = || ODD[rng.below(ODD.len())];
+        h.table.globalItemCount = odd();
+        h.table.entryCount = odd();
+        h.count = odd();
+        h.data.alias_used = odd();
+        h.data.alias_counts[round % ANIM_COND_COUNT] = odd();
+        h.data.current_anim_group = odd();
+        h.data.current_event = odd();
+        h.table.animations[round % ANIM_STATE_COUNT][round % ANIM_MT_COUNT].count = odd();
+        h.table.events[round % ANIM_EVENT_RELOAD].count = odd();
+        let item = (round * 7) % BG_ANIM_MAX_GLOBAL_SCRIPTS;
+        h.table.globalItems[item].commandCount = odd();
+        h.table.globalItems[item].conditionCount = odd();
+        let pass1 = round % 2 == 0;
+        let _ = h.parse(pass1);
+        let _ = h.parse(!pass1);
+    }
+}
