@@ -458,3 +458,49 @@ fn resolve_script_only_pool_elements() {
     assert_eq!(resolve_script(&w.table, core::ptr::null()), None);
     assert_eq!(resolve_script(&w.table, (base as usize + 1) as *const _), None);
 }
+
+/// Table contents, player fields, arguments and random draws with odd
+/// values (what a corrupted engine state could hold): every entry point
+/// answers, none panics.
+#[test]
+fn odd_table_contents_and_arguments_never_panic() {
+    const ODD: [i32; 12] = [i32::MIN, -65536, -2, -1, 0, 1, 3, 4, 17, 18, 511, i32::MAX];
+    let mut seed = 0x0dd5_eed5_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let mut w = World::new();
+        let mut odd = || ODD[(next() % ODD.len() as u64) as usize];
+        let conditions: Vec<(i32, i32, i32)> = (0..(odd() & 3)).map(|_| (odd(), odd(), odd())).collect();
+        let commands: Vec<([i16; 2], [i16; 2], [i16; 2])> =
+            (0..(odd() & 3)).map(|_| ([odd() as i16, odd() as i16], [odd() as i16, odd() as i16], [odd() as i16, 0])).collect();
+        let s = w.script(&conditions, &commands);
+        w.table.globalItems[s].commandCount = odd();
+        w.table.globalItems[s].conditionCount = odd();
+        w.add_animation((odd() & 3) as usize, (odd() & 15) as usize, s);
+        w.add_event((odd() & 15) as usize, s);
+        w.table.statechanges[(odd() & 3) as usize][(odd() & 3) as usize].scripts[0] = w.item_ptr(s);
+        w.table.statechanges[1][2].count = odd();
+        w.table.animations[3][4].count = odd();
+        w.table.entryCount = odd();
+        w.ps.psClientNum = odd() & 127;
+        w.ps.pmType = odd();
+        w.ps.legsAnim = odd();
+        w.ps.torsoAnim = odd();
+        w.engine.samples = (0..8).map(|_| odd()).collect();
+        let (a, b, c) = (odd(), odd(), odd());
+        let _ = w.exec(a, b, c & 1 != 0);
+        let _ = w.event(a);
+        let scripts = PoolScripts(&w.table);
+        let _ = get_anim_script_event(&w.table, &scripts, &w.clients, &w.ps, b, &mut w.engine);
+        let _ = anim_script_state_change(&w.table, &scripts, &w.clients, &mut w.ps, a, b, &mut w.engine);
+        let _ = play_anim(&w.table.entries, &mut w.ps, a as u32, b as u32, c, true, false, true);
+        let _ = update_condition_value(&mut w.clients, a & 127, b, c, true);
+        let _ = get_condition_value(&w.clients[0], a, true);
+        let _ = load_anim_for_anim_index(w.table.entryCount, &[], a as u32);
+    }
+}
