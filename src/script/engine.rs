@@ -27,4 +27,14 @@ pub trait ParseEngine {
     /// The sound alias callback of `bgs` (reached through the table
     /// pointer): the returned pointer is stored unchanged in the command.
     fn sound_alias(&mut self, name: &CStr) -> *const c_char;
+    /// The parse session's state just before a call above that may not
+    /// return (`Scr_FindAnim`, the sound alias callback), with the cursor
+    /// (`None` = NULL): what the original's session globals and text
+    /// pointer hold at that call. The FFI layer makes it the current
+    /// session, so a `longjmp` out of the call leaves the session (and a
+    /// helper's text pointer) where the original leaves them. Default:
+    /// nothing to record.
+    fn session_checkpoint(&mut self, end: &crate::script::parser::SessionEnd, cursor: Option<usize>) {
+        let _ = (end, cursor);
+    }
 }

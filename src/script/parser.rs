@@ -1181,6 +1181,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         }
                         let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
                         cname[..sound.len()].copy_from_slice(sound);
+                        // The alias callback is the game's: it may not return.
+                        self.checkpoint();
                         let alias = match CStr::from_bytes_until_nul(&cname) {
                             Ok(n) => self.engine.sound_alias(n),
                             Err(_) => core::ptr::null(),
@@ -1234,6 +1236,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         }
         let ctx = self.ctx();
         let registering = self.runtime.is_some();
+        if registering {
+            // A registration calls Scr_FindAnim, which may not return.
+            self.checkpoint();
+        }
         let runtime = self.runtime.as_mut().map(|r| RuntimeNames { records: &mut *r.records, count: &mut *r.count });
         let index = match runtime {
             // The index holds every registration: the scan would miss too.
@@ -1253,6 +1259,14 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             self.ix.anims.insert(hash, index as usize);
         }
         Ok(index)
+    }
+
+    /// Hands the session state to the engine before a call that may not
+    /// return ([`ParseEngine::session_checkpoint`]).
+    fn checkpoint(&mut self) {
+        let (saved_parse, saved_line) = self.tok.saved();
+        let end = SessionEnd { line: self.tok.line(), unget: self.tok.is_ungotten(), saved_parse, saved_line };
+        self.engine.session_checkpoint(&end, self.tok.cursor());
     }
 
     fn script_mut<'s>(&'s mut self, block: Option<usize>, scratch: &'s mut bg_anim_script_t) -> &'s mut bg_anim_script_t {

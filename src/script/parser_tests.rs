@@ -12,6 +12,17 @@ struct Mock {
     sounds: Vec<CString>,
     sound_calls: usize,
     cap: usize,
+    /// The session state handed over before the engine call to come.
+    checkpoint: Option<(i32, Option<usize>)>,
+    checkpoints: Vec<(i32, Option<usize>)>,
+}
+
+impl Mock {
+    /// Every engine call that may not return follows a checkpoint.
+    fn take_checkpoint(&mut self) {
+        let checkpoint = self.checkpoint.take().expect("a session checkpoint before the engine call");
+        self.checkpoints.push(checkpoint);
+    }
 }
 
 impl ParseEngine for Mock {
@@ -21,6 +32,7 @@ impl ParseEngine for Mock {
     fn fs_read(&mut self, _buffer: &mut [u8], _length: i32, _handle: i32) {}
     fn fs_close(&mut self, _handle: i32) {}
     fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
+        self.take_checkpoint();
         assert_eq!(tree.to_bytes(), b"multiplayer");
         let lower = name.to_bytes().to_ascii_lowercase();
         let index = match self.names.iter().position(|n| *n == lower) {
@@ -32,7 +44,11 @@ impl ParseEngine for Mock {
         };
         *out = scr_anim_t { animIndex: (index + 1).min(self.cap) as u16, treeIndex: 1 };
     }
+    fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
+        self.checkpoint = Some((end.line, cursor));
+    }
     fn sound_alias(&mut self, name: &CStr) -> *const c_char {
+        self.take_checkpoint();
         self.sound_calls += 1;
         let s = CString::new([b"snd:", name.to_bytes()].concat()).unwrap();
         let p = s.as_ptr();
@@ -72,7 +88,14 @@ impl Harness {
             table: zeroed(),
             runtime: zeroed(),
             count: 0,
-            engine: Mock { names: Vec::new(), sounds: Vec::new(), sound_calls: 0, cap: 1 << 15 },
+            engine: Mock {
+                names: Vec::new(),
+                sounds: Vec::new(),
+                sound_calls: 0,
+                cap: 1 << 15,
+                checkpoint: None,
+                checkpoints: Vec::new(),
+            },
             weapons: (1..=weapons).map(|i| CString::new(format!("w{i}")).unwrap()).collect(),
             text,
         }
@@ -723,4 +746,20 @@ fn engine_visible_counters_with_odd_values_never_panic() {
         let _ = h.parse(pass1);
         let _ = h.parse(!pass1);
     }
+}
+
+#[test]
+fn engine_calls_that_may_not_return_follow_a_session_checkpoint() {
+    // Registration (line 8: `both a1`) and the sound alias (same line).
+    let mut h = Harness::new(anim_block("default", "both a1 sound s1").as_bytes());
+    h.parse(true).unwrap();
+    let [(line_a, cursor_a), (line_s, cursor_s)] = h.engine.checkpoints[..] else {
+        panic!("{:?}", h.engine.checkpoints);
+    };
+    assert_eq!((line_a, line_s), (8, 8));
+    let text = &h.text;
+    let after = |what: &[u8]| text.windows(what.len()).position(|w| w == what).map(|p| p + what.len());
+    // The cursor is just past the token the call is made for.
+    assert_eq!(cursor_a, after(b"a1"));
+    assert_eq!(cursor_s, after(b"s1"));
 }

@@ -11,7 +11,7 @@ use crate::error::{Failure, Outcome, Text};
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::engine::ParseEngine;
-use crate::script::parser::{self, ErrorContext, Module, ParseInput, RuntimeNames};
+use crate::script::parser::{self, ErrorContext, Module, ParseInput, RuntimeNames, SessionEnd};
 use crate::script::tables::{self, c_string};
 use core::ffi::{c_char, c_int, CStr};
 
@@ -267,8 +267,30 @@ mod cg {
     }
 }
 
-/// The engine imports the parser uses.
-pub(crate) struct Engine;
+/// The engine imports the parser uses, and where the parse session in
+/// progress (if any) is kept while the engine is called.
+pub(crate) struct Engine {
+    session: SessionSink,
+}
+
+/// The parse session an [`Engine`] records before engine calls.
+#[derive(Clone, Copy)]
+enum SessionSink {
+    /// No parse session of the module's own (file loading, lookups).
+    None,
+    /// The script parse of `BG_AnimParseAnimScript`, text at `base`.
+    Script { base: *const c_char },
+    /// A standalone helper over the caller's text (`text_len` bytes with
+    /// the NUL, from `base`) and text pointer `parse`.
+    Helper { base: *const c_char, text_len: usize, parse: *mut *mut c_char },
+}
+
+impl Engine {
+    /// An engine outside any parse session of the module.
+    const fn without_session() -> Engine {
+        Engine { session: SessionSink::None }
+    }
+}
 
 impl ParseEngine for Engine {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
@@ -323,6 +345,18 @@ impl ParseEngine for Engine {
             if let Some(f) = (*cg_scriptImports.get())[cg::SLOT_FIND_ANIM] {
                 let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
                 f(tree.as_ptr(), name.as_ptr(), out);
+            }
+        }
+    }
+
+    fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
+        // SAFETY: module contract; the pointers are the ones the run was
+        // made for (see SessionSink).
+        unsafe {
+            match self.session {
+                SessionSink::None => {}
+                SessionSink::Script { base } => store_script_session(base, end),
+                SessionSink::Helper { base, text_len, parse } => store_helper_session(base, text_len, parse, end, cursor),
             }
         }
     }
@@ -404,7 +438,7 @@ unsafe fn parse_anim_script(
     // SAFETY: every global is accessed under the module contract; engine
     // calls happen while this frame owns only plain values and references.
     unsafe {
-        let mut engine = Engine;
+        let mut engine = Engine::without_session();
         if *bgAnimScriptLoaded.get() == 0 {
             parser::load_script(bgAnimScriptFileBuffer.get(), script_path(), &mut engine)?;
             *bgAnimScriptLoaded.get() = 1;
@@ -431,17 +465,19 @@ unsafe fn parse_anim_script(
         };
         let text: &[u8] = &bgAnimScriptFileBuffer.get()[..];
         let path = script_path().map(|p| p.to_bytes());
-        let input = ParseInput { table, runtime: runtime_names, engine: &mut engine, path, text, behaviour: BEHAVIOUR };
         let base = text.as_ptr() as *const c_char;
+        // The session current before this parse: it is current again when
+        // the parse succeeds (the engine calls of the parse record theirs
+        // in between, for a `longjmp` out of them).
+        let previous = core::ptr::read(OUTER_SESSION.as_ptr());
+        engine.session = SessionSink::Script { base };
+        let input = ParseInput { table, runtime: runtime_names, engine: &mut engine, path, text, behaviour: BEHAVIOUR };
         let (outcome, end) = parser::parse_script(m, input);
         if outcome.is_err() {
             // The abandoned session stays current, as in the original.
-            *OUTER_SESSION.get() = OuterSession {
-                line: end.line,
-                unget: end.unget,
-                saved_parse: end.saved_parse.map_or(core::ptr::null(), |o| base.add(o)),
-                saved_line: end.saved_line,
-            };
+            store_script_session(base, &end);
+        } else {
+            *OUTER_SESSION.get() = previous;
         }
         outcome?;
         *bgPlayerAnimScriptPath.get() = core::ptr::null();
@@ -529,7 +565,7 @@ pub unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 
             Some(t) => (&t.entries[..], t.entryCount),
             None => (&[], 0),
         };
-        parser::animation_index_for_string(outside_context(), name, entries, entry_count, runtime, &mut Engine)
+        parser::animation_index_for_string(outside_context(), name, entries, entry_count, runtime, &mut Engine::without_session())
     })
 }
 
@@ -561,11 +597,51 @@ pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_s
 /// The parse session the standalone helpers continue (`com_parseSession`
 /// outside `BG_AnimParseAnimScript`): line, pushed-back token and where the
 /// last read started.
+#[derive(Clone, Copy)]
 struct OuterSession {
     line: i32,
     unget: bool,
     saved_parse: *const c_char,
     saved_line: i32,
+}
+
+/// Makes the state of a script parse (text at `base`) the current session.
+///
+/// # Safety
+/// Module contract; `base` is the start of the text the offsets are in.
+unsafe fn store_script_session(base: *const c_char, end: &SessionEnd) {
+    // SAFETY: the saved offset lies in the parsed text.
+    let saved_parse = end.saved_parse.map_or(core::ptr::null(), |o| unsafe { base.add(o) });
+    let session = OuterSession { line: end.line, unget: end.unget, saved_parse, saved_line: end.saved_line };
+    // SAFETY: module contract; no other reference to the cell is live.
+    unsafe { *OUTER_SESSION.get() = session };
+}
+
+/// What a standalone helper leaves: the cursor in the caller's `*parse`
+/// and its state as the current session.
+///
+/// # Safety
+/// Module contract; `base` is NULL or the start of the helper's text of
+/// `text_len` bytes (with the NUL); `parse` is the caller's valid pointer.
+unsafe fn store_helper_session(
+    base: *const c_char,
+    text_len: usize,
+    parse: *mut *mut c_char,
+    end: &SessionEnd,
+    cursor: Option<usize>,
+) {
+    let at = |offset: Option<usize>| match offset {
+        // SAFETY: the offset is cut to the text (its NUL at most).
+        Some(o) if !base.is_null() => unsafe { base.add(o.min(text_len.saturating_sub(1))) as *mut c_char },
+        _ => core::ptr::null_mut(),
+    };
+    let session = OuterSession { line: end.line, unget: end.unget, saved_parse: at(end.saved_parse), saved_line: end.saved_line };
+    // SAFETY: the caller's text pointer; module contract for the cell (no
+    // other reference to it is live).
+    unsafe {
+        *parse = at(cursor);
+        *OUTER_SESSION.get() = session;
+    }
 }
 
 static OUTER_SESSION: ModuleCell<OuterSession> =
@@ -596,7 +672,9 @@ unsafe fn with_session<R>(
     // SAFETY: caller contract; every global below is accessed under the
     // module contract and the text is not modified while parsed.
     unsafe {
-        let session = OUTER_SESSION.get();
+        // A copy: the engine calls of the run record the session in the
+        // cell (no reference to it is held across them).
+        let session = core::ptr::read(OUTER_SESSION.as_ptr());
         // A pushed-back token restarts the first read where the last one
         // started (every helper begins with an unget-aware read).
         let (base, line) = if session.unget && !session.saved_parse.is_null() {
@@ -604,8 +682,8 @@ unsafe fn with_session<R>(
         } else {
             (*parse as *const c_char, session.line)
         };
-        let mut engine = Engine;
         let text: &[u8] = if base.is_null() { &[] } else { CStr::from_ptr(base).to_bytes_with_nul() };
+        let mut engine = Engine { session: SessionSink::Helper { base, text_len: text.len(), parse } };
         let tok = if base.is_null() {
             crate::script::tokenizer::Tokenizer::at_null(line)
         } else {
@@ -635,13 +713,9 @@ unsafe fn with_session<R>(
             ix: parser::Indexes::new(),
         };
         let outcome = body(&mut run);
-        let at = |offset: Option<usize>| match offset {
-            Some(o) if !base.is_null() => base.add(o.min(text.len().saturating_sub(1))) as *mut c_char,
-            _ => core::ptr::null_mut(),
-        };
-        *parse = at(run.tok.cursor());
-        let (saved, saved_line) = run.tok.saved();
-        *session = OuterSession { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse: at(saved), saved_line };
+        let (saved_parse, saved_line) = run.tok.saved();
+        let end = SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line };
+        store_helper_session(base, text.len(), parse, &end, run.tok.cursor());
         outcome
     }
 }
