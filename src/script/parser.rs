@@ -372,7 +372,8 @@ pub fn register_runtime_name(
     field[name.len()] = 0;
     record.hash = hash;
     *runtime.count = (*runtime.count as u32).wrapping_add(1) as i32;
-    Ok(*runtime.count - 1)
+    // The count is the engine's int: C arithmetic, wrapping.
+    Ok(runtime.count.wrapping_sub(1))
 }
 
 /// The condition-bit accumulator being parsed into.
