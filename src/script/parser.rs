@@ -638,16 +638,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         continue;
                     }
                     if is(token, b"}") {
-                        state = state.wrapping_sub(1);
-                        if state < 0 {
-                            return Err(self.unexpected());
-                        }
-                        if state == 1 {
-                            current = None;
-                        }
-                        if let Some(slot) = idx.get_mut(state as usize) {
-                            *slot = -1;
-                        }
+                        self.close_brace(&mut state, &mut idx, &mut current, 1)?;
                         continue;
                     }
                     match state {
@@ -710,16 +701,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         continue;
                     }
                     if is(token, b"}") {
-                        state = state.wrapping_sub(1);
-                        if state < 0 {
-                            return Err(self.unexpected());
-                        }
-                        if state == 0 {
-                            current = None;
-                        }
-                        if let Some(slot) = idx.get_mut(state as usize) {
-                            *slot = -1;
-                        }
+                        self.close_brace(&mut state, &mut idx, &mut current, 0)?;
                         continue;
                     }
                     match state {
@@ -805,6 +787,30 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             return Err(self.unexpected());
         }
         *state += 1;
+        Ok(())
+    }
+
+    /// `}`: one level up; the selection of the level left is forgotten, and
+    /// the current list too when the level left is `list_depth` (the depth of
+    /// the block that selected it: 1 for a move type, 0 for an event or a
+    /// state change).
+    fn close_brace(
+        &self,
+        state: &mut i32,
+        idx: &mut [i32; 3],
+        current: &mut Option<ListRef>,
+        list_depth: i32,
+    ) -> Outcome<()> {
+        *state = state.wrapping_sub(1);
+        if *state < 0 {
+            return Err(self.unexpected());
+        }
+        if *state == list_depth {
+            *current = None;
+        }
+        if let Some(slot) = idx.get_mut(*state as usize) {
+            *slot = -1;
+        }
         Ok(())
     }
 
