@@ -12,12 +12,18 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 .DEFAULT_GOAL := dist
 
-ARCHES := x86_64 i686
+# Linux (ELF) and Windows (mingw-w64, PE/COFF) targets; the names are the
+# --arch names of the differential suites.
+LINUX_ARCHES := x86_64 i686
+WINDOWS_ARCHES := x86_64-windows i686-windows
+ARCHES := $(LINUX_ARCHES) $(WINDOWS_ARCHES)
 # Link units: game and cgame (player animation, Linux and Windows behaviour),
 # engine and client (animation trees, Linux and Windows behaviour).
 UNITS ?= game cgame engine client
 TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
+TRIPLE_x86_64-windows := x86_64-pc-windows-gnu
+TRIPLE_i686-windows := i686-pc-windows-gnu
 CARGO ?= cargo
 TARGET_DIR := target
 DIFFTEST ?= ../shared/difftest
@@ -38,10 +44,17 @@ setup:
 
 SOURCES := Cargo.toml build.rs cbindgen.toml $(shell find src -name '*.rs' 2>/dev/null)
 
-# One cargo build per (arch, unit); the unit is a Cargo feature.
+# One cargo build per (arch, unit); the unit is a Cargo feature. Windows:
+# GNU ld drops no section in a relocatable PE link (package-unit.sh), so the
+# staticlib is built alone (no rlib beside it) with LTO, which leaves out
+# every part of the Rust runtime the unit does not reach.
+CARGO_UNIT_x86_64 := $(CARGO) build
+CARGO_UNIT_i686 := $(CARGO) build
+CARGO_UNIT_x86_64-windows := CARGO_PROFILE_RELEASE_LTO=fat $(CARGO) rustc --crate-type staticlib
+CARGO_UNIT_i686-windows := $(CARGO_UNIT_x86_64-windows)
 define unit_rule
 dist/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
-	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO) build --release --locked --features $(2) \
+	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO_UNIT_$(1)) --release --locked --features $(2) \
 	  --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
 	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/$$(TRIPLE_$(1))/release/libuoanim.a dist/$(1)
 endef

@@ -2,22 +2,56 @@
 # package-unit.sh ARCH UNIT STATICLIB OUTDIR
 #
 # Turns the staticlib cargo built for one link unit into the shipped
-# libuoanim_UNIT.a and libuoanim_UNIT.so:
+# libuoanim_UNIT.a (and, on Linux, libuoanim_UNIT.so):
 #   1. links the crate's objects and the parts of the Rust runtime they need
-#      into one relocatable object (`ld -r`, dead sections dropped);
+#      into one relocatable object (`ld -r`; ELF: dead sections dropped);
 #   2. drops symbols no relocation needs, keeps as global only the symbols the crate itself exports (its
 #      #[no_mangle] items), so two units linked into one program share no
 #      runtime symbol; imports stay undefined;
-#   3. archives it, and links the same object as a shared library.
+#   3. archives it, and on Linux links the same object as a shared library.
+#
+# ARCH is x86_64, i686 (ELF) or x86_64-windows, i686-windows (PE/COFF, the
+# mingw-w64 binutils). On i686 Windows C symbols carry a leading underscore;
+# the exports list (OUTDIR/libuoanim_UNIT.exports) names them as C does.
 set -euo pipefail
 arch=$1 unit=$2 staticlib=$3 outdir=$4
+tools=""
 case "$arch" in
   x86_64) emul=elf_x86_64 mflag=-m64 ;;
   i686) emul=elf_i386 mflag=-m32 ;;
+  x86_64-windows) tools=x86_64-w64-mingw32- emul=i386pep cprefix="" ;;
+  i686-windows) tools=i686-w64-mingw32- emul=i386pe cprefix=_ ;;
   *) echo "package-unit.sh: unknown arch $arch" >&2; exit 2 ;;
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# PE/COFF: the exports are found with nm (the crate's members are named
+# uoanim-*.o, as on ELF). GNU ld drops no section in a relocatable PE link,
+# so the object keeps the whole runtime the staticlib carries; and a
+# relocatable link of objects with thread-local data insists on the TLS
+# directory symbol of a linked image, which a small object defines (it is
+# made local below; the program's own C runtime provides the real one).
+if [ -n "$tools" ]; then
+  "${tools}nm" -g --defined-only "$staticlib" 2>/dev/null | awk '
+    /^$/ { next }
+    /:$/ { mine = ($0 ~ /^uoanim-.*\.o:$/); next }
+    mine && $2 ~ /^[TDBR]$/ { print $3 }' |
+    grep -v -e '^_\?_ZN' -e '^_\?_R' -e '^_\?uoanim_internal_' -e '^_\?__rustc' | sort -u >"$work/symbols.txt"
+  [ -s "$work/symbols.txt" ] || { echo "package-unit.sh: no exports found in $staticlib" >&2; exit 1; }
+  printf '.data\n.globl %s_tls_used\n%s_tls_used: .long 0,0,0,0,0,0,0,0,0,0\n' "$cprefix" "$cprefix" >"$work/tls.s"
+  "${tools}as" "$work/tls.s" -o "$work/tls.o"
+  roots=()
+  while read -r sym; do roots+=(-u "$sym"); done <"$work/symbols.txt"
+  "${tools}ld" -r -m "$emul" "${roots[@]}" "$work/tls.o" "$staticlib" -o "$work/linked.o"
+  "${tools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/symbols.txt" \
+    "$work/linked.o" "$work/uoanim_$unit.o"
+  mkdir -p "$outdir"
+  rm -f "$outdir/libuoanim_$unit.a"
+  "${tools}ar" rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
+  sed "s/^$cprefix//" "$work/symbols.txt" >"$outdir/libuoanim_$unit.exports"
+  exit 0
+fi
 
 # The crate's own exports: global, defined, unmangled symbols of the crate's
 # objects (members named uoanim-*.o). Internal helpers called from assembly

@@ -17,6 +17,7 @@
 
 pub mod abi;
 pub mod action;
+mod asm;
 pub mod cell;
 pub mod com_parse;
 pub mod error;

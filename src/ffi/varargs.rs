@@ -12,6 +12,10 @@
 //!   `{ gp_offset, fp_offset, overflow_arg_area, reg_save_area }`; the
 //!   trampoline saves the six integer and eight vector argument registers
 //!   into a register save area, as a C prologue does.
+//! * i686 Windows (cdecl): as i386.
+//! * x86_64 Windows (Microsoft x64): `va_list` is a pointer to the first
+//!   variadic word; the trampoline spills the argument registers into the
+//!   caller's home area so that all variadic words lie in one array.
 
 use core::ffi::{c_char, c_int, c_void};
 
@@ -41,34 +45,27 @@ pub(crate) unsafe fn format_va(buffer: &mut [u8], format: *const c_char, args: *
 }
 
 /// Defines `$export(const char *format, ...)` as a trampoline that calls
-/// `$target(const char *format, va_list args)`.
+/// `$target(const char *format, va_list args)` (both C names).
 macro_rules! variadic_trampoline {
     ($export:literal, $target:literal) => {
+        // i386 System V and i686 Windows (cdecl): the variadic arguments
+        // follow the format on the stack; the va_list points at the first.
         #[cfg(target_arch = "x86")]
         core::arch::global_asm!(
-            // its own section, so a link with --gc-sections can drop it
-            concat!(".pushsection .text.", $export, ",\"ax\",@progbits"),
-            concat!(".globl ", $export),
-            concat!(".type ", $export, ",@function"),
-            concat!($export, ":"),
+            $crate::asm::asm_function!($export),
             // entry: esp = return address, [esp+4] = format, [esp+8] = first variadic
             "lea eax, [esp + 8]",
             "sub esp, 4",
             "push eax",
             "push dword ptr [esp + 12]",
-            concat!("call ", $target),
+            concat!("call ", $crate::asm::c_name!($target)),
             "add esp, 12",
             "ret",
-            concat!(".size ", $export, ", . - ", $export),
-            ".popsection",
+            $crate::asm::asm_function_end!($export),
         );
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(windows)))]
         core::arch::global_asm!(
-            // its own section, so a link with --gc-sections can drop it
-            concat!(".pushsection .text.", $export, ",\"ax\",@progbits"),
-            concat!(".globl ", $export),
-            concat!(".type ", $export, ",@function"),
-            concat!($export, ":"),
+            $crate::asm::asm_function!($export),
             // frame: [rsp+0..24) va_list, [rsp+32..208) register save area
             "sub rsp, 216",
             "mov [rsp + 32], rdi",
@@ -99,8 +96,32 @@ macro_rules! variadic_trampoline {
             concat!("call ", $target),
             "add rsp, 216",
             "ret",
-            concat!(".size ", $export, ", . - ", $export),
-            ".popsection",
+            $crate::asm::asm_function_end!($export),
+        );
+        // Microsoft x64: the format is in rcx, the first three variadic
+        // words in rdx, r8, r9 (a float is passed in both registers), the
+        // rest on the stack above the caller's 32-byte home area. Storing the
+        // three registers into their home slots makes the arguments one
+        // array of words, and va_list is a pointer to its first variadic
+        // word. The frame is described for the unwinder (.seh_*): the engine's
+        // longjmp out of Com_Error unwinds through it.
+        #[cfg(all(target_arch = "x86_64", windows))]
+        core::arch::global_asm!(
+            $crate::asm::asm_function!($export),
+            concat!(".seh_proc ", $export),
+            // entry: [rsp] return address, [rsp+8..40) home slots of rcx..r9
+            "mov [rsp + 16], rdx",
+            "mov [rsp + 24], r8",
+            "mov [rsp + 32], r9",
+            "sub rsp, 40",
+            ".seh_stackalloc 40",
+            ".seh_endprologue",
+            "lea rdx, [rsp + 56]",
+            concat!("call ", $target),
+            "add rsp, 40",
+            "ret",
+            ".seh_endproc",
+            $crate::asm::asm_function_end!($export),
         );
     };
 }

@@ -361,28 +361,20 @@ pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, 
 // `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
 // jump to the flavour's assembly routine (crate::tree::xanim, module
 // `length`; a jump rather than an alias, which would need both in one object
-// file). Engine: `long double` in st(0); client: `double` (st(0) on i386,
-// xmm0 on x86_64).
+// file). Engine: `long double` (st(0); x86_64 Windows: stored through the
+// hidden result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
 #[cfg(not(feature = "client"))]
 core::arch::global_asm!(
-    ".text",
-    ".p2align 4",
-    ".globl XAnimGetLength",
-    ".type XAnimGetLength,@function",
-    "XAnimGetLength:",
-    "    jmp uoanim_internal_xanim_length_extended",
-    ".size XAnimGetLength, .-XAnimGetLength",
+    crate::asm::asm_function!("XAnimGetLength"),
+    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_extended")),
+    crate::asm::asm_function_end!("XAnimGetLength"),
     options(att_syntax)
 );
 
 #[cfg(feature = "client")]
 core::arch::global_asm!(
-    ".text",
-    ".p2align 4",
-    ".globl XAnimGetLength",
-    ".type XAnimGetLength,@function",
-    "XAnimGetLength:",
-    "    jmp uoanim_internal_xanim_length_binary64",
-    ".size XAnimGetLength, .-XAnimGetLength",
+    crate::asm::asm_function!("XAnimGetLength"),
+    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64")),
+    crate::asm::asm_function_end!("XAnimGetLength"),
     options(att_syntax)
 );

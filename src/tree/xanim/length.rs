@@ -6,7 +6,8 @@
 //!
 //! * `uoanim_internal_xanim_length_extended` (engine flavour): x87 `fild` of the
 //!   zero-extended count, `fdiv` by the binary32 rate, result left in
-//!   `st(0)` as the `long double` return value on both arches. The
+//!   `st(0)` as the `long double` return value (x86_64 Windows: stored
+//!   through the hidden result pointer of the Microsoft x64 convention). The
 //!   quotient is rounded by the process's x87 precision control, exactly as
 //!   the original's (PC=64 on Linux).
 //! * `uoanim_internal_xanim_length_binary64` (client flavour): the quotient rounded
@@ -97,14 +98,9 @@ const ENTRY_SHIFT: u32 = ENTRY_SIZE.trailing_zeros();
 // index outside `nodeCount` as an unsigned compare, parent node, NULL asset,
 // NULL parts: the +0 of LengthOperands::NONE) and then divide; the tests
 // compare them with `length_operands` and with exact quotients.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(windows)))]
 core::arch::global_asm!(
-    ".text",
-    ".p2align 4",
-    ".globl uoanim_internal_xanim_length_extended",
-    ".hidden uoanim_internal_xanim_length_extended",
-    ".type uoanim_internal_xanim_length_extended,@function",
-    "uoanim_internal_xanim_length_extended:",
+    crate::asm::asm_function!("uoanim_internal_xanim_length_extended", hidden),
     "    testq %rdi, %rdi",
     "    je 1f",
     "    cmpl {node_count}(%rdi), %esi",
@@ -128,13 +124,9 @@ core::arch::global_asm!(
     "1:",
     "    fldz",
     "    ret",
-    ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_extended"),
     "",
-    ".p2align 4",
-    ".globl uoanim_internal_xanim_length_binary64",
-    ".hidden uoanim_internal_xanim_length_binary64",
-    ".type uoanim_internal_xanim_length_binary64,@function",
-    "uoanim_internal_xanim_length_binary64:",
+    crate::asm::asm_function!("uoanim_internal_xanim_length_binary64", hidden),
     "    testq %rdi, %rdi",
     "    je 1f",
     "    cmpl {node_count}(%rdi), %esi",
@@ -157,7 +149,7 @@ core::arch::global_asm!(
     "1:",
     "    xorps %xmm0, %xmm0",
     "    ret",
-    ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_binary64"),
     node_count = const NODE_COUNT,
     shift = const ENTRY_SHIFT,
     child_count = const CHILD_COUNT,
@@ -168,17 +160,82 @@ core::arch::global_asm!(
     options(att_syntax)
 );
 
-// i386 (cdecl): the arguments are at 4(%esp) (tree) and 8(%esp) (index);
+// Microsoft x64: a `long double` (80-bit, in 16 bytes) is returned through
+// a hidden result pointer, which comes in rcx and goes back in rax, so the
+// extended routine's tree and index arrive in rdx and r8d; the caller's home
+// area (there is no red zone) holds the count for fild. The binary64 routine
+// takes the tree in rcx and the index in edx and returns in xmm0. Both are
+// leaf functions that do not move rsp, so they need no unwind data.
+#[cfg(all(target_arch = "x86_64", windows))]
+core::arch::global_asm!(
+    crate::asm::asm_function!("uoanim_internal_xanim_length_extended", hidden),
+    "    movq %rcx, %rax",
+    "    testq %rdx, %rdx",
+    "    je 1f",
+    "    cmpl {node_count}(%rdx), %r8d",
+    "    jae 1f",
+    "    movl %r8d, %r9d",
+    "    shlq ${shift}, %r9",
+    "    cmpw $0, {child_count}(%rdx,%r9)",
+    "    jne 1f",
+    "    movq {leaf_asset}(%rdx,%r9), %r9",
+    "    testq %r9, %r9",
+    "    je 1f",
+    "    movq {parts}(%r9), %r9",
+    "    testq %r9, %r9",
+    "    je 1f",
+    "    movzwl {frames}(%r9), %r10d",
+    "    movl %r10d, 8(%rsp)",
+    "    fildl 8(%rsp)",
+    "    fdivs {rate}(%r9)",
+    "    fstpt (%rax)",
+    "    ret",
+    "1:",
+    "    fldz",
+    "    fstpt (%rax)",
+    "    ret",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_extended"),
+    "",
+    crate::asm::asm_function!("uoanim_internal_xanim_length_binary64", hidden),
+    "    testq %rcx, %rcx",
+    "    je 1f",
+    "    cmpl {node_count}(%rcx), %edx",
+    "    jae 1f",
+    "    movl %edx, %eax",
+    "    shlq ${shift}, %rax",
+    "    cmpw $0, {child_count}(%rcx,%rax)",
+    "    jne 1f",
+    "    movq {leaf_asset}(%rcx,%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movq {parts}(%rax), %rax",
+    "    testq %rax, %rax",
+    "    je 1f",
+    "    movzwl {frames}(%rax), %ecx",
+    "    cvtsi2sdl %ecx, %xmm0",
+    "    cvtss2sd {rate}(%rax), %xmm1",
+    "    divsd %xmm1, %xmm0",
+    "    ret",
+    "1:",
+    "    xorps %xmm0, %xmm0",
+    "    ret",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_binary64"),
+    node_count = const NODE_COUNT,
+    shift = const ENTRY_SHIFT,
+    child_count = const CHILD_COUNT,
+    leaf_asset = const LEAF_ASSET,
+    parts = const PARTS,
+    frames = const FRAMES,
+    rate = const RATE,
+    options(att_syntax)
+);
+
+// i386 and i686 Windows (cdecl): the arguments are at 4(%esp) (tree) and 8(%esp) (index);
 // the callee owns that area, so the index slot takes the count for fild and
 // both slots the binary64 quotient for fld.
 #[cfg(target_arch = "x86")]
 core::arch::global_asm!(
-    ".text",
-    ".p2align 4",
-    ".globl uoanim_internal_xanim_length_extended",
-    ".hidden uoanim_internal_xanim_length_extended",
-    ".type uoanim_internal_xanim_length_extended,@function",
-    "uoanim_internal_xanim_length_extended:",
+    crate::asm::asm_function!("uoanim_internal_xanim_length_extended", hidden),
     "    movl 4(%esp), %edx",
     "    movl 8(%esp), %ecx",
     "    testl %edx, %edx",
@@ -201,13 +258,9 @@ core::arch::global_asm!(
     "1:",
     "    fldz",
     "    ret",
-    ".size uoanim_internal_xanim_length_extended, .-uoanim_internal_xanim_length_extended",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_extended"),
     "",
-    ".p2align 4",
-    ".globl uoanim_internal_xanim_length_binary64",
-    ".hidden uoanim_internal_xanim_length_binary64",
-    ".type uoanim_internal_xanim_length_binary64,@function",
-    "uoanim_internal_xanim_length_binary64:",
+    crate::asm::asm_function!("uoanim_internal_xanim_length_binary64", hidden),
     "    movl 4(%esp), %edx",
     "    movl 8(%esp), %ecx",
     "    testl %edx, %edx",
@@ -232,7 +285,7 @@ core::arch::global_asm!(
     "1:",
     "    fldz",
     "    ret",
-    ".size uoanim_internal_xanim_length_binary64, .-uoanim_internal_xanim_length_binary64",
+    crate::asm::asm_function_end!("uoanim_internal_xanim_length_binary64"),
     node_count = const NODE_COUNT,
     scale = const ENTRY_SIZE,
     child_count = const CHILD_COUNT,

@@ -1,0 +1,81 @@
+//! The object-format side of the crate's few assembly routines.
+//!
+//! The routines themselves are per calling convention (System V i386 and
+//! cdecl share one body; System V x86_64 and Microsoft x64 each have their
+//! own); what differs between ELF (Linux) and PE/COFF (Windows) is only how
+//! a function symbol is named and declared. These macros expand to string
+//! literals for `global_asm!`:
+//!
+//! * [`c_name!`]: the symbol of a C name (i686 Windows prefixes `_`).
+//! * [`asm_function!`]: the lines that open a function in a section of its
+//!   own (so that a link with `--gc-sections` can drop it) and make its
+//!   symbol global; `hidden` keeps an internal routine out of a shared
+//!   library's dynamic symbols on ELF (COFF has no visibility: the packaging
+//!   step localises every symbol that is not an export).
+//! * [`asm_function_end!`]: the lines that close it (ELF records its size).
+
+/// The assembler symbol of the C name `$name` on the target.
+#[cfg(all(windows, target_arch = "x86"))]
+macro_rules! c_name {
+    ($name:literal) => {
+        concat!("_", $name)
+    };
+}
+/// The assembler symbol of the C name `$name` on the target.
+#[cfg(not(all(windows, target_arch = "x86")))]
+macro_rules! c_name {
+    ($name:literal) => {
+        $name
+    };
+}
+pub(crate) use c_name;
+
+/// Opens the function `$name` (a C name), global, in its own section.
+#[cfg(not(windows))]
+macro_rules! asm_function {
+    ($name:literal) => {
+        concat!(
+            ".pushsection .text.", $name, ",\"ax\",@progbits\n",
+            ".p2align 4\n",
+            ".globl ", $name, "\n",
+            ".type ", $name, ",@function\n",
+            $name, ":"
+        )
+    };
+    ($name:literal, hidden) => {
+        concat!(".hidden ", $name, "\n", $crate::asm::asm_function!($name))
+    };
+}
+/// Opens the function `$name` (a C name), global, in its own section.
+#[cfg(windows)]
+macro_rules! asm_function {
+    ($name:literal) => {
+        concat!(
+            ".pushsection .text$", $crate::asm::c_name!($name), ",\"xr\"\n",
+            ".p2align 4\n",
+            ".globl ", $crate::asm::c_name!($name), "\n",
+            ".def ", $crate::asm::c_name!($name), "; .scl 2; .type 32; .endef\n",
+            $crate::asm::c_name!($name), ":"
+        )
+    };
+    ($name:literal, hidden) => {
+        $crate::asm::asm_function!($name)
+    };
+}
+pub(crate) use asm_function;
+
+/// Closes the function `$name` opened by [`asm_function!`].
+#[cfg(not(windows))]
+macro_rules! asm_function_end {
+    ($name:literal) => {
+        concat!(".size ", $name, ", . - ", $name, "\n", ".popsection")
+    };
+}
+/// Closes the function `$name` opened by [`asm_function!`].
+#[cfg(windows)]
+macro_rules! asm_function_end {
+    ($name:literal) => {
+        ".popsection"
+    };
+}
+pub(crate) use asm_function_end;
