@@ -44,17 +44,15 @@ setup:
 
 SOURCES := Cargo.toml build.rs cbindgen.toml $(shell find src -name '*.rs' 2>/dev/null)
 
-# One cargo build per (arch, unit); the unit is a Cargo feature. Windows:
-# GNU ld drops no section in a relocatable PE link (package-unit.sh), so the
-# staticlib is built alone (no rlib beside it) with LTO, which leaves out
-# every part of the Rust runtime the unit does not reach.
-CARGO_UNIT_x86_64 := $(CARGO) build
-CARGO_UNIT_i686 := $(CARGO) build
-CARGO_UNIT_x86_64-windows := CARGO_PROFILE_RELEASE_LTO=fat $(CARGO) rustc --crate-type staticlib
-CARGO_UNIT_i686-windows := $(CARGO_UNIT_x86_64-windows)
+# One cargo build per (arch, unit): the crate as a staticlib with the unit's
+# Cargo feature and the C-library runtime (src/unit_runtime.rs), with LTO,
+# which keeps of `core` and `alloc` only what the unit reaches (their
+# prebuilt objects would bring unwinding references a unit never uses, and
+# GNU ld drops no section in the relocatable PE link of package-unit.sh).
+CARGO_UNIT := CARGO_PROFILE_RELEASE_LTO=fat $(CARGO) rustc --crate-type staticlib --release --locked
 define unit_rule
 dist/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
-	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO_UNIT_$(1)) --release --locked --features $(2) \
+	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO_UNIT) --features $(2),c-runtime \
 	  --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
 	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/$$(TRIPLE_$(1))/release/libuoanim.a dist/$(1)
 endef

@@ -3,14 +3,14 @@
  * (uoanim_action.h + the library).  Prints one line per failure and
  * "N passed, M failed"; exits non-zero when something failed.
  *
- *   gcc [-m32] c_tests/action_test.c -I<header dir> libuoanim.a \
- *       -lpthread -ldl -lm
+ *   gcc [-m32] c_tests/action_test.c -I<header dir> libuoanim_game.a -lm
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "uoanim_action.h"
+#include "game_imports.h"
 
 static int passed, failed;
 

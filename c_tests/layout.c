@@ -1,10 +1,11 @@
 /* layout.c — the generated headers against the C original's layouts.
  *
- * Compiled (never run) with -m32 and -m64 by c_tests/run.sh: every size and
+ * Compiled (never run) by c_tests/run.sh for every target: gcc -m32 and
+ * -m64, i686-w64-mingw32-gcc and x86_64-w64-mingw32-gcc. Every size and
  * offset below is the one of bg_animation_types.h / xanim_types.h /
- * client_info_types.h / player_state_types.h on that arch, the same numbers
- * the Rust mirrors assert at compile time and the differential drivers'
- * layout.h files assert on their side. */
+ * client_info_types.h / player_state_types.h at that pointer width, on Linux
+ * and Windows alike, the same numbers the Rust mirrors assert at compile
+ * time and the differential drivers' layout.h files assert on their side. */
 #include <stddef.h>
 #include "uoanim_common.h"
 #include "uoanim_playeranim.h"
@@ -18,6 +19,10 @@
 #else
 #error "uoanim supports i386 and x86_64"
 #endif
+
+/* the types whose size differs between the Linux and Windows ABIs are in no
+ * mirrored structure; the ones the mirrors use are the same on both */
+_Static_assert(sizeof(int) == 4 && sizeof(void *) == ARCH(4, 8), "int and pointer sizes");
 
 #define SIZE(type, i686, x86_64) \
     _Static_assert(sizeof(type) == ARCH(i686, x86_64), "sizeof(" #type ")")

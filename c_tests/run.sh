@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
-# run.sh ARCH — the C side of the tests for one architecture:
+# run.sh ARCH — the C side of the tests for one target:
 #   * layout.c: _Static_assert of every size and offset against the generated
 #     headers (compiled, never run);
 #   * every *_test.c: linked against the units it names on its line
 #     "// links: unit..." (with --gc-sections, so a test needs to define only
 #     the engine imports of what it calls) and run; it prints its checks and exits non-zero on
 #     a failure.
+# ARCH is x86_64 or i686 (gcc), or x86_64-windows or i686-windows (the
+# mingw-w64 gcc; the tests run under Wine, $WINE, default wine). Where Wine
+# cannot run the target's programs, the layout asserts and the links are
+# still checked and the runs are reported as not run (exit status 0, the
+# line says why).
 set -euo pipefail
 arch=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
+cc=gcc mflag="" runner="" exe="" libs_sys=(-lpthread -ldl -lm)
 case "$arch" in
   x86_64) mflag=-m64 ;;
   i686) mflag=-m32 ;;
+  x86_64-windows|i686-windows)
+    cc=${arch%-windows}-w64-mingw32-gcc runner=${WINE:-wine} exe=.exe
+    libs_sys=(-static -lm)
+    export WINEDEBUG=${WINEDEBUG:--all} ;;
   *) echo "c_tests/run.sh: unknown arch $arch" >&2; exit 2 ;;
 esac
 inc=$root/dist/include
@@ -19,20 +29,31 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cflags=(-std=gnu11 $mflag -O1 -g -Wall -Wextra -Werror -fno-short-enums -I"$inc" -I"$root/c_tests")
 
-gcc "${cflags[@]}" -fsyntax-only "$root/c_tests/layout.c"
+"$cc" "${cflags[@]}" -fsyntax-only "$root/c_tests/layout.c"
 echo "c_tests $arch: layout asserts hold"
 
-passed=0 failed=0
+can_run=yes
+if [ -n "$runner" ]; then
+  printf 'int main(void) { return 3; }\n' >"$out/probe.c"
+  "$cc" "$out/probe.c" -o "$out/probe.exe"
+  status=0; "$runner" "$out/probe.exe" >/dev/null 2>&1 || status=$?
+  [ "$status" = 3 ] || can_run="no: '$runner' cannot run $arch programs (exit status $status)"
+fi
+
+passed=0 failed=0 notrun=0
 for test in "$root"/c_tests/*_test.c; do
   name=$(basename "$test" .c)
   units=$(sed -n 's|^// links: ||p' "$test" | head -1)
   libs=()
   for unit in $units; do libs+=("$root/dist/$arch/libuoanim_$unit.a"); done
-  if ! gcc "${cflags[@]}" "$test" "${libs[@]}" -Wl,--gc-sections -lpthread -ldl -lm -o "$out/$name" 2>"$out/$name.build"; then
+  if ! "$cc" "${cflags[@]}" "$test" "${libs[@]}" -Wl,--gc-sections "${libs_sys[@]}" -o "$out/$name$exe" 2>"$out/$name.build"; then
     echo "FAIL $name ($arch): does not build"; sed 's/^/  /' "$out/$name.build" | head -30
     failed=$((failed + 1)); continue
   fi
-  if "$out/$name" >"$out/$name.log" 2>&1; then
+  if [ "$can_run" != yes ]; then
+    notrun=$((notrun + 1)); continue
+  fi
+  if $runner "$out/$name$exe" >"$out/$name.log" 2>&1; then
     passed=$((passed + 1))
   else
     echo "FAIL $name ($arch):"; sed 's/^/  /' "$out/$name.log" | tail -30
@@ -40,4 +61,5 @@ for test in "$root"/c_tests/*_test.c; do
   fi
 done
 echo "c_tests $arch: $passed passed, $failed failed"
+[ "$notrun" = 0 ] || echo "c_tests $arch: $notrun linked but not run ($can_run)"
 [ "$failed" = 0 ]

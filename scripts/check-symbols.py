@@ -11,16 +11,19 @@ whose rows look like
     | `Symbol` | game, cgame | function | `C signature` | role |
 
 (the second column lists the units; `unit@arch`, e.g. `cgame@i686`, limits a
-row to one architecture). Undefined symbols that the C runtime of
-the target provides (libc, libm, libgcc_s, the dynamic loader) are the
-toolchain's, not engine imports, and are left out of the comparison.
+row to one target). Undefined symbols that the C runtime of
+the target provides (Linux: libc, libm, libgcc_s, the dynamic loader;
+Windows: msvcrt and the mingw-w64 runtime libraries) are the toolchain's, not
+engine imports, and are left out of the comparison. On i686 Windows C symbols
+carry a leading underscore, which is removed before comparing.
 """
 import re
 import subprocess
 import sys
 
-ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z0-9_@, ]+?)\s*\|")
-ARCHES = {"x86_64", "i686"}
+ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z0-9_@, -]+?)\s*\|")
+ARCHES = {"x86_64", "i686", "x86_64-windows", "i686-windows"}
+MINGW = {"x86_64-windows": "x86_64-w64-mingw32", "i686-windows": "i686-w64-mingw32"}
 UNITS = {"game", "cgame", "engine", "client"}
 
 
@@ -48,21 +51,49 @@ def parse_abi(path):
     return exports, imports
 
 
-def nm(args, lib, weak=True):
-    """Symbol names nm lists; weak=False leaves out weak undefined symbols
-    (optional references of the Rust runtime, resolved to NULL when absent)."""
-    out = subprocess.run(["nm", *args, lib], check=True, capture_output=True, text=True).stdout
+def nm(args, lib, arch, weak=True):
+    """Symbol names nm lists, as C names; weak=False leaves out weak undefined
+    symbols (optional references of the Rust runtime, resolved to NULL when
+    absent)."""
+    tool = f"{MINGW[arch]}-nm" if arch in MINGW else "nm"
+    out = subprocess.run([tool, *args, lib], check=True, capture_output=True, text=True).stdout
     names = set()
     for line in out.splitlines():
         parts = line.split()
         if len(parts) >= 2 and not line.endswith(":"):
             if not weak and parts[-2] in ("w", "v"):
                 continue
-            names.add(parts[-1])
+            if parts[-1].startswith(".refptr."):
+                continue  # mingw-w64: the compiler's COMDAT cell for an engine global
+            names.add(c_name(parts[-1], arch))
+    return names
+
+
+def c_name(symbol, arch):
+    return symbol[1:] if arch == "i686-windows" and symbol.startswith("_") else symbol
+
+
+def windows_runtime_symbols(arch):
+    """What a mingw-w64 program links besides the unit: msvcrt, the mingw-w64
+    runtime and libgcc (the static libraries of the cross compiler)."""
+    cc = f"{MINGW[arch]}-gcc"
+    names = set()
+    for lib in ("libmsvcrt.a", "libmingwex.a", "libmingw32.a", "libgcc.a", "libkernel32.a"):
+        path = subprocess.run([cc, f"-print-file-name={lib}"], capture_output=True, text=True).stdout.strip()
+        if path and path != lib:
+            out = subprocess.run([f"{MINGW[arch]}-nm", "-g", "--defined-only", path], capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) >= 2 and not line.endswith(":"):
+                    names.add(c_name(parts[-1], arch))
+    if not names:
+        sys.exit(f"check-symbols: the mingw-w64 runtime of {arch} was not found ({cc})")
     return names
 
 
 def runtime_symbols(arch):
+    if arch in MINGW:
+        return windows_runtime_symbols(arch)
     flag = "-m32" if arch == "i686" else "-m64"
     names = {"_GLOBAL_OFFSET_TABLE_", "__dso_handle", "_DYNAMIC"}
     for lib in ("libc.so.6", "libm.so.6", "libgcc_s.so.1", "libpthread.so.0", "libdl.so.2"):
@@ -90,8 +121,8 @@ def main():
         arch, unit, lib = spec.split(":", 2)
         if arch not in runtime:
             runtime[arch] = runtime_symbols(arch)
-        defined = nm(["-g", "--defined-only"], lib)
-        undefined = nm(["-u"], lib, weak=False) - runtime[arch] - defined
+        defined = nm(["-g", "--defined-only"], lib, arch)
+        undefined = nm(["-u"], lib, arch, weak=False) - runtime[arch] - defined
         def wanted(units):
             return unit in units or f"{unit}@{arch}" in units
 

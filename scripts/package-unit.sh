@@ -27,28 +27,30 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # PE/COFF: the exports are found with nm (the crate's members are named
-# uoanim-*.o, as on ELF). GNU ld drops no section in a relocatable PE link,
-# so the object keeps the whole runtime the staticlib carries; and a
-# relocatable link of objects with thread-local data insists on the TLS
-# directory symbol of a linked image, which a small object defines (it is
-# made local below; the program's own C runtime provides the real one).
+# uoanim-*.o, as on ELF); only C identifiers are exports. The compiler's
+# .refptr.* cells (COMDAT pointers to an engine global, shared by name
+# between objects by design) stay global as well. GNU ld drops no section in
+# a relocatable PE link, which is why the Makefile builds these units with
+# LTO.
 if [ -n "$tools" ]; then
   "${tools}nm" -g --defined-only "$staticlib" 2>/dev/null | awk '
     /^$/ { next }
     /:$/ { mine = ($0 ~ /^uoanim-.*\.o:$/); next }
     mine && $2 ~ /^[TDBR]$/ { print $3 }' |
-    grep -v -e '^_\?_ZN' -e '^_\?_R' -e '^_\?uoanim_internal_' -e '^_\?__rustc' | sort -u >"$work/symbols.txt"
+    grep -E "^${cprefix}[A-Za-z][A-Za-z0-9_]*\$" |
+    grep -v "^${cprefix}uoanim_internal_" | sort -u >"$work/symbols.txt"
   [ -s "$work/symbols.txt" ] || { echo "package-unit.sh: no exports found in $staticlib" >&2; exit 1; }
-  printf '.data\n.globl %s_tls_used\n%s_tls_used: .long 0,0,0,0,0,0,0,0,0,0\n' "$cprefix" "$cprefix" >"$work/tls.s"
-  "${tools}as" "$work/tls.s" -o "$work/tls.o"
   roots=()
   while read -r sym; do roots+=(-u "$sym"); done <"$work/symbols.txt"
-  "${tools}ld" -r -m "$emul" "${roots[@]}" "$work/tls.o" "$staticlib" -o "$work/linked.o"
-  "${tools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/symbols.txt" \
+  "${tools}ld" -r -m "$emul" "${roots[@]}" "$staticlib" -o "$work/linked.o"
+  { cat "$work/symbols.txt"; "${tools}nm" -g --defined-only "$staticlib" 2>/dev/null | awk '$3 ~ /^\.refptr\./ { print $3 }'; } >"$work/keep.txt"
+  "${tools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/keep.txt" \
     "$work/linked.o" "$work/uoanim_$unit.o"
   mkdir -p "$outdir"
   rm -f "$outdir/libuoanim_$unit.a"
-  "${tools}ar" rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
+  # (binutils warns that LLVM names the COMDAT sections of i686 .refptr
+  # cells differently from GCC; the linker resolves them by symbol all the same)
+  "${tools}ar" rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o" 2> >(grep -v "COMDAT symbol '.refptr" >&2)
   sed "s/^$cprefix//" "$work/symbols.txt" >"$outdir/libuoanim_$unit.exports"
   exit 0
 fi

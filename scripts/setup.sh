@@ -1,21 +1,71 @@
 #!/usr/bin/env bash
-# setup.sh — makes sure the machine can build both arches: the i686 Rust
-# target and 32-bit C support (gcc-multilib). Installs them when it can
-# (rustup; apt-get as root), otherwise says the one command to run.
+# setup.sh — makes sure the machine can build and test every target:
+#   * the Rust targets i686-unknown-linux-gnu, x86_64-pc-windows-gnu and
+#     i686-pc-windows-gnu (rustup);
+#   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
+#     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
+#   * Wine's 32-bit support (wine32:i386, after `dpkg --add-architecture
+#     i386`), which is optional: Debian's i386 index is at times out of step
+#     with amd64's, so the install is retried, and when it still fails the
+#     set-up says so and goes on (the i686-windows programs are then built
+#     but not run).
+# Installs what is missing when it can (rustup; apt-get as root), otherwise
+# prints the one command to run.
 set -euo pipefail
-if ! rustup target list --installed 2>/dev/null | grep -qx i686-unknown-linux-gnu; then
-  echo "setup: adding the i686-unknown-linux-gnu Rust target"
-  rustup target add i686-unknown-linux-gnu
-fi
+
+targets=(i686-unknown-linux-gnu x86_64-pc-windows-gnu i686-pc-windows-gnu)
+installed=$(rustup target list --installed 2>/dev/null || true)
+for t in "${targets[@]}"; do
+  if ! grep -qx "$t" <<<"$installed"; then
+    echo "setup: adding the $t Rust target"
+    rustup target add "$t"
+  fi
+done
+
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 printf 'int main(void) { return 0; }\n' >"$probe/t.c"
-if ! gcc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: installing gcc-multilib for 32-bit C support"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib >/dev/null
+
+missing=()
+gcc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || missing+=(gcc-multilib)
+command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
+command -v i686-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-i686)
+command -v wine >/dev/null || missing+=(wine wine64)
+
+as_root=""
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then as_root=yes; fi
+apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ -n "$as_root" ]; then
+    echo "setup: installing ${missing[*]}"
+    apt-get update -qq
+    apt_install "${missing[@]}"
   else
-    echo "setup: 32-bit C support is missing; run: sudo apt-get install gcc-multilib" >&2
+    echo "setup: missing ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
     exit 1
+  fi
+fi
+
+# Wine's 32-bit side, for the i686-windows programs.
+has_wine32() { dpkg-query -W -f='${Status}' wine32:i386 2>/dev/null | grep -q 'ok installed'; }
+if command -v dpkg-query >/dev/null && ! has_wine32; then
+  if [ -n "$as_root" ]; then
+    dpkg --add-architecture i386
+    for attempt in 1 2 3; do
+      echo "setup: installing wine32:i386 (attempt $attempt of 3)"
+      if apt-get update -qq && apt_install wine32:i386; then break; fi
+      sleep $((attempt * 10))
+    done
+    if has_wine32; then
+      # a Wine prefix made before wine32 lacks the 32-bit system: update it
+      if [ -d "${WINEPREFIX:-$HOME/.wine}" ]; then WINEDEBUG=-all wineboot -u >/dev/null 2>&1 || true; fi
+    else
+      echo "setup: wine32:i386 could not be installed (Debian's i386 index may be out of step with amd64's);" \
+        "the i686-windows programs will be built but not run" >&2
+    fi
+  else
+    echo "setup: Wine has no 32-bit support, the i686-windows programs will be built but not run;" \
+      "to run them: sudo dpkg --add-architecture i386 && sudo apt-get update && sudo apt-get install wine32:i386" >&2
   fi
 fi

@@ -23,11 +23,13 @@ macro_rules! c_name {
 }
 /// The assembler symbol of the C name `$name` on the target.
 #[cfg(not(all(windows, target_arch = "x86")))]
+#[allow(unused_macros)] // a unit without assembly that names a C function
 macro_rules! c_name {
     ($name:literal) => {
         $name
     };
 }
+#[allow(unused_imports)]
 pub(crate) use c_name;
 
 /// Opens the function `$name` (a C name), global, in its own section.

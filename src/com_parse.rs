@@ -364,6 +364,7 @@ impl<'a> Tokenizer<'a> {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     fn tokens(text: &[u8]) -> Vec<Vec<u8>> {

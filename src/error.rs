@@ -87,13 +87,13 @@ impl fmt::Write for Text {
 
 impl fmt::Debug for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", String::from_utf8_lossy(self.as_bytes()))
+        write!(f, "{:?}", alloc::string::String::from_utf8_lossy(self.as_bytes()))
     }
 }
 
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", String::from_utf8_lossy(self.as_bytes()))
+        write!(f, "{}", alloc::string::String::from_utf8_lossy(self.as_bytes()))
     }
 }
 
@@ -171,6 +171,7 @@ macro_rules! text {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     #[test]

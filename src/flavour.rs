@@ -12,7 +12,9 @@
 //! Behaviour differences of the C original (x87 arithmetic, `atoi`, random
 //! range, return types) are expressed in the core as a [`Behaviour`] value so
 //! that both can be tested without an engine; the FFI layer passes
-//! [`BEHAVIOUR`].
+//! [`BEHAVIOUR`]. The target adds one more choice, its C library
+//! ([`C_LIBRARY`]): each of the four units is built for x86_64 and i686,
+//! Linux and Windows, and on Windows the game flavour's `atoi` is msvcrt's.
 
 /// Which platform behaviour of the C original a unit reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +31,22 @@ pub enum Behaviour {
     all(feature = "engine", feature = "client"),
 ))]
 compile_error!("enable at most one flavour feature: game, cgame, engine or client");
+
+/// The C library of a target, where its behaviour shows through the C
+/// original (the game flavour's `atoi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CLibrary {
+    /// glibc: the Linux targets.
+    Glibc,
+    /// msvcrt.dll: the mingw-w64 Windows targets.
+    Msvcrt,
+}
+
+/// The C library of the target being built for.
+#[cfg(windows)]
+pub const C_LIBRARY: CLibrary = CLibrary::Msvcrt;
+#[cfg(not(windows))]
+pub const C_LIBRARY: CLibrary = CLibrary::Glibc;
 
 /// The behaviour of the unit being built (Linux when no unit is selected,
 /// which only happens for `cargo test` of the safe core).

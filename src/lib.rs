@@ -14,6 +14,14 @@
 //! Which link unit is built (game, cgame, engine, client) is chosen in one
 //! place, [`flavour`].
 #![deny(unsafe_op_in_unsafe_fn)]
+// The link units need nothing but the C library: the crate uses `core` and
+// `alloc` (over the C allocator, src/runtime.rs); `std` only for its tests.
+#![no_std]
+
+extern crate alloc;
+#[cfg(test)]
+#[macro_use]
+extern crate std;
 
 pub mod abi;
 pub mod action;
@@ -22,8 +30,11 @@ pub mod cell;
 pub mod com_parse;
 pub mod error;
 pub mod flavour;
+pub mod math;
 pub mod script;
 pub mod tree;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
 pub mod ffi;
+#[cfg(all(feature = "c-runtime", not(test)))]
+mod unit_runtime;

@@ -1,6 +1,11 @@
 //! `#[repr(C)]` mirrors of the C types the exports take, return, read or
 //! write, with their sizes and offsets asserted for i686 and x86_64 at
-//! compile time (and again in C by `c_tests/layout.c`).
+//! compile time (and again in C by `c_tests/layout.c`). The numbers of one
+//! pointer width hold for Linux and Windows alike (no mirrored structure has
+//! a `long`, a `double`, a 64-bit integer or a bit-field, the types whose
+//! size or alignment differ between the two), and every target the units are
+//! built for checks them: `i686` for i686 Linux and i686 Windows, `x86_64`
+//! for x86_64 Linux and x86_64 Windows.
 //!
 //! Names follow the C headers (`bg_animation_types.h`, `xanim_types.h`,
 //! `client_info_types.h`, `player_state_types.h`) so that the generated
@@ -10,6 +15,10 @@
 pub mod bg;
 pub mod common;
 pub mod xanim;
+
+// A mirrored field of one of the types whose layout differs between Linux
+// and Windows would make the asserts target-dependent: there is none.
+const _: () = assert!(core::mem::size_of::<core::ffi::c_int>() == 4 && core::mem::align_of::<u32>() == 4);
 
 /// Asserts `size_of::<T>()` for the arch being built.
 #[macro_export]

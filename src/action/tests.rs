@@ -2,6 +2,8 @@
 //! resource, the limits, the consequences of the selection rule, the text
 //! form, and a randomised comparison with a literal model of the rule.
 
+use std::prelude::rust_2021::*;
+
 use super::*;
 
 const MOVE: i32 = ActionType::Move as i32;

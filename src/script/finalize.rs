@@ -177,7 +177,7 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
                 return i32::MIN;
             }
             let sum = Ext::square(x).add(Ext::square(y)).add(Ext::square(z));
-            let distance = sum.to_f64().sqrt() as f32;
+            let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
             truncate_x87_i32(distance)
         }
         Behaviour::Windows => {
@@ -196,9 +196,10 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
 /// x87 `FISTP m32` under truncation: int32 when the truncated value fits,
 /// else the integer indefinite `0x80000000` (also for NaN and infinities).
 pub fn truncate_x87_i32(value: f32) -> i32 {
-    let t = f64::from(value).trunc();
-    if (-2147483648.0..=2147483647.0).contains(&t) {
-        t as i32
+    // the truncation fits exactly when the value is inside (-2^31 - 1, 2^31)
+    let v = f64::from(value);
+    if v > -2147483649.0 && v < 2147483648.0 {
+        v as i32
     } else {
         i32::MIN
     }
@@ -378,6 +379,7 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2021::*;
     use super::x87::Ext;
     use super::*;
 
@@ -886,6 +888,7 @@ const X87_REFERENCE: &[(u32, u32, u32, i32, i32)] = &[
 
 #[cfg(test)]
 mod reference_tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     #[test]
@@ -900,6 +903,7 @@ mod reference_tests {
 
 #[cfg(test)]
 mod rebuild_tests {
+    use std::prelude::rust_2021::*;
     use super::*;
     use crate::abi::common::XAnim;
     use core::ffi::CStr;

@@ -1,6 +1,8 @@
 //! Tests of the parser: grammar, diagnostics, every quirk, defined results
 //! for the inputs the original leaves undefined, and mutated scripts.
 
+use std::prelude::rust_2021::*;
+
 use super::*;
 use crate::abi::common::scr_anim_t;
 use std::ffi::CString;
@@ -754,7 +756,7 @@ fn engine_calls_that_may_not_return_follow_a_session_checkpoint() {
     let mut h = Harness::new(anim_block("default", "both a1 sound s1").as_bytes());
     h.parse(true).unwrap();
     let [(line_a, cursor_a), (line_s, cursor_s)] = h.engine.checkpoints[..] else {
-        panic!("{:?}", h.engine.checkpoints);
+        std::panic!("{:?}", h.engine.checkpoints);
     };
     assert_eq!((line_a, line_s), (8, 8));
     let text = &h.text;

@@ -3,7 +3,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
-use crate::flavour::Behaviour;
+use crate::flavour::{Behaviour, CLibrary};
 use core::ffi::c_char;
 
 type S = bg_indexed_string_t;
@@ -251,18 +251,26 @@ pub fn index_for_string_hashed<'n>(
     -1
 }
 
-/// The `atoi` of the unit's C library, as the parser uses it for
-/// `duration` and `blendtime` values.
-///
-/// * Linux (glibc): `(int)strtol(text, NULL, 10)`: leading white space, one
-///   sign, decimal digits, saturating at the range of `long` (64-bit on
-///   x86_64, 32-bit on i686), then truncated to 32 bits.
-/// * Windows (MSVC-style, part of the client module): leading white space,
-///   one sign, digits accumulated modulo 2^32, negated for `-`.
+/// The `atoi` the parser uses for `duration` and `blendtime` values, for the
+/// unit being built (its behaviour and the C library of its target,
+/// [`crate::flavour::C_LIBRARY`]); see [`atoi_of`].
 pub fn atoi(text: &[u8], behaviour: Behaviour) -> i32 {
-    match behaviour {
-        Behaviour::Linux => glibc_atoi(text, core::mem::size_of::<core::ffi::c_long>() * 8),
-        Behaviour::Windows => msvc_atoi(text),
+    atoi_of(text, behaviour, crate::flavour::C_LIBRARY)
+}
+
+/// The `atoi` of the C original for a behaviour and a C library.
+///
+/// * Windows behaviour (MSVC-style, part of the client module): leading
+///   white space, one sign, digits accumulated modulo 2^32, negated for `-`.
+/// * Linux behaviour: the C library's `atoi`. glibc:
+///   `(int)strtol(text, NULL, 10)`: leading white space, one sign, decimal
+///   digits, saturating at the range of `long` (64-bit on x86_64, 32-bit on
+///   i686), then truncated to 32 bits. msvcrt (the Windows targets): the
+///   classic MS CRT accumulation modulo 2^32, the same as the MSVC-style one.
+pub fn atoi_of(text: &[u8], behaviour: Behaviour, library: CLibrary) -> i32 {
+    match (behaviour, library) {
+        (Behaviour::Linux, CLibrary::Glibc) => glibc_atoi(text, core::mem::size_of::<core::ffi::c_long>() * 8),
+        (Behaviour::Windows, _) | (Behaviour::Linux, CLibrary::Msvcrt) => msvc_atoi(text),
     }
 }
 
@@ -323,6 +331,7 @@ pub fn msvc_atoi(text: &[u8]) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     #[test]
@@ -342,6 +351,18 @@ mod tests {
         assert_eq!(t[3].hash, -1);
         assert_eq!(index_for_string(b"nope", &mut t, r), -1);
         assert_eq!(index_for_string(b"** UNUSED **", &mut ANIM_BODY_PARTS_STR.clone(), r), 0);
+    }
+
+    #[test]
+    fn msvcrt_atoi_wraps_for_the_linux_behaviour_on_windows() {
+        // the game flavour built for Windows: msvcrt's atoi, as the cgame's
+        for text in [&b"-99999999999999999999"[..], b"4294967297", b"  +12x", b"2147483648"] {
+            assert_eq!(atoi_of(text, Behaviour::Linux, CLibrary::Msvcrt), msvc_atoi(text));
+            assert_eq!(atoi_of(text, Behaviour::Windows, CLibrary::Glibc), msvc_atoi(text));
+        }
+        assert_eq!(atoi_of(b"-99999999999999999999", Behaviour::Linux, CLibrary::Msvcrt) as i16, 1);
+        assert_eq!(atoi_of(b"4294967297", Behaviour::Linux, CLibrary::Msvcrt), 1);
+        assert_eq!(atoi_of(b"4294967297", Behaviour::Linux, CLibrary::Glibc), if cfg!(target_pointer_width = "64") { 1 } else { i32::MAX });
     }
 
     #[test]
@@ -523,6 +544,7 @@ pub fn index_for_string_indexed<'n, const N: usize>(
 
 #[cfg(test)]
 mod index_tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     fn linear_and_indexed(names: &[&[u8]], queries: &[&[u8]]) {

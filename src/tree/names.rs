@@ -5,6 +5,9 @@
 //! distinct byte string gets a [`NameId`], its bytes are stored once with a
 //! terminating NUL (so they can be handed to the engine as C strings).
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
 #[inline(always)]
@@ -216,6 +219,7 @@ fn cut_at_nul(name: &[u8]) -> &[u8] {
 
 #[cfg(test)]
 mod tests {
+    use std::prelude::rust_2021::*;
     use super::*;
 
     #[test]

@@ -26,6 +26,7 @@
 #![allow(clippy::result_large_err)]
 
 use super::names::{NameId, Names};
+use alloc::vec::Vec;
 use crate::error::{Failure, Outcome, Text};
 
 /// `loopsync` property.

@@ -1,7 +1,9 @@
 //! Tests of the animation-tree script side over a mock engine.
+
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
+use std::prelude::rust_2021::*;
 use super::names::CName;
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
 use crate::error::{Failure, Outcome};

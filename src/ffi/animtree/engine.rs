@@ -8,6 +8,7 @@ use crate::error::{Failure, Outcome};
 use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, XAnimHandle};
+use alloc::vec::Vec;
 use core::ffi::{c_char, c_void, CStr};
 
 /// The engine imports of the script side (kept out of the unit's header).

@@ -1,3 +1,4 @@
+use std::prelude::rust_2021::*;
 use super::engine::RuntimeEngine;
 use super::*;
 use core::ffi::c_char;

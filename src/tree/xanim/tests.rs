@@ -1,5 +1,7 @@
 //! Unit tests of the compact tree (trees and assets built in Rust memory).
 
+use std::prelude::rust_2021::*;
+
 use super::*;
 use crate::abi::xanim::{fileDataPayload, xanim_notetrack_t};
 use std::ffi::CString;
@@ -119,7 +121,7 @@ fn err_text(r: Outcome<()>) -> Vec<u8> {
             assert_eq!(level, crate::error::level::DROP);
             text.as_bytes().to_vec()
         }
-        other => panic!("expected Com_Error, got {other:?}"),
+        other => std::panic!("expected Com_Error, got {other:?}"),
     }
 }
 
@@ -443,7 +445,7 @@ extern "C" {
 }
 
 // Probes: call a length routine and store its st(0)/xmm0 result.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(windows)))]
 core::arch::global_asm!(
     ".text",
     "uoanim_internal_xanim_length_extended_probe:",
@@ -463,10 +465,11 @@ core::arch::global_asm!(
     options(att_syntax)
 );
 
+// cdecl (i386 and i686 Windows): the C names carry the target's prefix.
 #[cfg(target_arch = "x86")]
 core::arch::global_asm!(
     ".text",
-    "uoanim_internal_xanim_length_extended_probe:",
+    concat!(crate::asm::c_name!("uoanim_internal_xanim_length_extended_probe"), ":"),
     "    pushl %ebx",
     "    subl $24, %esp",
     "    movl 32(%esp), %eax",
@@ -474,12 +477,12 @@ core::arch::global_asm!(
     "    movl 36(%esp), %eax",
     "    movl %eax, 4(%esp)",
     "    movl 40(%esp), %ebx",
-    "    call uoanim_internal_xanim_length_extended",
+    concat!("    call ", crate::asm::c_name!("uoanim_internal_xanim_length_extended")),
     "    fstpt (%ebx)",
     "    addl $24, %esp",
     "    popl %ebx",
     "    ret",
-    "uoanim_internal_xanim_length_binary64_probe:",
+    concat!(crate::asm::c_name!("uoanim_internal_xanim_length_binary64_probe"), ":"),
     "    pushl %ebx",
     "    subl $24, %esp",
     "    movl 32(%esp), %eax",
@@ -487,10 +490,33 @@ core::arch::global_asm!(
     "    movl 36(%esp), %eax",
     "    movl %eax, 4(%esp)",
     "    movl 40(%esp), %ebx",
-    "    call uoanim_internal_xanim_length_binary64",
+    concat!("    call ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64")),
     "    fstpl (%ebx)",
     "    addl $24, %esp",
     "    popl %ebx",
+    "    ret",
+    options(att_syntax)
+);
+
+// Microsoft x64: (tree rcx, index edx, out r8). The extended routine takes
+// the result pointer in rcx and the tree and index one register later.
+#[cfg(all(target_arch = "x86_64", windows))]
+core::arch::global_asm!(
+    ".text",
+    "uoanim_internal_xanim_length_extended_probe:",
+    "    movq %rcx, %r9",
+    "    movq %r8, %rcx",
+    "    movl %edx, %r8d",
+    "    movq %r9, %rdx",
+    "    jmp uoanim_internal_xanim_length_extended",
+    "uoanim_internal_xanim_length_binary64_probe:",
+    "    pushq %rbx",
+    "    subq $32, %rsp",
+    "    movq %r8, %rbx",
+    "    call uoanim_internal_xanim_length_binary64",
+    "    movsd %xmm0, (%rbx)",
+    "    addq $32, %rsp",
+    "    popq %rbx",
     "    ret",
     options(att_syntax)
 );
