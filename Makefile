@@ -73,9 +73,22 @@ headers: build/include/.stamp
 test: dist test-headers test-lint test-rust test-c test-symbols test-difftest
 	@echo "make test: all checks passed"
 
+# The Rust tests on every target; the Windows ones under Wine
+# (scripts/wine/test-runner.sh), where Wine runs the target's programs.
+RUNNER_x86_64-windows := CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER
+RUNNER_i686-windows := CARGO_TARGET_I686_PC_WINDOWS_GNU_RUNNER
+define wine_cargo_test
+	@if why=$$(scripts/wine/can-run.sh $(1)); then \
+	  echo "$(CARGO) test --target $(TRIPLE_$(1)) (under Wine)"; \
+	  $(RUNNER_$(1))=$(CURDIR)/scripts/wine/test-runner.sh \
+	    $(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_$(1)); \
+	else echo "test-rust: the $(1) tests are not run: $$why"; fi
+
+endef
 test-rust:
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
+	$(foreach a,$(WINDOWS_ARCHES),$(call wine_cargo_test,$(a)))
 
 # clippy clean for the core and for every unit, and the boundary rules
 # (every export guarded; only src/ffi/raise.rs declares the error functions)

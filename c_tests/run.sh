@@ -34,10 +34,7 @@ echo "c_tests $arch: layout asserts hold"
 
 can_run=yes
 if [ -n "$runner" ]; then
-  printf 'int main(void) { return 3; }\n' >"$out/probe.c"
-  "$cc" "$out/probe.c" -o "$out/probe.exe"
-  status=0; "$runner" "$out/probe.exe" >/dev/null 2>&1 || status=$?
-  [ "$status" = 3 ] || can_run="no: '$runner' cannot run $arch programs (exit status $status)"
+  why=$("$root/scripts/wine/can-run.sh" "$arch") || can_run="no: $why"
 fi
 
 passed=0 failed=0 notrun=0

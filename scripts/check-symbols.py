@@ -12,7 +12,7 @@ whose rows look like
 
 (the second column lists the units; `unit@arch`, e.g. `cgame@i686`, limits a
 row to one target). Undefined symbols that the C runtime of
-the target provides (Linux: libc, libm, libgcc_s, the dynamic loader;
+the target provides (Linux: libc, libm, the dynamic loader;
 Windows: msvcrt and the mingw-w64 runtime libraries) are the toolchain's, not
 engine imports, and are left out of the comparison. On i686 Windows C symbols
 carry a leading underscore, which is removed before comparing.
@@ -96,7 +96,8 @@ def runtime_symbols(arch):
         return windows_runtime_symbols(arch)
     flag = "-m32" if arch == "i686" else "-m64"
     names = {"_GLOBAL_OFFSET_TABLE_", "__dso_handle", "_DYNAMIC"}
-    for lib in ("libc.so.6", "libm.so.6", "libgcc_s.so.1", "libpthread.so.0", "libdl.so.2"):
+    # a unit needs nothing but the C library (no libgcc_s, no libpthread)
+    for lib in ("libc.so.6", "libm.so.6"):
         path = subprocess.run(["gcc", flag, f"-print-file-name={lib}"], capture_output=True, text=True).stdout.strip()
         if path and path != lib:
             for line in subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True).stdout.splitlines():

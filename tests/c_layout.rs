@@ -4,6 +4,11 @@
 //! `cargo test --target i686-unknown-linux-gnu` checks the i386 layouts and a
 //! plain `cargo test` the x86_64 ones. (`make test` also compiles it for both
 //! arches with `c_tests/run.sh`.)
+//!
+//! A Windows test program runs under Wine, where it cannot start the Linux
+//! C compiler, so the Windows targets have this check from `c_tests/run.sh`
+//! alone, which compiles `layout.c` with the mingw-w64 compilers.
+#![cfg(not(windows))]
 
 use std::path::PathBuf;
 

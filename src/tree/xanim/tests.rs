@@ -530,10 +530,28 @@ fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimHandle) {
     (m, mem, t)
 }
 
+/// Runs `f` with the x87 precision control at 64 bits (control word 0x37f,
+/// what the engine's start-up leaves: Linux's default, and mingw-w64's
+/// `fninit`), restoring the caller's word. The test threads of a Windows
+/// process start with the system's 53-bit default instead.
+fn with_x87_pc64<R>(f: impl FnOnce() -> R) -> R {
+    let mut saved: u16 = 0;
+    let pc64: u16 = 0x37f;
+    // SAFETY: stores and loads the x87 control word, nothing else.
+    unsafe {
+        core::arch::asm!("fnstcw [{}]", in(reg) &mut saved, options(nostack));
+        core::arch::asm!("fldcw [{}]", in(reg) &pc64, options(nostack));
+    }
+    let result = f();
+    // SAFETY: as above.
+    unsafe { core::arch::asm!("fldcw [{}]", in(reg) &saved, options(nostack)) };
+    result
+}
+
 fn extended(t: XAnimHandle, i: i32) -> (u64, u16) {
     let mut out = [0u8; 16];
     // SAFETY: a valid tree; the probe writes 10 bytes.
-    unsafe { uoanim_internal_xanim_length_extended_probe(t.as_ptr(), i, &mut out) };
+    with_x87_pc64(|| unsafe { uoanim_internal_xanim_length_extended_probe(t.as_ptr(), i, &mut out) });
     (u64::from_le_bytes(out[..8].try_into().unwrap()), u16::from_le_bytes([out[8], out[9]]))
 }
 
