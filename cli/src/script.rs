@@ -290,7 +290,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             world.tree = built.clone();
             world.real_tree = true;
             for (i, record) in world.runtime[..count].iter_mut().enumerate() {
-                let value = tool.cells.get(&(FIXED_NAMES.len() + i + 1)).copied().unwrap_or(0);
+                let value = tool.cells.get(&(FIXED_NAMES.len() + i + 2)).copied().unwrap_or(0);
                 record.anim = scr_anim_t { animIndex: value as u16, treeIndex: (value >> 16) as u16 };
             }
         }

@@ -36,7 +36,7 @@ pub struct ToolTrees {
 
 impl ToolTrees {
     pub fn add_file(&mut self, tree: &str, text: &[u8]) {
-        self.files.insert(format!("animtrees/{tree}.atr").into_bytes(), text.to_vec());
+        self.files.insert(format!("animtrees/{tree}.atr").to_ascii_lowercase().into_bytes(), text.to_vec());
     }
 
     fn node(&mut self, tree: TreeAddr, index: u16) -> Option<&mut BuiltNode> {
@@ -97,34 +97,62 @@ impl TreeEngine for ToolTrees {
     }
 }
 
-/// One load of a tree: registers it, references `refs` (C-side, as the
-/// player-animation module does), builds it. Returns the outcome, the
-/// engine side (built tree, cells) and the tree's address.
-pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Outcome<()>, ToolTrees, TreeAddr) {
+/// A step of a tree load, in the engine's order.
+#[derive(Clone, Copy, Debug)]
+pub enum TreeOp<'a> {
+    /// `Scr_UsingTreeInternal(tree)` (`#using_animtree`, registration).
+    Using(&'a str),
+    /// A reference to `name` in `tree` (`Scr_FindAnim`, a C-side cell).
+    Ref(&'a str, &'a [u8]),
+}
+
+/// One load (`Scr_BeginLoadAnimTrees` .. `Scr_PrecacheAnimTrees`) over the
+/// files `animtrees/<name>.atr`: the steps, then the precache. Returns the
+/// outcome and the engine side (built trees, cells); `find` names a tree
+/// whose built address is returned too.
+pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Outcome<()>, ToolTrees, TreeAddr) {
     let mut trees = AnimTrees::new();
-    trees.set_anim_check(i32::from(anim_check));
+    trees.set_anim_check(anim_check);
     let mut tool = ToolTrees::default();
-    tool.add_file(name, text);
+    for (name, text) in files {
+        tool.add_file(name, text);
+    }
     let mut checksum = 0u32;
     let mut g = Globals { slot: 0, checksum: &mut checksum };
     trees.begin_load(&g);
-    let tree_c = CString::new(name).unwrap_or_default();
-    let mut outcome = trees.using_tree_internal(&mut tool, &g, &tree_c).map(|_| ());
-    if outcome.is_ok() {
-        for (i, r) in refs.iter().enumerate() {
-            let anim = CString::new(r.to_vec()).unwrap_or_default();
-            if let Err(f) = trees.find_anim(&mut tool, &g, &tree_c, &anim, i + 1, 0) {
-                outcome = Err(f);
-                break;
+    let mut outcome = Ok(());
+    for (i, op) in ops.iter().enumerate() {
+        let step = match *op {
+            TreeOp::Using(tree) => {
+                let tree_c = CString::new(tree).unwrap_or_default();
+                trees.using_tree_internal(&mut tool, &g, &tree_c).map(|_| ())
             }
+            TreeOp::Ref(tree, name) => {
+                let tree_c = CString::new(tree).unwrap_or_default();
+                let anim = CString::new(name.to_vec()).unwrap_or_default();
+                trees.find_anim(&mut tool, &g, &tree_c, &anim, i + 1, 0)
+            }
+        };
+        if step.is_err() {
+            outcome = step;
+            break;
         }
     }
     if outcome.is_ok() {
         outcome = trees.precache(&mut tool, &mut g);
     }
-    let addr = trees.find_anim_tree(&mut tool, &tree_c);
+    let addr = trees.find_anim_tree(&mut tool, &CString::new(find).unwrap_or_default());
     trees.end_load();
     (outcome, tool, addr)
+}
+
+/// One load of one tree with references `refs` (cells 1, 2, … in order, as
+/// the player-animation module makes them); see [`load_trees`].
+pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Outcome<()>, ToolTrees, TreeAddr) {
+    let mut ops = vec![TreeOp::Using(name)];
+    ops.extend(refs.iter().map(|r| TreeOp::Ref(name, r)));
+    // Cell numbers: the using step takes number 1, so references are 2.. .
+    load_trees(&[(name, text)], &ops, i32::from(anim_check), name)
 }
 
 /// The lower-cased names of a `.atr` text (its name tokens).

@@ -204,3 +204,148 @@ fn pa_error_cases_agree_with_the_c_original() {
     assert!(compared > 400, "too few error cases found: {compared}");
     assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The operations of a tree case the tool's loader models.
+const AT_OPS: &[&[u8]] = &[b"animcheck", b"begin", b"file", b"using", b"anim", b"findanim", b"precache", b"dump", b"cells", b"checksum", b"end", b"findtree", b"runtime"];
+
+#[test]
+fn at_error_cases_agree_with_the_c_original() {
+    use uoanim::error::Failure;
+    use uoanim_cli::trees::{load_trees, TreeOp};
+    let Some(dir) = difftest() else {
+        println!("suite agreement (animation trees): skipped, ../shared/difftest not found: 0 cases compared");
+        return;
+    };
+    let at = dir.join("at");
+    let mut through_check = 0;
+    let mut names: Vec<PathBuf> = fs::read_dir(at.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    let (mut compared, mut not_applicable, mut failures) = (0, 0, Vec::new());
+    for case_path in names {
+        let stem = case_path.file_name().unwrap().to_str().unwrap().trim_end_matches(".case").to_string();
+        let Ok(expected) = fs::read(at.join("expected/x86_64").join(format!("{stem}.out"))) else { continue };
+        let lines: Vec<&[u8]> = expected.split(|&b| b == b'\n').collect();
+        let Some(e) = lines.iter().position(|l| l.starts_with(b"error line=")) else { continue };
+        let error_text = unescape_dump(quoted_after(lines[e], b"text=\"").unwrap());
+        let want: Option<(Option<u32>, Vec<u8>)> = match lines.get(e + 1) {
+            Some(l) if l.starts_with(b"compile1 pos=") => {
+                let w = words(l);
+                let pos = std::str::from_utf8(&w[1][4..]).unwrap().parse::<u32>().unwrap();
+                Some((Some(pos), unescape_dump(quoted_after(l, b"text=\"").unwrap())))
+            }
+            _ if error_text.starts_with(b"\x15duplicate animation '") => Some((None, error_text.clone())),
+            _ => None,
+        };
+        let at_precache = lines[e].windows(12).any(|w| w == b"op=precache ");
+        let text = fs::read(&case_path).unwrap();
+        // Setup and operations.
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut ops: Vec<(Vec<u8>, Vec<u8>, Option<Vec<u8>>)> = Vec::new(); // (op, arg1, arg2)
+        let mut modelled = true;
+        let mut i = 0;
+        while let Some(line) = next_line(&text, &mut i) {
+            let w = words(line);
+            let Some(&first) = w.first() else { continue };
+            if first.starts_with(b"#") {
+                continue;
+            }
+            match first {
+                b"atr" => {
+                    let n: usize = std::str::from_utf8(w[2]).unwrap().parse().unwrap();
+                    files.push((String::from_utf8_lossy(&unescape_name(w[1])).into_owned(), text[i..i + n].to_vec()));
+                    i += n + 1;
+                }
+                b"atrfile" => files.push((String::from_utf8_lossy(w[1]).into_owned(), fs::read(at.join(std::str::from_utf8(w[2]).unwrap())).unwrap())),
+                b"atrdir" => {
+                    let mut d: Vec<PathBuf> = fs::read_dir(at.join(std::str::from_utf8(w[1]).unwrap())).unwrap().map(|e| e.unwrap().path()).collect();
+                    d.sort();
+                    for p in d.into_iter().filter(|p| p.extension().is_some_and(|x| x == "atr")) {
+                        files.push((p.file_name().unwrap().to_string_lossy().into_owned(), fs::read(&p).unwrap()));
+                    }
+                }
+                b"atrrecords" | b"xanim" | b"xanimauto" => {}
+                op if AT_OPS.contains(&op) => {
+                    ops.push((op.to_vec(), w.get(1).map(|a| unescape_name(a)).unwrap_or_default(), w.get(2).map(|a| unescape_name(a))));
+                }
+                _ => modelled = false,
+            }
+        }
+        let begins = ops.iter().filter(|o| o.0 == b"begin").count();
+        let precaches = ops.iter().filter(|o| o.0 == b"precache").count();
+        if want.is_none() || !at_precache || !modelled || begins != 1 || precaches != 1 {
+            not_applicable += 1;
+            continue;
+        }
+        let mut anim_check = 0;
+        let mut using: Option<String> = None;
+        let mut steps: Vec<(String, Option<Vec<u8>>)> = Vec::new();
+        for (op, a1, a2) in &ops {
+            match op.as_slice() {
+                b"animcheck" => anim_check = std::str::from_utf8(a1).unwrap().parse::<i64>().unwrap() as i32,
+                b"file" => using = None,
+                b"using" => {
+                    let t = String::from_utf8_lossy(a1).into_owned();
+                    steps.push((t.clone(), None));
+                    using = Some(t);
+                }
+                b"anim" => match &using {
+                    Some(t) => steps.push((t.clone(), Some(a1.clone()))),
+                    None => modelled = false,
+                },
+                b"findanim" => steps.push((String::from_utf8_lossy(a1).into_owned(), a2.clone())),
+                b"precache" => break,
+                _ => {}
+            }
+        }
+        if !modelled {
+            not_applicable += 1;
+            continue;
+        }
+        let file_refs: Vec<(String, &[u8])> = files
+            .iter()
+            .filter_map(|(n, t)| n.strip_suffix(".atr").map(|stem| (stem.to_string(), t.as_slice())))
+            .collect();
+        let file_refs: Vec<(&str, &[u8])> = file_refs.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        let tree_ops: Vec<TreeOp<'_>> = steps
+            .iter()
+            .map(|(t, n)| match n {
+                Some(n) => TreeOp::Ref(t.as_str(), n.as_slice()),
+                None => TreeOp::Using(t.as_str()),
+            })
+            .collect();
+        let (outcome, _, _) = load_trees(&file_refs, &tree_ops, anim_check, "");
+        let got: Option<(Option<u32>, Vec<u8>)> = match outcome {
+            Err(Failure::Compile { source_pos, text }) => Some((Some(source_pos), text.as_bytes().to_vec())),
+            Err(Failure::Error { text, .. }) => Some((None, text.as_bytes().to_vec())),
+            _ => None,
+        };
+        compared += 1;
+        if got != want {
+            failures.push(format!("{stem}: expected {want:?}, got {got:?}"));
+        }
+        // One tree with com_animCheck 0: also through `check` (what
+        // `--engine` prints) and its position.
+        let one_tree = file_refs.len() == 1 && steps.iter().all(|(t, _)| t.eq_ignore_ascii_case(file_refs[0].0));
+        if one_tree && anim_check == 0 && file_refs[0].0 == file_refs[0].0.to_ascii_lowercase() {
+            let refs: Vec<&[u8]> = steps.iter().filter_map(|(_, n)| n.as_deref()).collect();
+            let file = SourceFile { display: format!("{stem}.atr"), name: file_refs[0].0.to_string(), text: file_refs[0].1.to_vec() };
+            let diags = uoanim_cli::trees::check_tree(&file, &refs);
+            let first = diags.iter().find(|d| d.engine_first);
+            let (want_pos, want_text) = want.clone().unwrap();
+            let ok = first.is_some_and(|d| {
+                let at = want_pos.is_none_or(|p| uoanim_cli::diag::line_col(&file.text, p as usize) == (d.line, d.col));
+                d.engine_text.as_deref() == Some(want_text.as_slice()) && at
+            });
+            through_check += 1;
+            if !ok {
+                failures.push(format!("{stem} (check): expected {want_text:?} at {want_pos:?}, got {:?}", first.map(|d| (d.line, d.col, d.engine_text.clone()))));
+            }
+        }
+    }
+    println!(
+        "suite agreement (animation trees): {compared} error cases compared ({through_check} also through check), {} differ, {not_applicable} not applicable (asset, sync, script-cell or hand-built cases)",
+        failures.len()
+    );
+    assert!(compared > 50, "too few error cases found: {compared}");
+    assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
+}
