@@ -205,6 +205,9 @@ fn pa_error_cases_agree_with_the_c_original() {
     assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// A tree case operation: name, first and second argument.
+type CaseOp = (Vec<u8>, Vec<u8>, Option<Vec<u8>>);
+
 /// The operations of a tree case the tool's loader models.
 const AT_OPS: &[&[u8]] = &[b"animcheck", b"begin", b"file", b"using", b"anim", b"findanim", b"precache", b"dump", b"cells", b"checksum", b"end", b"findtree", b"runtime"];
 
@@ -240,7 +243,7 @@ fn at_error_cases_agree_with_the_c_original() {
         let text = fs::read(&case_path).unwrap();
         // Setup and operations.
         let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-        let mut ops: Vec<(Vec<u8>, Vec<u8>, Option<Vec<u8>>)> = Vec::new(); // (op, arg1, arg2)
+        let mut ops: Vec<CaseOp> = Vec::new();
         let mut modelled = true;
         let mut i = 0;
         while let Some(line) = next_line(&text, &mut i) {
