@@ -150,7 +150,7 @@ pub fn to_json(d: &Diagnostic) -> serde_json::Value {
         v["note"] = json!(note);
     }
     if let Some(t) = &d.engine_text {
-        v["engine_text"] = json!(printable(t));
+        v["engine_text"] = json!(String::from_utf8_lossy(t));
     }
     v
 }

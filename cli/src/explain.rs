@@ -223,9 +223,12 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
                 continue;
             }
             let e = usize::try_from(cmd.animIndex[slot]).ok().and_then(|x| world.table.entries.get(x));
-            let blend = e.map_or(0, |e| e.blendTime);
+            let blend = match e.map_or(0, |e| e.blendTime) {
+                -1 => "none".to_string(),
+                b => format!("{b} ms"),
+            };
             parts_text.push(format!(
-                "{} {} (duration {} ms, blend time {} ms)",
+                "{} {} (duration {} ms, blend time {})",
                 parts.get(bp as usize).map_or(bp.to_string(), |p| lower(p)),
                 entry_name(world, cmd.animIndex[slot]),
                 cmd.duration[slot],
@@ -259,6 +262,9 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
         ps.torsoTimer
     )
     .ok();
+    if s.commands[pick].bodyPart[0] == ANIM_BP_BOTH as i16 || s.commands[pick].bodyPart[1] == ANIM_BP_BOTH as i16 {
+        writeln!(out, "note: a 'both' command gives the torso animation 0 ('root'), as the engine does").ok();
+    }
     if !world.real_tree {
         writeln!(out, "note: no multiplayer.atr was found; animations are numbered in script order").ok();
     }

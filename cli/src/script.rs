@@ -384,7 +384,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                     &script.display,
                     &script.text,
                     stop.token_pos,
-                    stop.token_len,
+                    if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len },
                     Severity::Error,
                     stage_code(step.stage),
                     engine_message(&engine_text),
@@ -446,7 +446,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
         match (step.stage, resumable) {
             (Stage::Precache, _) => continue,
             (_, Some(pos)) => {
-                if !blank_line_keeping_braces(&mut work, pos) {
+                if !trees::blank_line_keeping_braces(&mut work, pos) {
                     break;
                 }
             }
@@ -463,71 +463,6 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
         }
     }
     ScriptReport { diags, world, obs }
-}
-
-/// Whether `text[i]` is a brace standing alone as a token.
-fn lone_brace(text: &[u8], i: usize) -> bool {
-    let ws = |j: Option<usize>| j.and_then(|j| text.get(j)).is_none_or(|&b| (b as i8) <= b' ' as i8);
-    matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
-}
-
-/// Blanks `text[from..]` up to and including the brace that closes the
-/// lone `{` at `from`; returns the end.
-fn blank_block(text: &mut [u8], from: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = from;
-    while i < text.len() {
-        if lone_brace(text, i) {
-            if text[i] == b'{' {
-                depth += 1;
-            } else {
-                depth = depth.saturating_sub(1);
-            }
-        }
-        let closing = depth == 0;
-        if text[i] != b'\n' {
-            text[i] = b' ';
-        }
-        i += 1;
-        if closing {
-            break;
-        }
-    }
-    i
-}
-
-/// The recovery step after an error at `pos`: the line is blanked (line
-/// breaks kept, so positions stay), lone braces on it kept; when the next
-/// token is a `{`, the block it opens goes too (it belongs to the bad
-/// line). An error on a `{` blanks that block. False when nothing changed.
-fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
-    let before = text.to_vec();
-    let pos = pos.min(text.len());
-    if matches!(text.get(pos), Some(b'{')) && lone_brace(text, pos) {
-        blank_block(text, pos);
-        return text != before.as_slice();
-    }
-    let error_on_brace = lone_brace(text, pos);
-    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
-    let mut kept_open = false;
-    for i in start..end {
-        let keep = lone_brace(text, i) && !error_on_brace;
-        if keep {
-            kept_open |= text[i] == b'{';
-            continue;
-        }
-        if text[i] != b' ' && text[i] != b'\r' {
-            text[i] = b' ';
-        }
-    }
-    if !kept_open && !error_on_brace {
-        let next = (end..text.len()).find(|&i| (text[i] as i8) > b' ' as i8);
-        if let Some(i) = next.filter(|&i| text[i] == b'{' && lone_brace(text, i)) {
-            blank_block(text, i);
-        }
-    }
-    text != before.as_slice()
 }
 
 /// A hint for the traps behind some engine errors.

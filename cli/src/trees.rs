@@ -181,20 +181,69 @@ pub fn token_len_at(text: &[u8], pos: usize) -> usize {
     text.get(pos..).map_or(0, |rest| rest.iter().take_while(|&&b| (b as i8) > b' ' as i8).count())
 }
 
-/// Replaces the line holding `pos` with spaces (line breaks kept, so
-/// positions and line numbers stay). False when nothing changed.
-pub fn blank_line(text: &mut [u8], pos: usize) -> bool {
-    let pos = pos.min(text.len());
-    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
-    let mut changed = false;
-    for b in &mut text[start..end] {
-        if *b != b' ' && *b != b'\r' {
-            *b = b' ';
-            changed = true;
+/// Whether `text[i]` is a brace standing alone as a token.
+fn lone_brace(text: &[u8], i: usize) -> bool {
+    let ws = |j: Option<usize>| j.and_then(|j| text.get(j)).is_none_or(|&b| (b as i8) <= b' ' as i8);
+    matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
+}
+
+/// Blanks `text[from..]` up to and including the brace that closes the
+/// lone `{` at `from`; returns the end.
+fn blank_block(text: &mut [u8], from: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < text.len() {
+        if lone_brace(text, i) {
+            if text[i] == b'{' {
+                depth += 1;
+            } else {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        let closing = depth == 0;
+        if text[i] != b'\n' {
+            text[i] = b' ';
+        }
+        i += 1;
+        if closing {
+            break;
         }
     }
-    changed
+    i
+}
+
+/// The recovery step after an error at `pos`: the line is blanked (line
+/// breaks kept, so positions stay), lone braces on it kept; when the next
+/// token is a `{`, the block it opens goes too (it belongs to the bad
+/// line). An error on a `{` blanks that block. False when nothing changed.
+pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
+    let before = text.to_vec();
+    let pos = pos.min(text.len());
+    if matches!(text.get(pos), Some(b'{')) && lone_brace(text, pos) {
+        blank_block(text, pos);
+        return text != before.as_slice();
+    }
+    let error_on_brace = lone_brace(text, pos);
+    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
+    let mut kept_open = false;
+    for i in start..end {
+        let keep = lone_brace(text, i) && !error_on_brace;
+        if keep {
+            kept_open |= text[i] == b'{';
+            continue;
+        }
+        if text[i] != b' ' && text[i] != b'\r' {
+            text[i] = b' ';
+        }
+    }
+    if !kept_open && !error_on_brace {
+        let next = (end..text.len()).find(|&i| (text[i] as i8) > b' ' as i8);
+        if let Some(i) = next.filter(|&i| text[i] == b'{' && lone_brace(text, i)) {
+            blank_block(text, i);
+        }
+    }
+    text != before.as_slice()
 }
 
 /// Where an error of a tree load points: its position in the text, if it
@@ -258,7 +307,7 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         d.engine_text = Some(failure.text().as_bytes().to_vec());
         out.push(d);
         let at_end = failure.text().as_bytes() == b"unexpected end of file";
-        if at_end || !blank_line(&mut work, pos) {
+        if at_end || !blank_line_keeping_braces(&mut work, pos) {
             break;
         }
     }
