@@ -22,7 +22,6 @@ use std::collections::HashSet;
 pub const CODES: &[(&str, Severity)] = &[
     ("load", Severity::Error),
     ("parse", Severity::Error),
-    ("tree", Severity::Error),
     ("finalize", Severity::Error),
     ("pass2", Severity::Error),
     ("anim-not-in-tree", Severity::Error),
@@ -99,4 +98,115 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     diag::sort(&mut diags, &inputs.file_order());
     diags.retain(|d| d.engine_first || !allow.contains(d.code));
     Report { diags, world, obs }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use input::SourceFile;
+
+    fn script(text: &str, weapons: &[&str]) -> Report {
+        let inputs = Inputs {
+            script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+            weapons: Some(weapons.iter().map(|w| w.as_bytes().to_vec()).collect()),
+            ..Inputs::default()
+        };
+        check(&inputs, &HashSet::new())
+    }
+
+    fn codes(r: &Report) -> Vec<(u32, &'static str)> {
+        r.diags.iter().map(|d| (d.line, d.code)).collect()
+    }
+
+    #[test]
+    fn every_code_is_documented() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/CHECK.md")).unwrap();
+        for (code, _) in CODES {
+            assert!(doc.contains(&format!("#### `{code}`")), "docs/CHECK.md lacks a section for {code}");
+        }
+    }
+
+    #[test]
+    fn first_error_is_the_engines_and_later_ones_are_found_after_it() {
+        let r = script(
+            "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons nope_mp\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tweapons colt_mp\n\t\t{\n\t\t\tboth b\n\t\t}\n\t\tweapons also_nope\n\t\t{\n\t\t\tboth c\n\t\t}\n\t}\n}\n",
+            &["colt_mp"],
+        );
+        let errors: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(errors.len(), 2, "{:?}", r.diags);
+        assert_eq!((errors[0].line, errors[0].col), (6, 11));
+        assert!(errors[0].engine_first && !errors[1].engine_first);
+        assert_eq!(errors[0].engine_text.as_deref(), Some(&b"\x15BG_IndexForString: unknown token 'nope_mp': (mp/playeranim.script, line 8)"[..]));
+        assert_eq!(errors[1].line, 14);
+        assert_eq!(errors[1].message, "BG_IndexForString: unknown token 'also_nope'");
+        assert!(r.world.is_none(), "no module state for explain after errors");
+    }
+
+    #[test]
+    fn a_clean_script_gives_the_module_state() {
+        let r = script("ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth a\n\t\t}\n\t}\n}\n", &[]);
+        assert!(!r.has_errors());
+        let w = r.world.expect("clean init");
+        assert_eq!(w.table.animations[3][1].count, 1);
+        assert!(codes(&Report { diags: r.diags, world: None, obs: None }).contains(&(1, "no-weapons")));
+    }
+
+    #[test]
+    fn replaced_and_unreachable_blocks() {
+        let text = "EVENTS\npain\n{\n\tdefault\n\t{\n\t\tboth a\n\t}\n}\npain\n{\n\tdefault\n\t{\n\t\tboth b\n\t}\n\tweapons colt_mp\n\t{\n\t\tboth c\n\t}\n}\n";
+        let r = script(text, &["colt_mp"]);
+        let c = codes(&r);
+        assert!(c.contains(&(4, "replaced-block")), "{c:?}");
+        assert!(c.contains(&(15, "unreachable-block")), "{c:?}");
+        assert!(!c.contains(&(11, "replaced-block")));
+    }
+
+    #[test]
+    fn expression_traps() {
+        let text = "DEFINES\nset movetype m = walk AND run MINUS walkbk AND runbk\nANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tmovetype none, weapons colt_mp AND none\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tmovetype m, weapons colt_mp MINUS colt_mp\n\t\t{\n\t\t\tboth a sound x.WAV\n\t\t}\n\t}\n}\n";
+        let r = script(text, &["colt_mp"]);
+        let c = codes(&r);
+        for want in [(2, "and-union"), (2, "minus-rest"), (8, "none-bit0"), (12, "never-holds"), (14, "sound-file")] {
+            assert!(c.contains(&want), "{want:?} missing in {c:?}");
+        }
+        assert_eq!(c.iter().filter(|x| x.1 == "and-union").count(), 1, "said once per file");
+        // `none` is a weapon: no warning on the WEAPONS condition.
+        assert_eq!(c.iter().filter(|x| x.1 == "none-bit0").count(), 1);
+        assert!(!c.iter().any(|x| x.1 == "unused-define"));
+    }
+
+    #[test]
+    fn pass2_errors_have_no_path() {
+        let r = script("ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth root\n\t\t}\n\t}\n}\n", &[]);
+        let d = r.engine_first().expect("an error");
+        assert_eq!(d.code, "pass2");
+        assert_eq!(d.engine_text.as_deref(), Some(&b"\x15BG_AnimationIndexForString: unknown player animation 'root'"[..]));
+        assert_eq!((d.line, d.col), (8, 9));
+    }
+
+    #[test]
+    fn an_empty_script_does_not_load() {
+        let d = script("", &[]).engine_first().cloned().expect("an error");
+        assert_eq!(d.code, "load");
+        assert_eq!(d.engine_text.as_deref(), Some(&b"\x15Couldn't load player animation script mp/playeranim.script\n"[..]));
+    }
+
+    #[test]
+    fn the_tree_check_names_the_undefined_animation_and_the_engine_one() {
+        let inputs = Inputs {
+            script: Some(SourceFile {
+                display: "t.script".into(),
+                name: String::new(),
+                text: b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth b_one\n\t\t}\n\t}\n\twalk\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth b_two\n\t\t}\n\t}\n}\n".to_vec(),
+            }),
+            trees: vec![SourceFile { display: "multiplayer.atr".into(), name: "multiplayer".into(), text: b"torso\nlegs\nturning\nb_one\n".to_vec() }],
+            weapons: Some(Vec::new()),
+            ..Inputs::default()
+        };
+        let r = check(&inputs, &HashSet::new());
+        let e: Vec<_> = r.diags.iter().filter(|d| d.code == "anim-not-in-tree").collect();
+        assert_eq!(e.len(), 1);
+        assert_eq!((e[0].line, e[0].col), (15, 9));
+        assert!(e[0].engine_first);
+    }
 }

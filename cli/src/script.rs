@@ -353,7 +353,7 @@ fn stage_code(stage: Stage) -> &'static str {
     match stage {
         Stage::Load => "load",
         Stage::Pass1 => "parse",
-        Stage::Precache => "tree",
+        Stage::Precache => "atr",
         Stage::Finalize => "finalize",
         Stage::Pass2 => "pass2",
     }
