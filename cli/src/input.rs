@@ -4,8 +4,11 @@
 //! `animtrees/*.atr`, `weapons/mp/<weapon>` files, `xanim/<asset>` files.
 //! The flat layout of a directory holding just the files
 //! (`playeranim.script`, `*.atr`, `weapons_mp.txt`: one weapon name a line)
-//! is accepted too. Several paths are layered in the order given: a later
-//! file of the same role replaces an earlier one.
+//! is accepted too. A `.pk3` / `.iwd` archive holds the game layout.
+//! Several paths are layered in the order given: a later file of the same
+//! role replaces an earlier one. In a directory, its archives are layered
+//! over its loose files, in name order, as the game searches them.
+//! Weapon names and xanim asset names are gathered from every layer.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -59,7 +62,7 @@ impl Inputs {
         }
         let ext = path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase());
         match ext.as_deref() {
-            Some("pk3") | Some("iwd") => Err(format!("{}: .pk3/.iwd archives are not supported yet; extract them into a directory", path.display())),
+            Some("pk3") | Some("iwd") => self.add_archive(path),
             Some("atr") => {
                 let file = read_source(path)?;
                 self.add_tree(SourceFile { name: tree_name(path), ..file });
@@ -89,7 +92,11 @@ impl Inputs {
         }
         let weapon_dir = dir.join("weapons/mp");
         if weapon_dir.is_dir() {
-            self.set_weapons(&weapon_dir)?;
+            let names: Vec<Vec<u8>> = sorted_files(&weapon_dir)?
+                .iter()
+                .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(|n| n.as_bytes().to_vec()))
+                .collect();
+            self.merge_weapons(names, &weapon_dir.display().to_string());
         } else if dir.join("weapons_mp.txt").is_file() {
             self.set_weapons(&dir.join("weapons_mp.txt"))?;
         }
@@ -101,6 +108,54 @@ impl Inputs {
                     set.insert(name.to_ascii_lowercase().into_bytes());
                 }
             }
+        }
+        let mut archives: Vec<PathBuf> = sorted_files(dir)?
+            .into_iter()
+            .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("pk3") || e.eq_ignore_ascii_case("iwd")))
+            .collect();
+        archives.sort_by_key(|p| p.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()));
+        for a in archives {
+            self.add_archive(&a)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the weapon names of one layer to those found so far (a list
+    /// given with `--weapons` replaces them instead).
+    fn merge_weapons(&mut self, names: Vec<Vec<u8>>, from: &str) {
+        let mut all: BTreeSet<Vec<u8>> = self.weapons.take().unwrap_or_default().into_iter().collect();
+        all.extend(names);
+        self.weapons = Some(all.into_iter().collect());
+        self.weapons_from = Some(match self.weapons_from.take() {
+            Some(before) => format!("{before}, {from}"),
+            None => from.to_string(),
+        });
+    }
+
+    /// Adds the files of a `.pk3` / `.iwd` archive (members named
+    /// `<archive>/<member>` in diagnostics).
+    pub fn add_archive(&mut self, path: &Path) -> Result<(), String> {
+        let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let archive = crate::archive::Archive::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut weapons = Vec::new();
+        for m in &archive.members {
+            let lower = m.name.to_ascii_lowercase();
+            let display = format!("{}/{}", path.display(), m.name);
+            if lower == "mp/playeranim.script" {
+                let text = archive.read(m).map_err(|e| format!("{}: {e}", path.display()))?;
+                self.script = Some(SourceFile { display, name: String::new(), text });
+            } else if let Some(file) = lower.strip_prefix("animtrees/").filter(|f| f.ends_with(".atr") && !f.contains('/')) {
+                let text = archive.read(m).map_err(|e| format!("{}: {e}", path.display()))?;
+                let name = file.trim_end_matches(".atr").to_string();
+                self.add_tree(SourceFile { display, name, text });
+            } else if let Some(w) = m.name.strip_prefix("weapons/mp/").filter(|w| !w.is_empty() && !w.contains('/')) {
+                weapons.push(w.as_bytes().to_vec());
+            } else if let Some(x) = lower.strip_prefix("xanim/").filter(|x| !x.is_empty() && !x.contains('/')) {
+                self.xanims.get_or_insert_with(BTreeSet::new).insert(x.as_bytes().to_vec());
+            }
+        }
+        if !weapons.is_empty() {
+            self.merge_weapons(weapons, &path.display().to_string());
         }
         Ok(())
     }

@@ -1,13 +1,15 @@
 //! `uoanim check` and `uoanim explain`: the library's own parsers and
 //! runtime (its safe Rust core) run over mod and game files.
 //!
-//! * [`input`] finds the files of a game or mod directory;
+//! * [`input`] finds the files of a game or mod directory or archive
+//!   ([`archive`]: `.pk3` / `.iwd`);
 //! * [`script`] runs the engine's player-animation init over a script with
 //!   the library's functions, resumes after each error, and cross-checks;
 //! * [`trees`] loads `.atr` files through the library's tree registry;
 //! * [`explain`] asks the library's runtime which block it picks;
 //! * [`diag`] holds and prints the diagnostics.
 
+pub mod archive;
 pub mod diag;
 pub mod explain;
 pub mod input;
@@ -208,5 +210,33 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!((e[0].line, e[0].col), (15, 9));
         assert!(e[0].engine_first);
+    }
+}
+
+#[cfg(test)]
+mod archive_tests {
+    use super::*;
+
+    #[test]
+    fn archives_are_layered_over_loose_files_in_name_order() {
+        let dir = std::env::temp_dir().join(format!("uoanim-cli-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("mp")).unwrap();
+        std::fs::write(dir.join("mp/playeranim.script"), "this is not read\n").unwrap();
+        let script = b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons w_b\n\t\t{\n\t\t\tboth a\n\t\t}\n\t}\n}\n";
+        let first = archive::build_zip(&[("mp/playeranim.script", b"bad\n", false), ("weapons/mp/w_a", b"", false)]);
+        let second = archive::build_zip(&[("mp/playeranim.script", script, true), ("weapons/mp/w_b", b"", false), ("xanim/a", b"", false)]);
+        std::fs::write(dir.join("z_second.pk3"), second).unwrap();
+        std::fs::write(dir.join("a_first.PK3"), first).unwrap();
+        let mut inputs = Inputs::default();
+        inputs.add_path(&dir).unwrap();
+        let s = inputs.script.as_ref().unwrap();
+        assert!(s.display.ends_with("z_second.pk3/mp/playeranim.script"), "{}", s.display);
+        assert_eq!(s.text, script);
+        assert_eq!(inputs.weapons.as_deref(), Some(&[b"w_a".to_vec(), b"w_b".to_vec()][..]));
+        assert!(inputs.xanims.as_ref().unwrap().contains(&b"a"[..]));
+        let r = check(&inputs, &HashSet::new());
+        assert!(!r.has_errors(), "{:?}", r.diags);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
