@@ -31,6 +31,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("atr-animcheck", Severity::Warning),
     ("no-tree", Severity::Warning),
     ("no-weapons", Severity::Warning),
+    ("weapon-limit", Severity::Warning),
     ("unused-define", Severity::Warning),
     ("unreachable-block", Severity::Warning),
     ("never-holds", Severity::Warning),
@@ -184,6 +185,44 @@ mod tests {
         assert_eq!(d.code, "pass2");
         assert_eq!(d.engine_text.as_deref(), Some(&b"\x15BG_AnimationIndexForString: unknown player animation 'root'"[..]));
         assert_eq!((d.line, d.col), (8, 9));
+    }
+
+    #[test]
+    fn other_dialects_get_the_united_offensive_error() {
+        // Enemy Territory: a condition United Offensive does not have.
+        let et = "ANIMATIONS\nstate ALERT\n{\n\tidle\n\t{\n\t\tweapons knife, leaning left\n\t\t{\n\t\t\tlegs legs_idle_alert\n\t\t}\n\t}\n}\n";
+        let d = script(et, &["knife"]).engine_first().cloned().expect("an error");
+        assert_eq!(d.message, "BG_IndexForString: unknown token 'leaning'");
+        assert_eq!((d.line, d.col), (6, 18));
+        // Call of Duty 2: playerAnimType conditions.
+        let cod2 = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tplayerAnimType rifle\n\t\t{\n\t\t\tboth pb_idle\n\t\t}\n\t}\n}\n";
+        let d = script(cod2, &[]).engine_first().cloned().expect("an error");
+        assert_eq!(d.message, "BG_IndexForString: unknown token 'playerAnimType'");
+        assert!(d.note.as_deref().is_some_and(|n| n.contains("Call of Duty 2")));
+    }
+
+    #[test]
+    fn underline_marks_the_token_on_a_terminal() {
+        let text = b"a\n\tweapons bogus_mp\n";
+        let d = Diagnostic::at("f", text, 11, 8, Severity::Error, "parse", "m".into());
+        let mut out = Vec::new();
+        diag::render_text(&d, Some(text), true, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "f:2:10: error[parse]: m");
+        assert_eq!(lines[1], "     weapons bogus_mp");
+        assert_eq!(lines[2], format!("    {}\x1b[1;31m^^^^^^^^\x1b[0m", " ".repeat(9)));
+        let mut plain = Vec::new();
+        diag::render_text(&d, Some(text), false, &mut plain).unwrap();
+        assert_eq!(String::from_utf8(plain).unwrap(), "f:2:10: error[parse]: m\n");
+    }
+
+    #[test]
+    fn many_weapons_are_flagged() {
+        let names: Vec<String> = (0..70).map(|i| format!("w{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let r = script("ANIMATIONS\n", &refs);
+        assert!(codes(&r).contains(&(1, "weapon-limit")));
     }
 
     #[test]

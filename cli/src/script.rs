@@ -564,6 +564,15 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     if setup.tree.is_none() {
         out.push(warn(script, 0, 1, "no-tree", "no multiplayer.atr found: animation names are not checked against the tree (use --tree FILE)".into()));
     }
+    if setup.weapons.len() > 63 {
+        out.push(warn(
+            script,
+            0,
+            1,
+            "weapon-limit",
+            format!("{} weapons: a weapon past the 63rd has no bit in the two condition words (the C original writes past them)", setup.weapons.len()),
+        ));
+    }
     if setup.weapons.is_empty() {
         out.push(warn(script, 0, 1, "no-weapons", "no weapon list found: only the weapon 'none' is known (use --weapons DIR|FILE)".into()));
     }
