@@ -93,6 +93,13 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
             refs.extend(registrations.iter().map(|r| r.as_slice()));
         }
         let mut found = trees::check_tree(tree, &refs);
+        // The multiplayer tree's assets are checked on the tree the script
+        // builds (pruned to its names); any other tree on all its leaves.
+        if let Some(assets) = &inputs.xanims {
+            if !(tree.name == "multiplayer" && inputs.script.is_some()) {
+                found.extend(trees::missing_assets(tree, assets));
+            }
+        }
         if script_has_engine_error || diags.iter().any(|d| d.engine_first) {
             found.iter_mut().for_each(|d| d.engine_first = false);
         }

@@ -313,3 +313,32 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
     }
     out
 }
+
+/// Leaves of a tree (every leaf: the load with `com_animCheck 1`, which
+/// prunes nothing) that have no asset in `assets` (lower-case names).
+/// Nothing when that load fails (its errors are reported already).
+pub fn missing_assets(file: &SourceFile, assets: &std::collections::BTreeSet<Vec<u8>>) -> Vec<Diagnostic> {
+    let (outcome, tool, addr) = load_tree(&file.name, &file.text, &[], true);
+    let Some(tree) = addr.checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for node in tree.nodes.iter().filter(|n| n.leaf) {
+        let lower = node.name.to_ascii_lowercase();
+        if assets.contains(&lower) || !seen.insert(lower) {
+            continue;
+        }
+        let (pos, len) = find_name(&file.text, &node.name, 0).unwrap_or((0, 1));
+        out.push(Diagnostic::at(
+            &file.display,
+            &file.text,
+            pos,
+            len,
+            Severity::Warning,
+            "missing-xanim",
+            format!("no xanim asset '{}' in xanim/", crate::diag::printable(&node.name)),
+        ));
+    }
+    out
+}
