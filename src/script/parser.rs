@@ -979,7 +979,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 let key_hash = string_hash(k);
                 let found = self.m.alias_index(k, key_hash, cond as usize);
                 if found >= 0 {
-                    self.engine.observe_define_use((cond as usize).saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).saturating_add(found as usize));
+                    let used = (cond as usize).saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).saturating_add(found as usize);
+                    self.engine.observe_define_use(used);
                     let slot = (cond as usize)
                         .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
                         .saturating_add(found as usize)
