@@ -37,7 +37,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("never-holds", Severity::Warning),
     ("replaced-block", Severity::Warning),
     ("and-union", Severity::Warning),
-    ("minus-rest", Severity::Warning),
+    ("minus", Severity::Warning),
     ("none-bit0", Severity::Warning),
     ("sound-file", Severity::Warning),
     ("missing-xanim", Severity::Warning),
@@ -176,7 +176,7 @@ mod tests {
         let text = "DEFINES\nset movetype m = walk AND run MINUS walkbk AND runbk\nANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tmovetype none, weapons colt_mp AND none\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tmovetype m, weapons colt_mp MINUS colt_mp\n\t\t{\n\t\t\tboth a sound x.WAV\n\t\t}\n\t}\n}\n";
         let r = script(text, &["colt_mp"]);
         let c = codes(&r);
-        for want in [(2, "and-union"), (2, "minus-rest"), (8, "none-bit0"), (12, "never-holds"), (14, "sound-file")] {
+        for want in [(2, "and-union"), (2, "minus"), (2, "never-holds"), (8, "none-bit0"), (12, "never-holds"), (14, "sound-file")] {
             assert!(c.contains(&want), "{want:?} missing in {c:?}");
         }
         assert_eq!(c.iter().filter(|x| x.1 == "and-union").count(), 1, "said once per file");

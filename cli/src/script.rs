@@ -577,12 +577,15 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
         out.push(warn(script, 0, 1, "no-weapons", "no weapon list found: only the weapon 'none' is known (use --weapons DIR|FILE)".into()));
     }
 
-    // Unused defines.
+    // Unused defines, and defines that select nothing.
     for &(slot, pos) in &obs.defines {
+        let len = first_token_len(text, pos);
+        let name = printable(&text[pos..pos + len]);
         if !obs.define_uses.contains(&slot) {
-            let len = first_token_len(text, pos);
-            let name = printable(&text[pos..pos + len]);
             out.push(warn(script, pos, len, "unused-define", format!("define '{name}' is never used")));
+        }
+        if run.world.module.alias_bits.get(slot).is_some_and(|b| b.words() == [0, 0]) {
+            out.push(warn(script, pos, len, "never-holds", format!("define '{name}' selects nothing: a condition using it can never hold")));
         }
     }
 
@@ -672,12 +675,12 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     out
 }
 
-/// `AND` (a union), `MINUS`/`NOT` followed by more terms, `none` outside
-/// WEAPONS, on one condition or define line starting at `start`.
+/// `AND` (a union), `MINUS`/`NOT` (which empties the expression), `none`
+/// outside WEAPONS, on one condition or define line starting at `start`.
 fn expression_traps(script: &SourceFile, work: &[u8], start: usize, conds: &[Vec<u8>], out: &mut Vec<Diagnostic>) {
     let mut tok = Tokenizer::new(&work[start..]);
     let mut cond: Option<usize> = None;
-    let mut minus_seen = false;
+    let mut minus_said = false;
     let mut terms = 0;
     loop {
         let t = tok.read(false).to_vec();
@@ -688,18 +691,25 @@ fn expression_traps(script: &SourceFile, work: &[u8], start: usize, conds: &[Vec
         let bare = t.strip_suffix(b",").unwrap_or(&t);
         if let Some(c) = conds.iter().position(|n| n.eq_ignore_ascii_case(bare)) {
             cond = Some(c);
-            minus_seen = false;
+            minus_said = false;
             terms = 0;
             continue;
         }
         if t.eq_ignore_ascii_case(b"AND") {
-            if minus_seen {
-                out.push(warn(script, pos, 3, "minus-rest", "after MINUS or NOT every further term is subtracted too, also after AND".into()));
-            } else if terms > 0 {
+            if terms > 0 {
                 out.push(warn(script, pos, 3, "and-union", "AND is a union here: the condition holds when either side holds".into()));
             }
         } else if t.eq_ignore_ascii_case(b"MINUS") || t.eq_ignore_ascii_case(b"NOT") {
-            minus_seen = true;
+            if !minus_said {
+                minus_said = true;
+                out.push(warn(
+                    script,
+                    pos,
+                    t.len(),
+                    "minus",
+                    format!("{} subtracts every value of the expression, also those named before it: the expression selects nothing", printable(&t)),
+                ));
+            }
         } else if bare.eq_ignore_ascii_case(b"none") && cond.is_some_and(|c| c != ANIM_COND_WEAPON as usize) && cond.is_some_and(|c| tables::CONDITION_TYPES[c].0 == ANIM_CONDMODE_BITMASK) {
             out.push(warn(script, pos, 4, "none-bit0", "'none' sets bit 0 (the first value of the list), it does not mean 'no value'".into()));
             terms += 1;
@@ -707,7 +717,7 @@ fn expression_traps(script: &SourceFile, work: &[u8], start: usize, conds: &[Vec
             terms += 1;
         }
         if t.ends_with(b",") || t == b"," {
-            minus_seen = false;
+            minus_said = false;
             terms = 0;
         }
     }
