@@ -195,6 +195,26 @@ mod tests {
     }
 
     #[test]
+    fn an_error_in_the_multiplayer_tree_is_the_engines_first_and_is_said_once() {
+        let inputs = Inputs {
+            script: Some(SourceFile {
+                display: "t.script".into(),
+                name: String::new(),
+                text: b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth b_one\n\t\t}\n\t}\n}\n".to_vec(),
+            }),
+            trees: vec![SourceFile { display: "multiplayer.atr".into(), name: "multiplayer".into(), text: b"torso\nlegs\nturning extra\nb_one\n".to_vec() }],
+            weapons: Some(Vec::new()),
+            ..Inputs::default()
+        };
+        let r = check(&inputs, &HashSet::new());
+        let errors: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!((errors[0].file.as_str(), errors[0].line, errors[0].col), ("multiplayer.atr", 3, 9));
+        assert_eq!(errors[0].engine_text.as_deref(), Some(&b"FIXME: aliases not yet implemented"[..]));
+        assert!(errors[0].engine_first);
+    }
+
+    #[test]
     fn other_dialects_get_the_united_offensive_error() {
         // Enemy Territory: a condition United Offensive does not have.
         let et = "ANIMATIONS\nstate ALERT\n{\n\tidle\n\t{\n\t\tweapons knife, leaning left\n\t\t{\n\t\t\tlegs legs_idle_alert\n\t\t}\n\t}\n}\n";

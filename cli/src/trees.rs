@@ -297,6 +297,11 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
     for _ in 0..200 {
         let (outcome, _, _) = load_tree(&file.name, &work, refs, anim_check);
         let Err(failure) = outcome else { break };
+        // A referenced name the tree lacks is the script's error, reported
+        // at its use (and after a blanked line it may be the blanking's).
+        if failure.text().as_bytes().starts_with(b"\x15animation '") {
+            break;
+        }
         let Some((pos, len)) = failure_position(&work, &failure) else {
             let mut d = Diagnostic::at(&file.display, &file.text, 0, 1, severity, code, failure_message(&failure));
             d.engine_text = Some(failure.text().as_bytes().to_vec());
