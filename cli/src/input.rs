@@ -160,6 +160,13 @@ impl Inputs {
         Ok(())
     }
 
+    /// `--tree`: the multiplayer tree, from any file name.
+    pub fn set_multiplayer_tree(&mut self, path: &Path) -> Result<(), String> {
+        let file = read_source(path)?;
+        self.add_tree(SourceFile { name: "multiplayer".into(), ..file });
+        Ok(())
+    }
+
     /// `--weapons`: a `weapons/mp` directory (its file names, in name
     /// order) or a list file (one name a line).
     pub fn set_weapons(&mut self, path: &Path) -> Result<(), String> {

@@ -136,10 +136,7 @@ fn load(args: &Args) -> Result<Inputs, String> {
         inputs.add_path(p)?;
     }
     if let Some(t) = &args.tree {
-        inputs.add_path(t)?;
-        if let Some(last) = inputs.trees.iter_mut().find(|f| f.display == t.display().to_string()) {
-            last.name = "multiplayer".into();
-        }
+        inputs.set_multiplayer_tree(t)?;
     }
     if let Some(w) = &args.weapons {
         inputs.set_weapons(w)?;

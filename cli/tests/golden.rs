@@ -112,6 +112,19 @@ fn explain_movement_and_event() {
 }
 
 #[test]
+fn tree_and_weapons_options() {
+    // The broken mod's script with the clean mod's tree and weapon files:
+    // 'pb_not_in_tree' is still missing, the weapon list is replaced.
+    let (out, code) = run(&["check", "broken/mp/playeranim.script", "--tree", "clean/animtrees/multiplayer.atr", "--weapons", "clean/weapons/mp"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("broken/mp/playeranim.script:31:9: error[anim-not-in-tree]: animation 'pb_not_in_tree' not defined in anim tree 'multiplayer'"), "{out}");
+    assert!(out.contains("unknown token 'kar98k_mp colt_mp'"));
+    assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
+    let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
+    assert!(out.contains("[no-tree]") && out.contains("[no-weapons]"), "{out}");
+}
+
+#[test]
 fn explain_refuses_a_script_that_does_not_load() {
     let (out, code) = run(&["explain", "broken", "--movetype", "idle"]);
     assert_eq!((out.as_str(), code), ("", 2));
