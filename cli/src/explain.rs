@@ -99,7 +99,9 @@ fn entry_name(world: &World, index: i16) -> String {
 }
 
 /// Runs the query; returns the explanation text.
-pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query) -> Result<String, String> {
+/// `classes`: the class of each weapon (weapon 1 first) from its weapon
+/// file; a weapon's class becomes the WEAPONCLASS condition unless given.
+pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<String, String> {
     let conds = condition_names();
     let states = table_names(&tables::ANIM_STATE_STR);
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
@@ -132,6 +134,15 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
         };
         set.push((c, v));
     }
+    let class_given = set.iter().any(|&(c, _)| c == ANIM_COND_WEAPONCLASS as usize);
+    let weapon = set.iter().find(|&&(c, _)| c == ANIM_COND_WEAPON as usize).map(|&(_, v)| v);
+    let mut class_from_file = false;
+    if let (false, Some(w)) = (class_given, weapon) {
+        if let Some(&Some(class)) = usize::try_from(w).ok().and_then(|w| w.checked_sub(1)).and_then(|i| classes.get(i)) {
+            set.push((ANIM_COND_WEAPONCLASS as usize, class as i32));
+            class_from_file = true;
+        }
+    }
     for &(c, v) in &set {
         runtime::update_condition_value(&mut clients, client, c as i32, v, true).map_err(|e| format!("{e:?}"))?;
     }
@@ -141,7 +152,8 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
             Some(names) => names.get(v as usize).map_or(v.to_string(), |n| lower(n)),
             None => v.to_string(),
         };
-        writeln!(out, "  {} = {}", lower(&conds[c]), shown).ok();
+        let from = if class_from_file && c == ANIM_COND_WEAPONCLASS as usize { " (from the weapon file)" } else { "" };
+        writeln!(out, "  {} = {}{from}", lower(&conds[c]), shown).ok();
     }
 
     // The list(s) the runtime looks at, in its order.

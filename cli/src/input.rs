@@ -10,7 +10,7 @@
 //! over its loose files, in name order, as the game searches them.
 //! Weapon names and xanim asset names are gathered from every layer.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +34,9 @@ pub struct Inputs {
     pub weapons: Option<Vec<Vec<u8>>>,
     /// Where the weapon list came from.
     pub weapons_from: Option<String>,
+    /// The `weaponClass` of each weapon file read (lower-case weapon name →
+    /// lower-case class name).
+    pub weapon_classes: HashMap<Vec<u8>, Vec<u8>>,
     /// Lower-case names of the xanim assets found (None: no xanim/ directory).
     pub xanims: Option<BTreeSet<Vec<u8>>>,
 }
@@ -92,10 +95,14 @@ impl Inputs {
         }
         let weapon_dir = dir.join("weapons/mp");
         if weapon_dir.is_dir() {
-            let names: Vec<Vec<u8>> = sorted_files(&weapon_dir)?
-                .iter()
-                .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(|n| n.as_bytes().to_vec()))
-                .collect();
+            let mut names = Vec::new();
+            for p in sorted_files(&weapon_dir)? {
+                let Some(name) = p.file_name().and_then(|n| n.to_str()).map(|n| n.as_bytes().to_vec()) else { continue };
+                if let Some(class) = fs::read(&p).ok().as_deref().and_then(weapon_class) {
+                    self.weapon_classes.insert(name.to_ascii_lowercase(), class);
+                }
+                names.push(name);
+            }
             self.merge_weapons(names, &weapon_dir.display().to_string());
         } else if dir.join("weapons_mp.txt").is_file() {
             self.set_weapons(&dir.join("weapons_mp.txt"))?;
@@ -149,6 +156,9 @@ impl Inputs {
                 let name = file.trim_end_matches(".atr").to_string();
                 self.add_tree(SourceFile { display, name, text });
             } else if let Some(w) = m.name.strip_prefix("weapons/mp/").filter(|w| !w.is_empty() && !w.contains('/')) {
+                if let Some(class) = archive.read(m).ok().as_deref().and_then(weapon_class) {
+                    self.weapon_classes.insert(w.as_bytes().to_ascii_lowercase(), class);
+                }
                 weapons.push(w.as_bytes().to_vec());
             } else if let Some(x) = lower.strip_prefix("xanim/").filter(|x| !x.is_empty() && !x.contains('/')) {
                 self.xanims.get_or_insert_with(BTreeSet::new).insert(x.as_bytes().to_vec());
@@ -186,6 +196,17 @@ impl Inputs {
         self.weapons_from = Some(path.display().to_string());
         Ok(())
     }
+}
+
+/// The `weaponClass` of a weapon file (`WEAPONFILE` followed by
+/// `\key\value` pairs), lower case.
+pub fn weapon_class(text: &[u8]) -> Option<Vec<u8>> {
+    let rest = text.strip_prefix(b"WEAPONFILE")?;
+    let fields: Vec<&[u8]> = rest.split(|&b| b == b'\\').skip(1).collect();
+    fields
+        .chunks(2)
+        .find(|kv| kv.len() == 2 && kv[0].eq_ignore_ascii_case(b"weaponClass"))
+        .map(|kv| kv[1].trim_ascii().to_ascii_lowercase())
 }
 
 fn tree_name(path: &Path) -> String {

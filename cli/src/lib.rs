@@ -47,6 +47,8 @@ pub const CODES: &[(&str, Severity)] = &[
 pub struct Report {
     /// In file order.
     pub diags: Vec<Diagnostic>,
+    /// The class of each weapon (weapon 1 first) where its file was read.
+    pub classes: Vec<Option<usize>>,
     /// The script's module state after a clean init (for `explain`).
     pub world: Option<script::World>,
     pub obs: Option<script::Observed>,
@@ -68,19 +70,24 @@ impl Report {
 /// error).
 pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     let weapons: Vec<Vec<u8>> = inputs.weapons.clone().unwrap_or_default();
+    let class_names = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
+    let classes: Vec<Option<usize>> = weapons
+        .iter()
+        .map(|w| inputs.weapon_classes.get(&w.to_ascii_lowercase()).and_then(|c| class_names.iter().position(|n| n.eq_ignore_ascii_case(c))))
+        .collect();
     let mp_tree = inputs.multiplayer_tree();
     let mut diags = Vec::new();
     let mut world = None;
     let mut obs = None;
     let mut registrations: Vec<Vec<u8>> = Vec::new();
     if let Some(s) = &inputs.script {
-        let setup = script::Setup { weapons: &weapons, tree: mp_tree };
+        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree };
         let report = script::check_script(s, &setup, inputs.xanims.as_ref());
         diags.extend(report.diags);
         world = report.world;
         obs = report.obs;
         // The names pass 1 references (also when a later step fails).
-        let first = script::init(&s.text, &script::Setup { weapons: &weapons, tree: None });
+        let first = script::init(&s.text, &script::Setup { weapons: &weapons, classes: &classes, tree: None });
         registrations = first.obs.registrations.iter().map(|r| r.name.clone()).collect();
     }
     // The engine stops at the script's first error (the multiplayer tree
@@ -107,7 +114,7 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     }
     diag::sort(&mut diags, &inputs.file_order());
     diags.retain(|d| d.engine_first || !allow.contains(d.code));
-    Report { diags, world, obs }
+    Report { diags, classes, world, obs }
 }
 
 #[cfg(test)]
@@ -158,7 +165,7 @@ mod tests {
         assert!(!r.has_errors());
         let w = r.world.expect("clean init");
         assert_eq!(w.table.animations[3][1].count, 1);
-        assert!(codes(&Report { diags: r.diags, world: None, obs: None }).contains(&(1, "no-weapons")));
+        assert!(codes(&Report { diags: r.diags, classes: Vec::new(), world: None, obs: None }).contains(&(1, "no-weapons")));
     }
 
     #[test]
@@ -304,5 +311,17 @@ mod archive_tests {
         let r = check(&inputs, &HashSet::new());
         assert!(!r.has_errors(), "{:?}", r.diags);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod weapon_file_tests {
+    use crate::input::weapon_class;
+
+    #[test]
+    fn weapon_class_of_a_weapon_file() {
+        assert_eq!(weapon_class(b"WEAPONFILE\\displayName\\X\\weaponclass\\Rifle \\weaponSlot\\primary"), Some(b"rifle".to_vec()));
+        assert_eq!(weapon_class(b"WEAPONFILE\\weaponClass"), None);
+        assert_eq!(weapon_class(b"weaponClass\\rifle"), None);
     }
 }

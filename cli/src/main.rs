@@ -158,13 +158,14 @@ fn run() -> Result<ExitCode, String> {
 
     if args.command == "explain" {
         let Some(script) = &inputs.script else { return Err("explain needs a playeranim.script".into()) };
+        let classes = report.classes.clone();
         let (Some(world), Some(obs)) = (report.world.as_mut(), report.obs.as_ref()) else {
             for d in report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error) {
                 render_text(d, Some(&script.text), false, &mut std::io::stderr()).map_err(e)?;
             }
             return Err("the script does not load: fix its errors first".into());
         };
-        let text = explain(world, obs, script, &args.query)?;
+        let text = explain(world, obs, script, &args.query, &classes)?;
         out.write_all(text.as_bytes()).map_err(e)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -220,6 +220,9 @@ pub struct Init {
 /// What the init is given besides the script text.
 pub struct Setup<'a> {
     pub weapons: &'a [Vec<u8>],
+    /// The class (index in the module's weapon class table) of each weapon,
+    /// weapon 1 first, where its weapon file was read.
+    pub classes: &'a [Option<usize>],
     /// `multiplayer.atr`; None: a stand-in tree of the script's names.
     pub tree: Option<&'a SourceFile>,
 }
@@ -369,7 +372,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let mut clean: Option<Init> = None;
     for iteration in 0..200 {
         let tree = if tree_failed { None } else { setup.tree };
-        let run = init(&work, &Setup { weapons: setup.weapons, tree });
+        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree });
         let Some(step) = run.failure else {
             clean = Some(run);
             break;
@@ -551,6 +554,33 @@ fn never_holds(script: &bg_anim_script_t) -> Option<usize> {
     })
 }
 
+/// The bits of the script's condition of `kind`, if it has one.
+fn condition_bits(script: &bg_anim_script_t, kind: i32) -> Option<u64> {
+    let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
+    script.conditions[..n].iter().find(|c| c.r#type == kind).map(|c| u64::from(c.value[0] as u32) | u64::from(c.value[1] as u32) << 32)
+}
+
+/// A WEAPONCLASS condition that no weapon of the list (or of the block's
+/// WEAPONS condition) satisfies, when every weapon's class is known.
+fn class_mismatch(script: &bg_anim_script_t, classes: &[Option<usize>]) -> Option<String> {
+    let wanted = condition_bits(script, ANIM_COND_WEAPONCLASS)?;
+    if wanted == 0 || classes.is_empty() || classes.iter().any(|c| c.is_none()) {
+        return None;
+    }
+    let class_bit = |c: &Option<usize>| c.map_or(0u64, |c| if c < 64 { 1u64 << c } else { 0 });
+    let all: u64 = classes.iter().map(class_bit).fold(0, |a, b| a | b);
+    if all & wanted == 0 {
+        return Some("no weapon of the weapon list has a class this block's 'weaponclass' names: the block can never be chosen".into());
+    }
+    let weapons = condition_bits(script, ANIM_COND_WEAPON)?;
+    // Weapon 0 ('none') has no weapon file: leave such blocks alone.
+    if weapons & 1 != 0 || weapons == 0 {
+        return None;
+    }
+    let named: u64 = (1..64usize).filter(|&b| weapons >> b & 1 != 0).filter_map(|b| classes.get(b - 1)).map(class_bit).fold(0, |a, b| a | b);
+    (named & wanted == 0).then(|| "no weapon this block's 'weapons' names has a class its 'weaponclass' names: the block can never be chosen".into())
+}
+
 fn first_token_len(text: &[u8], pos: usize) -> usize {
     trees::token_len_at(text, pos).max(1)
 }
@@ -609,6 +639,9 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
                 ));
             } else if always_matches(script_item) {
                 always = Some(item);
+            }
+            if let Some(message) = class_mismatch(script_item, setup.classes) {
+                out.push(warn(script, pos, first_token_len(text, pos), "never-holds", message));
             }
             if let Some(c) = never_holds(script_item) {
                 let names = condition_names();
