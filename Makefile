@@ -117,3 +117,23 @@ test-difftest: dist
 
 clean:
 	rm -rf dist build $(TARGET_DIR)
+
+# ---- the uoanim command-line tool (cli/, built for the host) ---------------
+#   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
+#   test-tool: its unit, golden and suite-agreement tests, and clippy
+TOOL := dist/bin/uoanim
+TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
+
+.PHONY: tool test-tool
+dist: $(TOOL)
+test: test-tool
+tool: $(TOOL)
+
+$(TOOL): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
+	$(CARGO) build --release --locked -p uoanim-cli --target-dir $(TARGET_DIR)
+	mkdir -p dist/bin
+	cp $(TARGET_DIR)/release/uoanim $@
+
+test-tool: $(TOOL)
+	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
+	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture

@@ -37,4 +37,22 @@ pub trait ParseEngine {
     fn session_checkpoint(&mut self, end: &crate::script::parser::SessionEnd, cursor: Option<usize>) {
         let _ = (end, cursor);
     }
+
+    // ---- observation hooks (tools; no-ops for the engine) ----------------
+
+    /// A condition line became pool script `item`; `line_start` is the text
+    /// offset of its first token (`None`: NULL cursor). Default: nothing.
+    fn observe_block(&mut self, item: usize, line_start: Option<usize>) {
+        let _ = (item, line_start);
+    }
+    /// A define was stored in slot `slot` of the define windows; `name_pos`
+    /// is the text offset of its name. Default: nothing.
+    fn observe_define(&mut self, slot: usize, name_pos: usize) {
+        let _ = (slot, name_pos);
+    }
+    /// A condition expression used the define in slot `slot`. Default:
+    /// nothing.
+    fn observe_define_use(&mut self, slot: usize) {
+        let _ = slot;
+    }
 }

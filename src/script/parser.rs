@@ -818,13 +818,16 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// and append it to the current list.
     fn condition_line(&mut self, current: Option<ListRef>, last_block: &mut Option<usize>) -> Outcome<i32> {
         self.rewind_and_verify()?;
+        let line_start = self.tok.cursor();
         let mut script = bg_anim_script_t::ZERO;
         let result = self.parse_conditions(&mut script)?;
         // Divergence (a NULL list in C): report the line as unexpected.
         let Some(list) = current else {
             return Err(self.unexpected());
         };
-        *last_block = Some(self.append_script(list, &script)?);
+        let item = self.append_script(list, &script)?;
+        *last_block = Some(item);
+        self.engine.observe_block(item, line_start);
         Ok(result)
     }
 
@@ -861,6 +864,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         let pointer = self.m.alias_buffer[offset..].as_ptr() as *const c_char;
         self.m.aliases[base].name = pointer;
         self.m.aliases[base].hash = string_hash(name.get());
+        self.engine.observe_define(base, self.tok.token_pos());
         let eq = self.tok.read(false);
         if !is(eq, b"=") {
             let t = Tok::of(eq);
@@ -975,6 +979,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 let key_hash = string_hash(k);
                 let found = self.m.alias_index(k, key_hash, cond as usize);
                 if found >= 0 {
+                    let used = (cond as usize).saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT).saturating_add(found as usize);
+                    self.engine.observe_define_use(used);
                     let slot = (cond as usize)
                         .saturating_mul(BG_ANIM_CONDITION_VALUE_COUNT)
                         .saturating_add(found as usize)
@@ -1364,6 +1370,22 @@ pub struct SessionEnd {
 /// the globals are published and the weapon strings rebuilt): resets the
 /// defines and runs the section machine.
 pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, SessionEnd) {
+    let (outcome, stop) = parse_script_stop(m, input);
+    (outcome, stop.end)
+}
+
+/// Where a parse stopped: the tokenizer state ([`SessionEnd`]) and the last
+/// token read (its offset in the text and its length), which is the token a
+/// diagnostic is about. For tools that point at the offending token.
+#[derive(Clone, Copy, Debug)]
+pub struct StopPoint {
+    pub end: SessionEnd,
+    pub token_pos: usize,
+    pub token_len: usize,
+}
+
+/// [`parse_script`], also telling where the parse stopped.
+pub fn parse_script_stop<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, StopPoint) {
     let mut m = m;
     m.reset_defines();
     let mut run = ParseRun {
@@ -1378,7 +1400,8 @@ pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> 
     };
     let outcome = run.run();
     let (saved_parse, saved_line) = run.tok.saved();
-    (outcome, SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line })
+    let end = SessionEnd { line: run.tok.line(), unget: run.tok.is_ungotten(), saved_parse, saved_line };
+    (outcome, StopPoint { end, token_pos: run.tok.token_pos(), token_len: run.tok.token().len() })
 }
 
 /// The script-load step: the text is read once into `buffer`.

@@ -765,3 +765,70 @@ fn engine_calls_that_may_not_return_follow_a_session_checkpoint() {
     assert_eq!(cursor_a, after(b"a1"));
     assert_eq!(cursor_s, after(b"s1"));
 }
+
+/// The observation hooks and the stop point (used by tools): what they
+/// report, and a parse observed gives the same table as one that is not.
+#[test]
+fn observation_hooks_and_stop_point() {
+    struct Observer {
+        inner: Mock,
+        blocks: Vec<(usize, Option<usize>)>,
+        defines: Vec<(usize, usize)>,
+        uses: Vec<usize>,
+    }
+    impl ParseEngine for Observer {
+        fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
+            self.inner.fs_open_read(path)
+        }
+        fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
+            self.inner.fs_read(buffer, length, handle)
+        }
+        fn fs_close(&mut self, handle: i32) {
+            self.inner.fs_close(handle)
+        }
+        fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
+            self.inner.find_anim(tree, name, out)
+        }
+        fn sound_alias(&mut self, name: &CStr) -> *const c_char {
+            self.inner.sound_alias(name)
+        }
+        fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
+            self.inner.session_checkpoint(end, cursor)
+        }
+        fn observe_block(&mut self, item: usize, line_start: Option<usize>) {
+            self.blocks.push((item, line_start));
+        }
+        fn observe_define(&mut self, slot: usize, name_pos: usize) {
+            self.defines.push((slot, name_pos));
+        }
+        fn observe_define_use(&mut self, slot: usize) {
+            self.uses.push(slot);
+        }
+    }
+    let script: &[u8] = b"DEFINES\nset weapons pair = w1 AND w2\nset weapons other = w3\nANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons pair\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tdefault\n\t\t{\n\t\t\tboth b\n\t\t}\n\t}\n}\nnonsense\n";
+    let mut plain = Harness::new(script);
+    let plain_outcome = plain.parse(true);
+    let mut h = Harness::new(script);
+    let mut observer = Observer { inner: h.engine, blocks: Vec::new(), defines: Vec::new(), uses: Vec::new() };
+    let mut m = h.data.module();
+    m.init_weapon_strings(h.weapons.iter().map(|w| w.as_ptr()));
+    let input = ParseInput {
+        table: &mut h.table,
+        runtime: Some(RuntimeNames { records: &mut h.runtime[..], count: &mut h.count }),
+        engine: &mut observer,
+        path: Some(PATH),
+        text: &h.text,
+        behaviour: Behaviour::Linux,
+    };
+    let (outcome, stop) = parse_script_stop(m, input);
+    assert_eq!(outcome, plain_outcome);
+    let text = outcome.expect_err("the parse stops at 'nonsense'");
+    assert_eq!(text.text().as_bytes(), b"\x15BG_AnimParseAnimScript: expected 'state': (mp/playeranim.script, line 20)");
+    let at = |needle: &[u8]| script.windows(needle.len()).position(|w| w == needle).unwrap();
+    assert_eq!((stop.token_pos, stop.token_len), (at(b"nonsense"), 8));
+    assert_eq!(observer.blocks, vec![(0, Some(at(b"weapons pair\n\t\t{"))), (1, Some(at(b"default")))]);
+    assert_eq!(observer.defines, vec![(0, at(b"pair =")), (1, at(b"other"))]);
+    assert_eq!(observer.uses, vec![0]);
+    assert_eq!(h.table.globalItemCount, plain.table.globalItemCount);
+    assert_eq!(h.count, plain.count);
+}

@@ -1,0 +1,173 @@
+//! Diagnostics: what `uoanim check` reports, and how it prints them.
+
+use serde_json::json;
+use std::io::Write;
+
+/// Error or warning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One diagnostic, located at a token of a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// The file as the user named it (or as found in a directory).
+    pub file: String,
+    /// 1-based line and byte column of the token.
+    pub line: u32,
+    pub col: u32,
+    /// Length of the token in bytes (at least 1 for the underline).
+    pub len: u32,
+    pub severity: Severity,
+    /// Stable code (docs/CHECK.md).
+    pub code: &'static str,
+    /// The message (for an error: the engine's own text, without its
+    /// leading marker byte and without the path suffix the engine appends).
+    pub message: String,
+    /// An extra hint (printed as a note).
+    pub note: Option<String>,
+    /// The engine's exact text for this error (errors the engine raises).
+    pub engine_text: Option<Vec<u8>>,
+    /// This is the first error the engine raises (what `--engine` prints).
+    pub engine_first: bool,
+}
+
+impl Diagnostic {
+    /// A diagnostic at byte offset `pos` (length `len`) of `text`.
+    pub fn at(file: &str, text: &[u8], pos: usize, len: usize, severity: Severity, code: &'static str, message: String) -> Self {
+        let (line, col) = line_col(text, pos);
+        Diagnostic {
+            file: file.to_string(),
+            line,
+            col,
+            len: len.max(1) as u32,
+            severity,
+            code,
+            message,
+            note: None,
+            engine_text: None,
+            engine_first: false,
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+/// 1-based line and column (bytes) of offset `pos` in `text`.
+pub fn line_col(text: &[u8], pos: usize) -> (u32, u32) {
+    let pos = pos.min(text.len());
+    let before = &text[..pos];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    (line as u32, (pos - start + 1) as u32)
+}
+
+/// Sorts diagnostics in file order (file, line, column; errors before
+/// warnings at the same place) and drops exact repeats.
+pub fn sort(diags: &mut Vec<Diagnostic>, file_order: &[String]) {
+    let rank = |f: &str| file_order.iter().position(|x| x == f).unwrap_or(usize::MAX);
+    diags.sort_by(|a, b| {
+        (rank(&a.file), &a.file, a.line, a.col, a.severity, a.code).cmp(&(rank(&b.file), &b.file, b.line, b.col, b.severity, b.code))
+    });
+    diags.dedup_by(|b, a| {
+        let same = a.file == b.file && a.line == b.line && a.col == b.col && a.code == b.code && a.message == b.message;
+        if same {
+            a.engine_first |= b.engine_first;
+        }
+        same
+    });
+}
+
+/// Text of a diagnostic's message from engine bytes (lossy UTF-8; control
+/// bytes shown as `\xHH`).
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() && c != '\t' {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Human output: `path:line:col: error[CODE]: message`, with the source line
+/// and an underline of the token when `underline` (a terminal).
+pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, underline: bool, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "{}:{}:{}: {}[{}]: {}", d.file, d.line, d.col, d.severity.as_str(), d.code, d.message)?;
+    if underline {
+        if let Some(text) = source {
+            if let Some(line) = text.split(|&b| b == b'\n').nth(d.line as usize - 1) {
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                let shown: String = printable(line).replace('\t', " ");
+                let start = (d.col as usize).saturating_sub(1).min(shown.len());
+                let width = (d.len as usize).clamp(1, shown.len().saturating_sub(start).max(1));
+                let colour = if d.severity == Severity::Error { "\x1b[1;31m" } else { "\x1b[1;33m" };
+                writeln!(out, "    {shown}")?;
+                writeln!(out, "    {}{colour}{}\x1b[0m", " ".repeat(start), "^".repeat(width))?;
+            }
+        }
+    }
+    if let Some(note) = &d.note {
+        writeln!(out, "    = note: {note}")?;
+    }
+    Ok(())
+}
+
+/// One JSON object (one line) per diagnostic.
+pub fn to_json(d: &Diagnostic) -> serde_json::Value {
+    let mut v = json!({
+        "file": d.file,
+        "line": d.line,
+        "column": d.col,
+        "end_column": d.col + d.len,
+        "severity": d.severity.as_str(),
+        "code": d.code,
+        "message": d.message,
+        "engine_first": d.engine_first,
+    });
+    if let Some(note) = &d.note {
+        v["note"] = json!(note);
+    }
+    if let Some(t) = &d.engine_text {
+        v["engine_text"] = json!(String::from_utf8_lossy(t));
+    }
+    v
+}
+
+/// Cuts the marker byte and the `": (path, line N)"` suffix off an engine
+/// text of the player-animation parser.
+pub fn engine_message(text: &[u8]) -> String {
+    let t = text.strip_prefix(b"\x15").unwrap_or(text);
+    let t = match find_suffix(t) {
+        Some(i) => &t[..i],
+        None => t,
+    };
+    let t = t.strip_suffix(b"\n").unwrap_or(t);
+    printable(t)
+}
+
+fn find_suffix(t: &[u8]) -> Option<usize> {
+    let needle = b": (mp/playeranim.script, line ";
+    t.windows(needle.len()).rposition(|w| w == needle)
+}

@@ -1,0 +1,757 @@
+//! `mp/playeranim.script`: the engine's init sequence run by the library's
+//! own functions (pass 1 with the name registrations, the multiplayer tree
+//! built by the registry, the entries rebuild and pass 2), the recovery
+//! that turns it into an all-errors checker, and the cross-checks.
+
+use crate::diag::{engine_message, printable, Diagnostic, Severity};
+use crate::input::SourceFile;
+use crate::trees::{self, BuiltNode, BuiltTree};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ffi::{CStr, CString};
+use uoanim::abi::bg::*;
+use uoanim::abi::common::{scr_anim_t, XAnim};
+use uoanim::error::Failure;
+use uoanim::flavour::Behaviour;
+use uoanim::script::engine::ParseEngine;
+use uoanim::script::finalize;
+use uoanim::script::parser::{self, ModuleData, ParseInput, RuntimeNames, SessionEnd, StopPoint};
+use uoanim::script::runtime::engine::FinalizeEngine;
+use uoanim::script::runtime::resolve_script;
+use uoanim::script::tables;
+use uoanim::script::tokenizer::Tokenizer;
+
+/// The path the engine loads the script from (and names in its errors).
+pub const SCRIPT_PATH: &CStr = c"mp/playeranim.script";
+
+/// The behaviour the checker reproduces: the server game module's.
+pub const BEHAVIOUR: Behaviour = Behaviour::Linux;
+
+/// Init steps, in the engine's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Load,
+    Pass1,
+    Precache,
+    Finalize,
+    Pass2,
+}
+
+/// A zeroed C mirror on the heap.
+fn zeroed<T>() -> Box<T> {
+    // SAFETY: used only for the plain-data C mirrors (integers, raw
+    // pointers, unions of those), for which all-zero bits are valid.
+    unsafe { Box::<T>::new_zeroed().assume_init() }
+}
+
+/// The module's state after an init: everything the runtime reads.
+pub struct World {
+    pub module: Box<ModuleData>,
+    pub table: Box<bg_static_animation_table_t>,
+    pub runtime: Box<[bg_runtime_animation_t; BG_ANIM_MAX_ANIMATIONS]>,
+    pub count: i32,
+    /// The weapon names the module's weapon table points at.
+    pub weapon_names: Vec<CString>,
+    /// Sound alias strings the commands point at.
+    pub sound_names: Vec<CString>,
+    /// The tree the entries were rebuilt from.
+    pub tree: BuiltTree,
+    /// Whether that tree is the multiplayer tree built from its file (else a
+    /// stand-in made of the script's names).
+    pub real_tree: bool,
+}
+
+impl World {
+    fn new(weapons: &[Vec<u8>]) -> World {
+        let mut world = World {
+            module: Box::new(ModuleData::INITIAL),
+            table: zeroed(),
+            runtime: zeroed(),
+            count: 0,
+            weapon_names: weapons.iter().map(|w| CString::new(w.clone()).unwrap_or_default()).collect(),
+            sound_names: Vec::new(),
+            tree: BuiltTree::default(),
+            real_tree: false,
+        };
+        let names: Vec<*const core::ffi::c_char> = world.weapon_names.iter().map(|c| c.as_ptr()).collect();
+        world.module.module().init_weapon_strings(names.into_iter().take(MAX_WEAPONS - 1));
+        world
+    }
+}
+
+/// One registration of pass 1 (`Scr_FindAnim`): the name and where the
+/// script first uses it.
+#[derive(Clone, Debug)]
+pub struct Registration {
+    pub name: Vec<u8>,
+    pub pos: usize,
+}
+
+/// What the parser let the tool observe.
+#[derive(Default)]
+pub struct Observed {
+    pub registrations: Vec<Registration>,
+    pub sounds: Vec<(Vec<u8>, usize)>,
+    /// Pool item → offset of its condition line.
+    pub blocks: HashMap<usize, usize>,
+    /// Pass-1 defines: (slot, offset of the name).
+    pub defines: Vec<(usize, usize)>,
+    pub define_uses: HashSet<usize>,
+    /// Pool items made by pass 1.
+    pub pass1_items: usize,
+}
+
+struct PaEngine<'e> {
+    text: &'e [u8],
+    pass: u8,
+    cursor: Option<usize>,
+    obs: &'e mut Observed,
+    sound_names: &'e mut Vec<CString>,
+}
+
+impl PaEngine<'_> {
+    /// Start of the token that ends at the last checkpoint's cursor.
+    fn token_start(&self, len: usize) -> usize {
+        let end = self.cursor.unwrap_or(self.text.len()).min(self.text.len());
+        let mut start = end.saturating_sub(len);
+        if end > 0 && self.text.get(end - 1) == Some(&b'"') {
+            start = start.saturating_sub(2);
+        }
+        start
+    }
+}
+
+impl ParseEngine for PaEngine<'_> {
+    fn fs_open_read(&mut self, _path: &CStr) -> (i32, i32) {
+        (i32::try_from(self.text.len()).unwrap_or(i32::MAX), 1)
+    }
+    fn fs_read(&mut self, buffer: &mut [u8], length: i32, _handle: i32) {
+        let n = usize::try_from(length).unwrap_or(0).min(self.text.len()).min(buffer.len());
+        buffer[..n].copy_from_slice(&self.text[..n]);
+    }
+    fn fs_close(&mut self, _handle: i32) {}
+    fn find_anim(&mut self, _tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
+        let name = name.to_bytes().to_vec();
+        let pos = self.token_start(name.len());
+        self.obs.registrations.push(Registration { name, pos });
+        *out = scr_anim_t { animIndex: 0, treeIndex: 0 };
+    }
+    fn sound_alias(&mut self, name: &CStr) -> *const core::ffi::c_char {
+        let bytes = name.to_bytes().to_vec();
+        if self.pass == 1 {
+            let pos = self.token_start(bytes.len());
+            self.obs.sounds.push((bytes, pos));
+        }
+        let c = name.to_owned();
+        let p = c.as_ptr();
+        self.sound_names.push(c);
+        p
+    }
+    fn session_checkpoint(&mut self, _end: &SessionEnd, cursor: Option<usize>) {
+        self.cursor = cursor;
+    }
+    fn observe_block(&mut self, item: usize, line_start: Option<usize>) {
+        if let Some(pos) = line_start {
+            self.obs.blocks.insert(item, pos);
+        }
+    }
+    fn observe_define(&mut self, slot: usize, name_pos: usize) {
+        if self.pass == 1 {
+            self.obs.defines.push((slot, name_pos));
+        }
+    }
+    fn observe_define_use(&mut self, slot: usize) {
+        if self.pass == 1 {
+            self.obs.define_uses.insert(slot);
+        }
+    }
+}
+
+/// `trap_XAnim*` over a built tree. Lengths and move deltas need the xanim
+/// assets' data, which the tool does not read: every leaf has length 0 (the
+/// engine then uses its 500 ms floor) and no motion.
+struct FinEngine<'t> {
+    tree: &'t BuiltTree,
+    names: Vec<CString>,
+}
+
+impl FinalizeEngine for FinEngine<'_> {
+    fn anims_index(&mut self, _tree: *mut XAnim) -> u32 {
+        1
+    }
+    fn tree_size(&mut self, _tree: *mut XAnim) -> i32 {
+        self.tree.nodes.len() as i32
+    }
+    fn is_primitive(&mut self, _tree_index: u16, anim_index: u16) -> bool {
+        self.tree.nodes.get(usize::from(anim_index)).is_some_and(|n| n.leaf)
+    }
+    fn anim_name(&mut self, _tree_index: u16, anim_index: u16) -> Option<&CStr> {
+        self.names.get(usize::from(anim_index)).map(|c| c.as_c_str())
+    }
+    fn length(&mut self, _tree: *mut XAnim, _anim_index: u16) -> i32 {
+        0
+    }
+    fn rel_delta(&mut self, _t: u16, _a: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
+        *rotation = [0.0; 3];
+        *movement = [0.0; 3];
+    }
+    fn is_looped(&mut self, _tree_index: u16, _anim_index: u16) -> bool {
+        false
+    }
+}
+
+/// A failure of an init step and where the parser stopped (parse steps).
+#[derive(Clone, Copy, Debug)]
+pub struct StepFailure {
+    pub stage: Stage,
+    pub failure: Failure,
+    pub stop: Option<StopPoint>,
+}
+
+/// The result of one init.
+pub struct Init {
+    pub world: World,
+    pub obs: Observed,
+    pub failure: Option<StepFailure>,
+    /// Registered names the multiplayer tree does not define (lower case),
+    /// when the tree was built.
+    pub undefined: Vec<Vec<u8>>,
+}
+
+/// What the init is given besides the script text.
+pub struct Setup<'a> {
+    pub weapons: &'a [Vec<u8>],
+    /// The class (index in the module's weapon class table) of each weapon,
+    /// weapon 1 first, where its weapon file was read.
+    pub classes: &'a [Option<usize>],
+    /// `multiplayer.atr`; None: a stand-in tree of the script's names.
+    pub tree: Option<&'a SourceFile>,
+}
+
+/// The names `BG_FindAnims` registers before pass 1.
+const FIXED_NAMES: [&[u8]; 4] = [b"root", b"torso", b"legs", b"turning"];
+
+/// Runs the engine's init over `text`: load, pass 1, precache of the
+/// multiplayer tree, entries rebuild, pass 2, note types.
+pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
+    let mut world = World::new(setup.weapons);
+    let mut obs = Observed::default();
+    let mut buffer = vec![0u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE];
+    let mut sounds = Vec::new();
+    let fail = |world, obs, stage, failure, stop| Init { world, obs, failure: Some(StepFailure { stage, failure, stop }), undefined: Vec::new() };
+
+    // Load and pass 1.
+    {
+        let mut engine = PaEngine { text, pass: 1, cursor: None, obs: &mut obs, sound_names: &mut sounds };
+        let buf: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE] = buffer.as_mut_slice().try_into().expect("buffer size");
+        if let Err(f) = parser::load_script(buf, Some(SCRIPT_PATH), &mut engine) {
+            world.sound_names = sounds;
+            return fail(world, obs, Stage::Load, f, None);
+        }
+    }
+    let pass1 = {
+        let World { module, table, runtime, count, .. } = &mut world;
+        let mut engine = PaEngine { text, pass: 1, cursor: None, obs: &mut obs, sound_names: &mut sounds };
+        let input = ParseInput {
+            table,
+            runtime: Some(RuntimeNames { records: &mut runtime[..], count }),
+            engine: &mut engine,
+            path: Some(SCRIPT_PATH.to_bytes()),
+            text: &buffer,
+            behaviour: BEHAVIOUR,
+        };
+        parser::parse_script_stop(module.module(), input)
+    };
+    world.sound_names = std::mem::take(&mut sounds);
+    if let (Err(f), stop) = pass1 {
+        return fail(world, obs, Stage::Pass1, f, Some(stop));
+    }
+    obs.pass1_items = world.table.globalItemCount.max(0) as usize;
+
+    // The multiplayer tree: built by the registry with the names
+    // registered so far (BG_FindAnims, then pass 1), as the engine's
+    // precache does; or a stand-in.
+    let mut undefined = Vec::new();
+    let count = world.count.clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
+    if let Some(tree) = setup.tree {
+        let mut refs: Vec<&[u8]> = FIXED_NAMES.to_vec();
+        refs.extend(obs.registrations.iter().map(|r| r.name.as_slice()));
+        let (outcome, tool, addr) = trees::load_tree("multiplayer", &tree.text, &refs, false);
+        let known: HashSet<Vec<u8>> = trees::tree_names(&tree.text).into_iter().collect();
+        let mut seen = HashSet::new();
+        for r in &obs.registrations {
+            let lower = r.name.to_ascii_lowercase();
+            if lower != b"root" && !known.contains(&lower) && seen.insert(lower.clone()) {
+                undefined.push(lower);
+            }
+        }
+        if let Err(f) = outcome {
+            let mut init = fail(world, obs, Stage::Precache, f, None);
+            init.undefined = undefined;
+            return init;
+        }
+        if let Some(built) = addr.checked_sub(1).and_then(|i| tool.built.get(i)) {
+            world.tree = built.clone();
+            world.real_tree = true;
+            for (i, record) in world.runtime[..count].iter_mut().enumerate() {
+                let value = tool.cells.get(&(FIXED_NAMES.len() + i + 2)).copied().unwrap_or(0);
+                record.anim = scr_anim_t { animIndex: value as u16, treeIndex: (value >> 16) as u16 };
+            }
+        }
+    }
+    if !world.real_tree {
+        stand_in_tree(&mut world, count);
+    }
+
+    // BG_FinalizePlayerAnims: rebuild, pass 2, note types.
+    {
+        let names = world.tree.nodes.iter().map(|n| CString::new(n.name.clone()).unwrap_or_default()).collect();
+        let mut fin = FinEngine { tree: &world.tree, names };
+        if let Err(f) = finalize::rebuild_entries(BEHAVIOUR, &mut world.table, &world.runtime[..count], &mut fin) {
+            return Init { world, obs, failure: Some(StepFailure { stage: Stage::Finalize, failure: f, stop: None }), undefined };
+        }
+    }
+    let pass2 = {
+        let World { module, table, .. } = &mut world;
+        let mut engine = PaEngine { text, pass: 2, cursor: None, obs: &mut obs, sound_names: &mut sounds };
+        let input = ParseInput { table, runtime: None, engine: &mut engine, path: None, text: &buffer, behaviour: BEHAVIOUR };
+        parser::parse_script_stop(module.module(), input)
+    };
+    world.sound_names.append(&mut sounds);
+    if let (Err(f), stop) = pass2 {
+        return Init { world, obs, failure: Some(StepFailure { stage: Stage::Pass2, failure: f, stop: Some(stop) }), undefined };
+    }
+    finalize::setup_anim_note_types(&mut world.table);
+    Init { world, obs, failure: None, undefined }
+}
+
+/// A tree standing in for a missing multiplayer tree: the root, then one
+/// leaf per registered name (first registration order).
+fn stand_in_tree(world: &mut World, count: usize) {
+    let mut nodes = vec![BuiltNode { name: b"root".to_vec(), leaf: false }];
+    let mut index: HashMap<Vec<u8>, u16> = HashMap::new();
+    index.insert(b"root".to_vec(), 0);
+    for record in world.runtime[..count].iter_mut() {
+        let name = tables::field_name(record.name_bytes()).to_vec();
+        let key = name.to_ascii_lowercase();
+        let node = *index.entry(key).or_insert_with(|| {
+            nodes.push(BuiltNode { name: name.clone(), leaf: true });
+            (nodes.len() - 1) as u16
+        });
+        record.anim = scr_anim_t { animIndex: node, treeIndex: 1 };
+    }
+    world.tree = BuiltTree { nodes };
+    world.real_tree = false;
+}
+
+/// The result of checking a script.
+pub struct ScriptReport {
+    pub diags: Vec<Diagnostic>,
+    /// The module after a clean init of the unmodified text.
+    pub world: Option<World>,
+    pub obs: Option<Observed>,
+}
+
+/// Codes of the diagnostics of a stage's failure.
+fn stage_code(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Load => "load",
+        Stage::Pass1 => "parse",
+        Stage::Precache => "atr",
+        Stage::Finalize => "finalize",
+        Stage::Pass2 => "pass2",
+    }
+}
+
+/// Checks the script: the engine's init, then again after each error with
+/// the offending line blanked (recovery), then the cross-checks on the
+/// last clean init.
+pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTreeSet<Vec<u8>>>) -> ScriptReport {
+    let mut work = script.text.clone();
+    let mut diags = Vec::new();
+    let mut tree_failed = false;
+    let mut clean: Option<Init> = None;
+    for iteration in 0..200 {
+        let tree = if tree_failed { None } else { setup.tree };
+        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree });
+        let Some(step) = run.failure else {
+            clean = Some(run);
+            break;
+        };
+        let engine_text = step.failure.text().as_bytes().to_vec();
+        let mut produced = Vec::new();
+        let mut resumable = None;
+        match step.stage {
+            Stage::Pass1 | Stage::Pass2 => {
+                let stop = step.stop.expect("parse steps stop somewhere");
+                let mut d = Diagnostic::at(
+                    &script.display,
+                    &script.text,
+                    stop.token_pos,
+                    if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len },
+                    Severity::Error,
+                    stage_code(step.stage),
+                    engine_message(&engine_text),
+                );
+                if let Some(note) = note_for(&engine_text) {
+                    d = d.with_note(note);
+                }
+                d.engine_text = Some(engine_text.clone());
+                produced.push(d);
+                resumable = Some(stop.token_pos);
+            }
+            Stage::Precache => {
+                let tree_file = setup.tree.expect("precache runs with a tree");
+                let message = trees::failure_message(&step.failure);
+                let undefined_prefix = b"\x15animation '";
+                if engine_text.starts_with(undefined_prefix) {
+                    // Every name the tree lacks, at its first use; the one
+                    // the engine names carries its text.
+                    for name in &run.undefined {
+                        if let Some(r) = run.obs.registrations.iter().find(|r| r.name.eq_ignore_ascii_case(name)) {
+                            let text = format!("animation '{}' not defined in anim tree 'multiplayer'", printable(name));
+                            let mut d = Diagnostic::at(&script.display, &script.text, r.pos, r.name.len(), Severity::Error, "anim-not-in-tree", text.clone());
+                            if text == message {
+                                d.engine_text = Some(engine_text.clone());
+                            }
+                            produced.push(d);
+                        }
+                    }
+                    if !produced.iter().any(|d| d.engine_text.is_some()) {
+                        let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, 0, 1, Severity::Error, "anim-not-in-tree", message);
+                        d.engine_text = Some(engine_text.clone());
+                        produced.push(d);
+                    }
+                } else {
+                    // An error of the tree file itself (also listed by the
+                    // tree check, with recovery).
+                    let (pos, len) = trees::failure_position(&tree_file.text, &step.failure).unwrap_or((0, 1));
+                    let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, pos, len, Severity::Error, "atr", message);
+                    d.engine_text = Some(engine_text.clone());
+                    produced.push(d);
+                }
+                tree_failed = true;
+            }
+            Stage::Load | Stage::Finalize => {
+                let mut d = Diagnostic::at(&script.display, &script.text, 0, 1, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
+                d.engine_text = Some(engine_text.clone());
+                produced.push(d);
+            }
+        }
+        if iteration == 0 {
+            for d in produced.iter_mut() {
+                if d.engine_text.as_deref() == Some(engine_text.as_slice()) {
+                    d.engine_first = true;
+                    break;
+                }
+            }
+        }
+        diags.extend(produced);
+        match (step.stage, resumable) {
+            (Stage::Precache, _) => continue,
+            (_, Some(pos)) => {
+                if !trees::blank_line_keeping_braces(&mut work, pos) {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    let clean_first_time = diags.is_empty();
+    let (mut world, mut obs) = (None, None);
+    if let Some(run) = clean {
+        diags.extend(cross_checks(script, &work, &run, setup, xanims));
+        if clean_first_time {
+            world = Some(run.world);
+            obs = Some(run.obs);
+        }
+    }
+    ScriptReport { diags, world, obs }
+}
+
+/// A hint for the traps behind some engine errors.
+fn note_for(text: &[u8]) -> Option<&'static str> {
+    let unknown = b"BG_IndexForString: unknown token '";
+    let at = text.windows(unknown.len()).position(|w| w == unknown)?;
+    let rest = &text[at + unknown.len()..];
+    let end = rest.iter().position(|&b| b == b'\'')?;
+    let token = &rest[..end];
+    if token.contains(&b' ') {
+        return Some("words not joined by an operator (AND, MINUS, NOT, ',') are read as one name");
+    }
+    if token.eq_ignore_ascii_case(b"playeranimtype") {
+        return Some("'playerAnimType' is a Call of Duty 2 condition; United Offensive does not know it");
+    }
+    None
+}
+
+// ---- cross-checks -------------------------------------------------------------
+
+/// The names of a module table (NULL-name terminated).
+pub fn table_names(table: &[bg_indexed_string_t]) -> Vec<Vec<u8>> {
+    table
+        .iter()
+        .take_while(|s| !s.name.is_null())
+        // SAFETY: the module's tables point at its own string literals or
+        // at the world's weapon names, all alive and NUL-terminated.
+        .map(|s| unsafe { tables::c_string(s.name) }.unwrap_or(b"").to_vec())
+        .collect()
+}
+
+/// Condition type names, upper case as the module spells them.
+pub fn condition_names() -> Vec<Vec<u8>> {
+    table_names(&tables::ANIM_CONDITION_TYPE_STRINGS)
+}
+
+fn warn(script: &SourceFile, pos: usize, len: usize, code: &'static str, message: String) -> Diagnostic {
+    Diagnostic::at(&script.display, &script.text, pos, len, Severity::Warning, code, message)
+}
+
+/// Every list of the table with a label.
+pub fn lists(table: &bg_static_animation_table_t) -> Vec<(String, &bg_anim_script_list_t)> {
+    let states = table_names(&tables::ANIM_STATE_STR);
+    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
+    let events = table_names(&tables::ANIM_EVENT_STRINGS);
+    let s = |i: usize| String::from_utf8_lossy(&states[i]).to_lowercase();
+    let m = |i: usize| String::from_utf8_lossy(&moves[i]).to_lowercase();
+    let mut out = Vec::new();
+    for st in 0..ANIM_STATE_COUNT {
+        for mt in 0..ANIM_MT_COUNT {
+            out.push((format!("state {} {}", s(st), m(mt)), &table.animations[st][mt]));
+            out.push((format!("canned state {} {}", s(st), m(mt)), &table.canned[st][mt]));
+        }
+    }
+    for to in 0..ANIM_STATE_COUNT {
+        for from in 0..ANIM_STATE_COUNT {
+            out.push((format!("statechange {} {}", s(to), s(from)), &table.statechanges[to][from]));
+        }
+    }
+    for (e, name) in events.iter().enumerate() {
+        let list = if e < ANIM_EVENT_RELOAD { &table.events[e] } else { &table.scriptLists[e - ANIM_EVENT_RELOAD] };
+        out.push((format!("event {}", String::from_utf8_lossy(name).to_lowercase()), list));
+    }
+    out
+}
+
+/// The pool items of a list, in order.
+pub fn list_items(table: &bg_static_animation_table_t, list: &bg_anim_script_list_t) -> Vec<usize> {
+    let n = usize::try_from(list.count).unwrap_or(0).min(BG_ANIM_MAX_LIST_ITEMS);
+    list.scripts[..n].iter().filter_map(|&p| resolve_script(table, p)).collect()
+}
+
+/// Every condition of the script holds whatever the client's state.
+fn always_matches(script: &bg_anim_script_t) -> bool {
+    let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
+    script.conditions[..n].iter().all(|c| {
+        uoanim::script::runtime::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == -1 && c.value[1] == -1
+    })
+}
+
+/// A condition of the script that no client state satisfies.
+fn never_holds(script: &bg_anim_script_t) -> Option<usize> {
+    let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
+    script.conditions[..n].iter().position(|c| {
+        uoanim::script::runtime::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == 0 && c.value[1] == 0
+    })
+}
+
+/// The bits of the script's condition of `kind`, if it has one.
+fn condition_bits(script: &bg_anim_script_t, kind: i32) -> Option<u64> {
+    let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
+    script.conditions[..n].iter().find(|c| c.r#type == kind).map(|c| u64::from(c.value[0] as u32) | u64::from(c.value[1] as u32) << 32)
+}
+
+/// A WEAPONCLASS condition that no weapon of the list (or of the block's
+/// WEAPONS condition) satisfies, when every weapon's class is known.
+fn class_mismatch(script: &bg_anim_script_t, classes: &[Option<usize>]) -> Option<String> {
+    let wanted = condition_bits(script, ANIM_COND_WEAPONCLASS)?;
+    if wanted == 0 || classes.is_empty() || classes.iter().any(|c| c.is_none()) {
+        return None;
+    }
+    let class_bit = |c: &Option<usize>| c.map_or(0u64, |c| if c < 64 { 1u64 << c } else { 0 });
+    let all: u64 = classes.iter().map(class_bit).fold(0, |a, b| a | b);
+    if all & wanted == 0 {
+        return Some("no weapon of the weapon list has a class this block's 'weaponclass' names: the block can never be chosen".into());
+    }
+    let weapons = condition_bits(script, ANIM_COND_WEAPON)?;
+    // Weapon 0 ('none') has no weapon file: leave such blocks alone.
+    if weapons & 1 != 0 || weapons == 0 {
+        return None;
+    }
+    let named: u64 = (1..64usize).filter(|&b| weapons >> b & 1 != 0).filter_map(|b| classes.get(b - 1)).map(class_bit).fold(0, |a, b| a | b);
+    (named & wanted == 0).then(|| "no weapon this block's 'weapons' names has a class its 'weaponclass' names: the block can never be chosen".into())
+}
+
+fn first_token_len(text: &[u8], pos: usize) -> usize {
+    trees::token_len_at(text, pos).max(1)
+}
+
+fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>, xanims: Option<&BTreeSet<Vec<u8>>>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let text = &script.text;
+    let table = &run.world.table;
+    let obs = &run.obs;
+
+    if setup.tree.is_none() {
+        out.push(warn(script, 0, 1, "no-tree", "no multiplayer.atr found: animation names are not checked against the tree (use --tree FILE)".into()));
+    }
+    if setup.weapons.len() > 63 {
+        out.push(warn(
+            script,
+            0,
+            1,
+            "weapon-limit",
+            format!("{} weapons: a weapon past the 63rd has no bit in the two condition words (the C original writes past them)", setup.weapons.len()),
+        ));
+    }
+    if setup.weapons.is_empty() {
+        out.push(warn(script, 0, 1, "no-weapons", "no weapon list found: only the weapon 'none' is known (use --weapons DIR|FILE)".into()));
+    }
+
+    // Unused defines, and defines that select nothing.
+    for &(slot, pos) in &obs.defines {
+        let len = first_token_len(text, pos);
+        let name = printable(&text[pos..pos + len]);
+        if !obs.define_uses.contains(&slot) {
+            out.push(warn(script, pos, len, "unused-define", format!("define '{name}' is never used")));
+        }
+        if run.world.module.alias_bits.get(slot).is_some_and(|b| b.words() == [0, 0]) {
+            out.push(warn(script, pos, len, "never-holds", format!("define '{name}' selects nothing: a condition using it can never hold")));
+        }
+    }
+
+    // Lists: unreachable blocks, conditions that never hold, replaced lists.
+    let mut listed = HashSet::new();
+    for (label, list) in lists(table) {
+        let items = list_items(table, list);
+        let mut always: Option<usize> = None;
+        for &item in &items {
+            listed.insert(item);
+            let Some(&pos) = obs.blocks.get(&item) else { continue };
+            let script_item = &table.globalItems[item];
+            if let Some(earlier) = always {
+                let (line, _) = crate::diag::line_col(text, obs.blocks.get(&earlier).copied().unwrap_or(0));
+                out.push(warn(
+                    script,
+                    pos,
+                    first_token_len(text, pos),
+                    "unreachable-block",
+                    format!("this block of '{label}' can never be chosen: the block at line {line} always matches"),
+                ));
+            } else if always_matches(script_item) {
+                always = Some(item);
+            }
+            if let Some(message) = class_mismatch(script_item, setup.classes) {
+                out.push(warn(script, pos, first_token_len(text, pos), "never-holds", message));
+            }
+            if let Some(c) = never_holds(script_item) {
+                let names = condition_names();
+                let cname = names.get(script_item.conditions[c].r#type as usize).map_or(String::new(), |n| printable(n).to_lowercase());
+                out.push(warn(script, pos, first_token_len(text, pos), "never-holds", format!("the '{cname}' condition of this block selects nothing: the block can never be chosen")));
+            }
+        }
+    }
+    let total = table.globalItemCount.clamp(0, BG_ANIM_MAX_GLOBAL_SCRIPTS as i32) as usize;
+    for item in obs.pass1_items..total {
+        if !listed.contains(&item) {
+            if let Some(&pos) = obs.blocks.get(&item) {
+                out.push(warn(script, pos, first_token_len(text, pos), "replaced-block", "this block is never used: a later block for the same list replaces the whole list".into()));
+            }
+        }
+    }
+
+    // Lexical traps of condition expressions (lines the parser accepted).
+    let mut lines: Vec<usize> = obs.blocks.values().copied().collect();
+    lines.extend(obs.defines.iter().map(|&(_, p)| p));
+    lines.sort_unstable();
+    lines.dedup();
+    let conds = condition_names();
+    let mut traps = Vec::new();
+    for start in lines {
+        expression_traps(script, work, start, &conds, &mut traps);
+    }
+    // AND is used everywhere in stock scripts: say it once per file.
+    let unions = traps.iter().filter(|d| d.code == "and-union").count();
+    let mut said = false;
+    for d in traps {
+        if d.code == "and-union" {
+            if said {
+                continue;
+            }
+            said = true;
+            if unions > 1 {
+                out.push(d.with_note(format!("the same holds for the other {} uses of AND in this file", unions - 1)));
+                continue;
+            }
+        }
+        out.push(d);
+    }
+
+    // Sounds that are not sound aliases.
+    for (name, pos) in &obs.sounds {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(b".wav") || lower.ends_with(b".mp3") {
+            out.push(warn(script, *pos, name.len(), "sound-file", format!("'{}' looks like a sound file: the engine wants a sound alias name", printable(name))));
+        }
+    }
+
+    // Leaves of the multiplayer tree without an xanim asset.
+    if let (Some(assets), Some(tree_file)) = (xanims, setup.tree) {
+        if run.world.real_tree {
+            for node in run.world.tree.nodes.iter().filter(|n| n.leaf) {
+                if !assets.contains(&node.name.to_ascii_lowercase()) {
+                    let (pos, len) = trees::find_name(&tree_file.text, &node.name, 0).unwrap_or((0, 1));
+                    out.push(Diagnostic::at(&tree_file.display, &tree_file.text, pos, len, Severity::Warning, "missing-xanim", format!("no xanim asset '{}' in xanim/", printable(&node.name))));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `AND` (a union), `MINUS`/`NOT` (which empties the expression), `none`
+/// outside WEAPONS, on one condition or define line starting at `start`.
+fn expression_traps(script: &SourceFile, work: &[u8], start: usize, conds: &[Vec<u8>], out: &mut Vec<Diagnostic>) {
+    let mut tok = Tokenizer::new(&work[start..]);
+    let mut cond: Option<usize> = None;
+    let mut minus_said = false;
+    let mut terms = 0;
+    loop {
+        let t = tok.read(false).to_vec();
+        if t.is_empty() {
+            break;
+        }
+        let pos = start + tok.token_pos();
+        let bare = t.strip_suffix(b",").unwrap_or(&t);
+        if let Some(c) = conds.iter().position(|n| n.eq_ignore_ascii_case(bare)) {
+            cond = Some(c);
+            minus_said = false;
+            terms = 0;
+            continue;
+        }
+        if t.eq_ignore_ascii_case(b"AND") {
+            if terms > 0 {
+                out.push(warn(script, pos, 3, "and-union", "AND is a union here: the condition holds when either side holds".into()));
+            }
+        } else if t.eq_ignore_ascii_case(b"MINUS") || t.eq_ignore_ascii_case(b"NOT") {
+            if !minus_said {
+                minus_said = true;
+                out.push(warn(
+                    script,
+                    pos,
+                    t.len(),
+                    "minus",
+                    format!("{} subtracts every value of the expression, also those named before it: the expression selects nothing", printable(&t)),
+                ));
+            }
+        } else if bare.eq_ignore_ascii_case(b"none") && cond.is_some_and(|c| c != ANIM_COND_WEAPON as usize) && cond.is_some_and(|c| tables::CONDITION_TYPES[c].0 == ANIM_CONDMODE_BITMASK) {
+            out.push(warn(script, pos, 4, "none-bit0", "'none' sets bit 0 (the first value of the list), it does not mean 'no value'".into()));
+            terms += 1;
+        } else if t != b"=" && t != b"," {
+            terms += 1;
+        }
+        if t.ends_with(b",") || t == b"," {
+            minus_said = false;
+            terms = 0;
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The animation-tree registry of the library run over files: the engine
+//! services it needs ([`TreeEngine`]) served from the files found, and the
+//! `.atr` check with recovery.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::input::SourceFile;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use uoanim::error::{Failure, Outcome};
+use uoanim::tree::names::{CName, Names};
+use uoanim::tree::parse::{self, Class};
+use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
+
+/// A node of a built tree, as the registry laid it out.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltNode {
+    pub name: Vec<u8>,
+    pub leaf: bool,
+}
+
+/// A built tree (what `XAnimAllocTree` and the node setters produced).
+#[derive(Clone, Debug, Default)]
+pub struct BuiltTree {
+    pub nodes: Vec<BuiltNode>,
+}
+
+/// The engine side of the registry, over in-memory files.
+#[derive(Default)]
+pub struct ToolTrees {
+    /// `animtrees/<name>.atr` (lower case) → text.
+    pub files: HashMap<Vec<u8>, Vec<u8>>,
+    pub built: Vec<BuiltTree>,
+    /// Reference cells and the values the registry stored.
+    pub cells: HashMap<CellAddr, u32>,
+}
+
+impl ToolTrees {
+    pub fn add_file(&mut self, tree: &str, text: &[u8]) {
+        self.files.insert(format!("animtrees/{tree}.atr").to_ascii_lowercase().into_bytes(), text.to_vec());
+    }
+
+    fn node(&mut self, tree: TreeAddr, index: u16) -> Option<&mut BuiltNode> {
+        self.built.get_mut(tree.checked_sub(1)?)?.nodes.get_mut(usize::from(index))
+    }
+}
+
+impl TreeEngine for ToolTrees {
+    fn is_identifier(&mut self, text: &CStr) -> bool {
+        parse::is_identifier(text.to_bytes())
+    }
+    fn canonical_filename(&mut self, filename: &CStr, out: &mut Vec<u8>) {
+        out.extend(filename.to_bytes().iter().map(|&b| if b == b'\\' { b'/' } else { b.to_ascii_lowercase() }));
+    }
+    fn string_of(&mut self, _handle: u16) -> &[u8] {
+        b""
+    }
+    fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
+        let key = path.to_bytes().to_ascii_lowercase();
+        self.files.get(&key).map(|t| {
+            let end = t.iter().position(|&b| b == 0).unwrap_or(t.len());
+            &t[..end]
+        })
+    }
+    fn clear_temp_memory_high(&mut self) {}
+    fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
+        self.built.push(BuiltTree { nodes: vec![BuiltNode::default(); node_count as usize] });
+        Ok(self.built.len())
+    }
+    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, _first: u16, _count: u16, _flags: u16) {
+        if let Some(n) = self.node(tree, index) {
+            *n = BuiltNode { name: name.bytes().to_vec(), leaf: false };
+        }
+    }
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
+        if let Some(n) = self.node(tree, index) {
+            *n = BuiltNode { name: name.bytes().to_vec(), leaf: true };
+        }
+        Ok(())
+    }
+    fn load_xanim(&mut self, _name: CName<'_>) -> Outcome<()> {
+        // Assets are checked by name against the xanim/ directory instead
+        // (they may live in archives the tool does not see).
+        Ok(())
+    }
+    fn setup_sync_nodes(&mut self, _tree: TreeAddr) -> Outcome<()> {
+        // Sync checks need the assets' looped flags: not checked.
+        Ok(())
+    }
+    fn write_cell(&mut self, cell: CellAddr, value: u32) {
+        self.cells.insert(cell, value);
+    }
+    fn is_loaded_code_pos(&mut self, _cell: CellAddr) -> bool {
+        false
+    }
+    fn is_developer_code_pos(&mut self, _cell: CellAddr) -> bool {
+        false
+    }
+}
+
+/// A step of a tree load, in the engine's order.
+#[derive(Clone, Copy, Debug)]
+pub enum TreeOp<'a> {
+    /// `Scr_UsingTreeInternal(tree)` (`#using_animtree`, registration).
+    Using(&'a str),
+    /// A reference to `name` in `tree` (`Scr_FindAnim`, a C-side cell).
+    Ref(&'a str, &'a [u8]),
+}
+
+/// One load (`Scr_BeginLoadAnimTrees` .. `Scr_PrecacheAnimTrees`) over the
+/// files `animtrees/<name>.atr`: the steps, then the precache. Returns the
+/// outcome and the engine side (built trees, cells); `find` names a tree
+/// whose built address is returned too.
+pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Outcome<()>, ToolTrees, TreeAddr) {
+    let mut trees = AnimTrees::new();
+    trees.set_anim_check(anim_check);
+    let mut tool = ToolTrees::default();
+    for (name, text) in files {
+        tool.add_file(name, text);
+    }
+    let mut checksum = 0u32;
+    let mut g = Globals { slot: 0, checksum: &mut checksum };
+    trees.begin_load(&g);
+    let mut outcome = Ok(());
+    for (i, op) in ops.iter().enumerate() {
+        let step = match *op {
+            TreeOp::Using(tree) => {
+                let tree_c = CString::new(tree).unwrap_or_default();
+                trees.using_tree_internal(&mut tool, &g, &tree_c).map(|_| ())
+            }
+            TreeOp::Ref(tree, name) => {
+                let tree_c = CString::new(tree).unwrap_or_default();
+                let anim = CString::new(name.to_vec()).unwrap_or_default();
+                trees.find_anim(&mut tool, &g, &tree_c, &anim, i + 1, 0)
+            }
+        };
+        if step.is_err() {
+            outcome = step;
+            break;
+        }
+    }
+    if outcome.is_ok() {
+        outcome = trees.precache(&mut tool, &mut g);
+    }
+    let addr = trees.find_anim_tree(&mut tool, &CString::new(find).unwrap_or_default());
+    trees.end_load();
+    (outcome, tool, addr)
+}
+
+/// One load of one tree with references `refs` (cells 1, 2, … in order, as
+/// the player-animation module makes them); see [`load_trees`].
+pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Outcome<()>, ToolTrees, TreeAddr) {
+    let mut ops = vec![TreeOp::Using(name)];
+    ops.extend(refs.iter().map(|r| TreeOp::Ref(name, r)));
+    // Cell numbers: the using step takes number 1, so references are 2.. .
+    load_trees(&[(name, text)], &ops, i32::from(anim_check), name)
+}
+
+/// The lower-cased names of a `.atr` text (its name tokens).
+pub fn tree_names(text: &[u8]) -> Vec<Vec<u8>> {
+    let mut names = Names::new();
+    let mut tokens = Vec::new();
+    parse::tokenize(text, &mut names, &mut tokens);
+    tokens.iter().filter(|t| t.class == Class::Name && !t.empty).map(|t| names.get(t.name).to_vec()).collect()
+}
+
+/// Offset and length of the `nth` (0-based) name token equal to `name`
+/// (ASCII case ignored).
+pub fn find_name(text: &[u8], name: &[u8], nth: usize) -> Option<(usize, usize)> {
+    let mut names = Names::new();
+    let mut tokens = Vec::new();
+    parse::tokenize(text, &mut names, &mut tokens);
+    tokens
+        .iter()
+        .filter(|t| t.class == Class::Name && names.get(t.name).eq_ignore_ascii_case(name))
+        .nth(nth)
+        .map(|t| (t.start as usize, name.len()))
+}
+
+/// Length of the token at `pos` (up to white space).
+pub fn token_len_at(text: &[u8], pos: usize) -> usize {
+    text.get(pos..).map_or(0, |rest| rest.iter().take_while(|&&b| (b as i8) > b' ' as i8).count())
+}
+
+/// Whether `text[i]` is a brace standing alone as a token.
+fn lone_brace(text: &[u8], i: usize) -> bool {
+    let ws = |j: Option<usize>| j.and_then(|j| text.get(j)).is_none_or(|&b| (b as i8) <= b' ' as i8);
+    matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
+}
+
+/// Blanks `text[from..]` up to and including the brace that closes the
+/// lone `{` at `from`; returns the end.
+fn blank_block(text: &mut [u8], from: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < text.len() {
+        if lone_brace(text, i) {
+            if text[i] == b'{' {
+                depth += 1;
+            } else {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        let closing = depth == 0;
+        if text[i] != b'\n' {
+            text[i] = b' ';
+        }
+        i += 1;
+        if closing {
+            break;
+        }
+    }
+    i
+}
+
+/// The recovery step after an error at `pos`: the line is blanked (line
+/// breaks kept, so positions stay), lone braces on it kept; when the next
+/// token is a `{`, the block it opens goes too (it belongs to the bad
+/// line). An error on a `{` blanks that block. False when nothing changed.
+pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
+    let before = text.to_vec();
+    let pos = pos.min(text.len());
+    if matches!(text.get(pos), Some(b'{')) && lone_brace(text, pos) {
+        blank_block(text, pos);
+        return text != before.as_slice();
+    }
+    let error_on_brace = lone_brace(text, pos);
+    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
+    let mut kept_open = false;
+    for i in start..end {
+        let keep = lone_brace(text, i) && !error_on_brace;
+        if keep {
+            kept_open |= text[i] == b'{';
+            continue;
+        }
+        if text[i] != b' ' && text[i] != b'\r' {
+            text[i] = b' ';
+        }
+    }
+    if !kept_open && !error_on_brace {
+        let next = (end..text.len()).find(|&i| (text[i] as i8) > b' ' as i8);
+        if let Some(i) = next.filter(|&i| text[i] == b'{' && lone_brace(text, i)) {
+            blank_block(text, i);
+        }
+    }
+    text != before.as_slice()
+}
+
+/// Where an error of a tree load points: its position in the text, if it
+/// has one, and the length of the token there.
+pub fn failure_position(text: &[u8], failure: &Failure) -> Option<(usize, usize)> {
+    match failure {
+        Failure::Compile { source_pos, .. } => {
+            let pos = *source_pos as usize;
+            Some((pos, token_len_at(text, pos)))
+        }
+        Failure::Error { text: t, .. } => {
+            // "duplicate animation 'NAME' in 'animtrees/...'": the second node.
+            let msg = t.as_bytes();
+            let prefix = b"\x15duplicate animation '";
+            let rest = msg.strip_prefix(&prefix[..])?;
+            let end = rest.iter().position(|&b| b == b'\'')?;
+            find_name(text, &rest[..end], 1)
+        }
+        Failure::Compile2 { .. } => None,
+    }
+}
+
+/// The message of a tree failure (the engine's text without the marker).
+pub fn failure_message(failure: &Failure) -> String {
+    crate::diag::printable(failure.text().as_bytes().strip_prefix(b"\x15").unwrap_or(failure.text().as_bytes()))
+}
+
+/// Checks one `.atr` file as the engine loads it with references `refs`
+/// (none for a tree only scripts use), then with `com_animCheck 1`: errors
+/// of the first load are errors (the first one is the engine's); an error
+/// only the second load meets is a warning (`atr-animcheck`).
+pub fn check_tree(file: &SourceFile, refs: &[&[u8]]) -> Vec<Diagnostic> {
+    let mut out = errors_with_recovery(file, refs, false, Severity::Error, "atr");
+    let errors: Vec<(u32, u32)> = out.iter().map(|d| (d.line, d.col)).collect();
+    if let Some(first) = out.first_mut() {
+        first.engine_first = true;
+    }
+    for mut d in errors_with_recovery(file, refs, true, Severity::Warning, "atr-animcheck") {
+        if !errors.contains(&(d.line, d.col)) {
+            d.engine_text = None;
+            d.note = Some("the engine raises this error when com_animCheck is 1, or when a script references these names".into());
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, severity: Severity, code: &'static str) -> Vec<Diagnostic> {
+    let mut work = file.text.clone();
+    let mut out = Vec::new();
+    for _ in 0..200 {
+        let (outcome, _, _) = load_tree(&file.name, &work, refs, anim_check);
+        let Err(failure) = outcome else { break };
+        // A referenced name the tree lacks is the script's error, reported
+        // at its use (and after a blanked line it may be the blanking's).
+        if failure.text().as_bytes().starts_with(b"\x15animation '") {
+            break;
+        }
+        let Some((pos, len)) = failure_position(&work, &failure) else {
+            let mut d = Diagnostic::at(&file.display, &file.text, 0, 1, severity, code, failure_message(&failure));
+            d.engine_text = Some(failure.text().as_bytes().to_vec());
+            out.push(d);
+            break;
+        };
+        let mut d = Diagnostic::at(&file.display, &file.text, pos, len, severity, code, failure_message(&failure));
+        d.engine_text = Some(failure.text().as_bytes().to_vec());
+        out.push(d);
+        let at_end = failure.text().as_bytes() == b"unexpected end of file";
+        if at_end || !blank_line_keeping_braces(&mut work, pos) {
+            break;
+        }
+    }
+    out
+}
+
+/// Leaves of a tree (every leaf: the load with `com_animCheck 1`, which
+/// prunes nothing) that have no asset in `assets` (lower-case names).
+/// Nothing when that load fails (its errors are reported already).
+pub fn missing_assets(file: &SourceFile, assets: &std::collections::BTreeSet<Vec<u8>>) -> Vec<Diagnostic> {
+    let (outcome, tool, addr) = load_tree(&file.name, &file.text, &[], true);
+    let Some(tree) = addr.checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for node in tree.nodes.iter().filter(|n| n.leaf) {
+        let lower = node.name.to_ascii_lowercase();
+        if assets.contains(&lower) || !seen.insert(lower) {
+            continue;
+        }
+        let (pos, len) = find_name(&file.text, &node.name, 0).unwrap_or((0, 1));
+        out.push(Diagnostic::at(
+            &file.display,
+            &file.text,
+            pos,
+            len,
+            Severity::Warning,
+            "missing-xanim",
+            format!("no xanim asset '{}' in xanim/", crate::diag::printable(&node.name)),
+        ));
+    }
+    out
+}

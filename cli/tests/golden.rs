@@ -1,0 +1,131 @@
+//! Golden tests of the `uoanim` binary on the mod directories under
+//! tests/golden (written for these tests): the text and JSON output of
+//! `check`, `--engine`, `-A`, and `explain`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn golden() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Runs the tool in tests/golden; returns (stdout, exit code).
+fn run(args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(args).current_dir(golden()).output().expect("run uoanim");
+    (String::from_utf8(out.stdout).expect("utf-8 output"), out.status.code().unwrap_or(-1))
+}
+
+fn expect(file: &str, actual: &str) {
+    let path = golden().join("expected").join(file);
+    if std::env::var_os("UOANIM_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("missing {}", path.display()));
+    assert_eq!(actual, want, "output differs from {}", path.display());
+}
+
+#[test]
+fn check_clean_mod_has_warnings_only() {
+    let (out, code) = run(&["check", "clean"]);
+    assert_eq!(code, 0);
+    expect("check-clean.txt", &out);
+    println!("golden: check clean ({} lines)", out.lines().count());
+}
+
+#[test]
+fn check_broken_mod_lists_every_error() {
+    let (out, code) = run(&["check", "broken"]);
+    assert_eq!(code, 1);
+    expect("check-broken.txt", &out);
+}
+
+#[test]
+fn engine_prints_only_the_first_error_as_the_engine_raises_it() {
+    let (out, code) = run(&["check", "--engine", "broken"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "\u{15}BG_IndexForString: unknown token 'kar98k_mp colt_mp': (mp/playeranim.script, line 19)\n");
+    let (out, code) = run(&["check", "--engine", "clean"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+}
+
+#[test]
+fn allow_leaves_out_a_code() {
+    let (all, _) = run(&["check", "clean"]);
+    let (fewer, code) = run(&["check", "-A", "unused-define", "-Aand-union", "clean"]);
+    assert_eq!(code, 0);
+    assert!(all.contains("[unused-define]") && all.contains("[and-union]"));
+    assert!(!fewer.contains("[unused-define]") && !fewer.contains("[and-union]"));
+    assert_eq!(fewer.lines().filter(|l| l.contains("warning[")).count(), all.lines().filter(|l| l.contains("warning[")).count() - 3);
+    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "-A", "no-such-code", "clean"]).current_dir(golden()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn json_is_one_valid_object_per_diagnostic() {
+    let (text, _) = run(&["check", "broken"]);
+    let (out, code) = run(&["check", "--format", "json", "broken"]);
+    assert_eq!(code, 1);
+    expect("check-broken.jsonl", &out);
+    let codes: Vec<&str> = uoanim_cli::CODES.iter().map(|(c, _)| *c).collect();
+    let mut firsts = 0;
+    let heads: Vec<&str> = text.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(out.lines().count(), heads.len());
+    for (line, head) in out.lines().zip(heads) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON");
+        let o = v.as_object().expect("an object");
+        for key in ["file", "message", "severity", "code"] {
+            assert!(o[key].is_string(), "{key} is a string in {line}");
+        }
+        for key in ["line", "column", "end_column"] {
+            assert!(o[key].as_u64().is_some_and(|n| n >= 1), "{key} is a positive number in {line}");
+        }
+        assert!(o["end_column"].as_u64() > o["column"].as_u64());
+        assert!(["error", "warning"].contains(&o["severity"].as_str().unwrap()));
+        assert!(codes.contains(&o["code"].as_str().unwrap()), "documented code in {line}");
+        firsts += usize::from(o["engine_first"].as_bool().expect("engine_first is a boolean"));
+        // The same diagnostic as the text line.
+        let want = format!(
+            "{}:{}:{}: {}[{}]: {}",
+            o["file"].as_str().unwrap(),
+            o["line"],
+            o["column"],
+            o["severity"].as_str().unwrap(),
+            o["code"].as_str().unwrap(),
+            o["message"].as_str().unwrap()
+        );
+        assert_eq!(want, head);
+    }
+    assert_eq!(firsts, 1, "exactly one engine-first error");
+}
+
+#[test]
+fn explain_movement_and_event() {
+    let (out, code) = run(&["explain", "clean", "--state", "combat", "--movetype", "idle", "--weapon", "mp40_mp"]);
+    assert_eq!(code, 0);
+    expect("explain-idle.txt", &out);
+    let (out, code) = run(&["explain", "--event", "fireweapon", "clean", "--weapon", "colt_mp"]);
+    assert_eq!(code, 0);
+    expect("explain-fire.txt", &out);
+    let (out, code) = run(&["explain", "clean", "--movetype", "run", "--weapon", "kar98k_mp", "--strafing", "left"]);
+    assert_eq!(code, 0);
+    expect("explain-run.txt", &out);
+}
+
+#[test]
+fn tree_and_weapons_options() {
+    // The broken mod's script with the clean mod's tree and weapon files:
+    // 'pb_not_in_tree' is still missing, the weapon list is replaced.
+    let (out, code) = run(&["check", "broken/mp/playeranim.script", "--tree", "clean/animtrees/multiplayer.atr", "--weapons", "clean/weapons/mp"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("broken/mp/playeranim.script:31:9: error[anim-not-in-tree]: animation 'pb_not_in_tree' not defined in anim tree 'multiplayer'"), "{out}");
+    assert!(out.contains("unknown token 'kar98k_mp colt_mp'"));
+    assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
+    let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
+    assert!(out.contains("[no-tree]") && out.contains("[no-weapons]"), "{out}");
+}
+
+#[test]
+fn explain_refuses_a_script_that_does_not_load() {
+    let (out, code) = run(&["explain", "broken", "--movetype", "idle"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+}
