@@ -874,13 +874,19 @@ fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
     set_parent_node(c, 0, 0, 2, 0);
     set_parent_node(c, 1, 0, 2, 0);
     setup_sync_nodes(c).unwrap();
-    // the widest tree the 16-bit indices allow, every parent sharing the
-    // same 65535 children (each a parent of those children again)
-    let (_mem, w) = tree_mem("wide", 0x1_0000);
-    for i in 0..0x1_0000u32 {
-        set_parent_node(w, i as u16, 1, 0xffff, 0);
+    // a dense DAG: node i has every later node as a child (2^4094 paths)
+    let (_mem, w) = tree_mem("wide", 4096);
+    for i in 0..4095u16 {
+        set_parent_node(w, i, i + 1, 4095 - i, 0);
     }
     setup_sync_nodes(w).unwrap();
+    // the widest range the 16-bit fields allow, every parent listing the
+    // same 65535 children (a cycle through each of them)
+    let (_mem, x) = tree_mem("widest", 0x1_0000);
+    for i in 0..0x1_0000u32 {
+        set_parent_node(x, i as u16, 1, 0xffff, 0);
+    }
+    setup_sync_nodes(x).unwrap();
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     // nothing was written: no sync bits
     assert_eq!(flags(t, 0), 0);
