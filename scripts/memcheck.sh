@@ -11,7 +11,7 @@
 # uninitialised memory fails) and --leak-check=full: a definitely-lost block
 # fails when the library allocated it (the first frame above the allocator is
 # library code; blocks the test programs' own engine stubs allocate and never
-# free are theirs). --short: 8 cases per suite and flavour, the C tests and
+# free are theirs). --short: 4 cases per suite and flavour, the C tests and
 # the corpus (what `make test` runs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +20,7 @@ short=0
 [ "${1:-}" = --short ] && short=1
 difftest=${DIFFTEST:-../shared/difftest}
 arches=${ARCHES:-x86_64 i686}
-per_suite=$([ $short = 1 ] && echo 8 || echo 100)
+per_suite=$([ $short = 1 ] && echo 4 || echo 100)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed (apt-get install valgrind)"; exit 1; }
@@ -59,9 +59,11 @@ vg() {
   local name=$1 log=$2
   shift 2
   runs=$((runs + 1))
-  if ! valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=none \
-      --track-origins=no --log-file="$log" "$@" >"$log.out" 2>"$log.err"; then
-    echo "MEMCHECK FAIL $name (exit status $?):"; sed 's/^/  /' "$log" | head -40; tail -5 "$log.out" | sed 's/^/  /'
+  local rc=0
+  valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=none \
+      --track-origins=no --log-file="$log" "$@" >"$log.out" 2>"$log.err" || rc=$?
+  if [ $rc != 0 ]; then
+    echo "MEMCHECK FAIL $name (exit status $rc):"; sed 's/^/  /' "$log" | head -40; tail -5 "$log.err" | sed 's/^/  /'
     return 1
   fi
   check "$log" "$name"
@@ -100,14 +102,11 @@ for arch in $arches; do
     gcc "${cflags[@]}" -Ifuzz/harness -D$def -DUOANIM_FUZZ_$kind "${files[@]}" fuzz/harness/replay.c \
       "dist/$arch/libuoanim_$flavour.a" -Wl,--gc-sections -lpthread -ldl -lm -o "$out/replay-$flavour-$arch"
     for t in $targets; do
-      dirs=()
-      for d in "fuzz/regression/$t" "fuzz/seeds/$t"; do [ -d "$d" ] && dirs+=("$d"); done
-      [ ${#dirs[@]} -gt 0 ] || continue
-      if [ $short = 1 ] && [ -d "fuzz/regression/$t" ]; then
-        # a sample of the corpus: every input costs a valgrind start
-        mapfile -t some < <(sample 6 fuzz/regression/"$t"/* fuzz/seeds/"$t"/*)
-        dirs=("${some[@]}")
-      fi
+      mapfile -t inputs < <(find "fuzz/regression/$t" "fuzz/seeds/$t" -type f 2>/dev/null | sort)
+      [ ${#inputs[@]} -gt 0 ] || continue
+      # the short run: a sample (valgrind makes every input slow)
+      [ $short = 1 ] && mapfile -t inputs < <(sample 4 "${inputs[@]}")
+      dirs=("${inputs[@]}")
       vg "corpus $t ($flavour, $arch)" "$out/corpus-$t-$flavour-$arch.vg" "$out/replay-$flavour-$arch" "$t" "${dirs[@]}" || failed=1
     done
   done
@@ -139,7 +138,11 @@ for arch in $arches; do
       else
         vg "$s/$flavour $name ($arch)" "$log" "$driver" --data "$here/stock" "$c" || { bad=$((bad + 1)); continue; }
       fi
-      if ! cmp -s "$log.out" "$expected/$name.out"; then
+      # valgrind runs x87 arithmetic in binary64: the engine flavour's
+      # long double lengths come out rounded there, so they are masked
+      mask=cat
+      [ "$suite" = at:server ] && mask="sed -E s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g"
+      if ! cmp -s <($mask <"$log.out") <($mask <"$expected/$name.out"); then
         echo "MEMCHECK FAIL $s/$flavour $name ($arch): the output under valgrind differs from the expected one"
         bad=$((bad + 1))
       fi

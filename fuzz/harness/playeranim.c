@@ -356,8 +356,18 @@ static void runtime_calls(fz_input *in, playerState_t *ps)
             ps->torsoTimer = fz_int(in);
             break;
         case 14: {
+            /* The module's parse session may keep a pointer into this text
+             * (a pushed-back token, as the C original's does): it stays
+             * readable until the run ends (docs/ABI.md). */
             char *text = fz_text(in);
-            char *p = text;
+            char *kept = fz_alloc(strlen(text) + 1);
+            if (!kept) {
+                free(text);
+                break;
+            }
+            strcpy(kept, text);
+            free(text);
+            char *p = kept;
             int which = fz_u8(in) % 3;
             bg_anim_script_t *script = &bgs.animationTable.globalItems[fz_u8(in) % 128];
             bg_condition_bits_t bits;
@@ -367,7 +377,6 @@ static void runtime_calls(fz_input *in, playerState_t *ps)
                 RAISES(BG_ParseCommands(&p, script, bgs.animationTable.entries));
             else
                 RAISES(BG_ParseConditionBits(&p, weaponStrings, fz_u8(in) % 11, &bits));
-            free(text);
             break;
         }
         case 15: {

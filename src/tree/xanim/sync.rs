@@ -4,9 +4,10 @@
 //! from the start node: on a hand-built tree whose parents share children
 //! (a DAG) that is exponential in the node count, and on a cycle it never
 //! ends. This walk writes the same flags and raises the same diagnostic on
-//! every tree on which the original ends, in time linear in the nodes and
-//! child slots for each fill the walk makes (at worst quadratic), by
-//! knowing when walking a subtree again cannot change anything:
+//! every tree on which the original ends, in time at most (fills + 1) ×
+//! (nodes + child slots) — at worst quadratic in the size of the tree,
+//! linear when nothing is filled — by knowing when walking a subtree again
+//! cannot change anything:
 //!
 //! * the state is the flags word of each parent; a fill only ever adds a
 //!   sync bit to a parent that has none, so a parent is filled at most once
