@@ -19,6 +19,7 @@ enum SyncStep {
 
 /// How the path walk ended.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant, clippy::result_large_err)]
 pub enum PathWalk {
     /// It ended with this result; `guard_fired`: the depth guard cut a path.
     Ended { result: Outcome<()>, guard_fired: bool },
@@ -28,6 +29,7 @@ pub enum PathWalk {
 
 /// `XAnimSetupSyncNodes_r` (`fill == None`) or `XAnimFillInSyncNodes_r`,
 /// the path walk.
+#[allow(clippy::result_large_err)]
 pub fn path_walk(tree: XAnimHandle, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk {
     let entries = tree.entries();
     let node_count = entries.len() as u32;
