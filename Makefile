@@ -137,3 +137,31 @@ $(TOOL): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
 test-tool: $(TOOL)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
+
+# ---- fuzzing, corpus replay, memcheck (issue 11) ----------------------------
+#   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
+#                              (cargo-fuzz + libFuzzer + ASan; installs cargo-fuzz)
+#   make fuzz-minimise         the working corpus, minimised, as fuzz/regression/
+#   make memcheck              valgrind over the C tests, >= 100 differential
+#                              cases per suite and flavour and the corpus, both arches
+# `make test` also replays the regression corpus (stable toolchain, no
+# instrumentation) and runs a short memcheck.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz fuzz-minimise memcheck test-corpus test-memcheck
+
+fuzz: setup
+	scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+fuzz-minimise:
+	scripts/fuzz.sh minimise
+
+memcheck: dist
+	ARCHES="$(LINUX_ARCHES)" DIFFTEST="$(DIFFTEST)" scripts/memcheck.sh
+
+test-corpus: dist
+	ARCHES="$(LINUX_ARCHES)" scripts/replay-corpus.sh
+
+test-memcheck: dist
+	ARCHES="$(LINUX_ARCHES)" DIFFTEST="$(DIFFTEST)" scripts/memcheck.sh --short
+
+test: test-corpus test-memcheck

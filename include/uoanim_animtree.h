@@ -165,6 +165,19 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ `void uoanim_animtree_reset(void)`: returns the animation-tree module to
+ its freshly loaded state — the six C-visible globals get their initial
+ values again and the registry, the reference sets, the queued reference
+ cells and the parsed trees are dropped (trees already built stay in the
+ engine's memory, as they are). Not a function of the C original
+ (docs/ABI.md).
+
+ # Safety
+ Module contract: not called while another export of the unit runs.
+ */
+void uoanim_animtree_reset(void);
+
+/*
  `Hunk_AllocXAnimPrecache`: hunk memory aligned for `fileData_t` (the
  allocator `XAnimLoadFile` gets at precache).
 

@@ -450,6 +450,20 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ `void uoanim_playeranim_reset(void)`: returns the module to its freshly
+ loaded state — every global the library defines gets its initial value
+ again (the exported ones, the script buffer and its loaded flag, the
+ script path, the define windows, the parse position and the count of open
+ parse sessions). The engine's own globals (`bgs`, `bgAnimStaticTable`,
+ …) are left as they are. Not a function of the C original: the engine
+ gets the same effect by loading the module afresh (docs/ABI.md).
+
+ # Safety
+ Module contract: not called while another export of the unit runs.
+ */
+void uoanim_playeranim_reset(void);
+
+/*
  `void BG_InitWeaponStrings(void)`.
  */
 void BG_InitWeaponStrings(void);

@@ -388,13 +388,30 @@ pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr
 /// it was), and the `parentIndex` of each of its children is stamped. (The
 /// original also takes the node's name and discards it.) Nodes outside the
 /// tree are not written.
+///
+/// Divergence (docs/DIVERGENCES.md): a child count of 0 stores no flags
+/// and no first-child index; the node is a leaf without asset (payload NULL over its whole width). The original stores
+/// them in the low half of the payload, where every query that sees
+/// `childCount == 0` then reads an asset pointer (`XAnimGetAnimName`,
+/// `XAnimIsLooped`, `XAnimNotetrackExists`, `XAnimGetLength`, the sync
+/// check): a crash. The node then answers as a leaf without asset: name
+/// `""`, not looped, no note track, length +0, primitive, has time, no
+/// children, `XAnimGetChildAt(node, k) == k`.
 pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u16, child_count: u16, flags: u16) {
     let entries = tree.entries();
     if let Some(entry) = entries.get_mut(usize::from(node_index)) {
         entry.childCount = child_count;
-        // Quirk: only the 4 bytes of the parent view are written; on x86_64
-        // the upper half of a previous leaf pointer stays in the payload.
-        entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
+        if child_count == 0 {
+            // Divergence: every later query reads a node with no
+            // children as a leaf, so its payload must be a valid asset
+            // pointer: NULL, the whole width.
+            entry.payload.leafAsset = core::ptr::null_mut();
+        } else {
+            // Quirk: only the 4 bytes of the parent view are written; on
+            // x86_64 the upper half of a previous leaf pointer stays in the
+            // payload.
+            entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
+        }
     }
     for child in 0..usize::from(child_count) {
         if let Some(entry) = entries.get_mut(usize::from(first_child_index) + child) {
@@ -403,15 +420,7 @@ pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u1
     }
 }
 
-/// One pending step of the sync walk (the original recursion, unrolled so
-/// that malformed trees cannot exhaust the stack).
-#[derive(Clone, Copy)]
-enum SyncStep {
-    /// `XAnimSetupSyncNodes_r(index)` at path depth `depth`.
-    Setup { index: u32, depth: u32 },
-    /// `XAnimFillInSyncNodes_r(index, requireLooping)`.
-    Fill { index: u32, require_looping: u8 },
-}
+mod sync;
 
 /// `XAnimSetupSyncNodes`: the sync setup from the root.
 pub fn setup_sync_nodes(tree: XAnimHandle) -> Outcome<()> {
@@ -422,8 +431,12 @@ pub fn setup_sync_nodes(tree: XAnimHandle) -> Outcome<()> {
 /// a path with a sync bit gets [`FLAG_NOTIFY_SOURCE`] and its children are
 /// filled in ([`fill_in_sync_nodes`]); both sync bits →
 /// `"\x15animation cannot be sync looping and sync nonlooping"`.
+///
+/// The original walks every path; this walk gives the same result without
+/// walking a shared subtree again when that cannot change anything
+/// (`sync` module), and ends at a cycle (docs/DIVERGENCES.md).
 pub fn setup_sync_nodes_r(tree: XAnimHandle, anim_index: u32) -> Outcome<()> {
-    run_sync(tree, SyncStep::Setup { index: anim_index, depth: 0 })
+    sync::Walk::new(tree).setup(anim_index)
 }
 
 /// `XAnimFillInSyncNodes_r`: a leaf's raw `looped` byte must equal
@@ -435,87 +448,7 @@ pub fn setup_sync_nodes_r(tree: XAnimHandle, anim_index: u32) -> Outcome<()> {
 /// that leaf's name); otherwise the parent gets the sync bit and its
 /// children are filled in.
 pub fn fill_in_sync_nodes(tree: XAnimHandle, anim_index: u32, require_looping: u8) -> Outcome<()> {
-    run_sync(tree, SyncStep::Fill { index: anim_index, require_looping })
-}
-
-fn run_sync(tree: XAnimHandle, first: SyncStep) -> Outcome<()> {
-    let entries = tree.entries();
-    let node_count = entries.len() as u32;
-    // One allocation of the usual size (a well-formed tree never holds
-    // more pending steps than nodes); a frame-owned buffer is fine here:
-    // nothing below calls the engine.
-    let mut stack: Vec<SyncStep> = Vec::with_capacity(entries.len().min(1 << 14) + 1);
-    stack.push(first);
-    while let Some(step) = stack.pop() {
-        match step {
-            SyncStep::Setup { index, depth } => {
-                let Some(entry) = entries.get_mut(index as usize) else { continue };
-                // A path longer than the tree has a cycle: the original
-                // recurses until the stack overflows; stop descending.
-                if entry.childCount == 0 || depth > node_count {
-                    continue;
-                }
-                let parent = parent_view(entry);
-                let sync = parent.flags & FLAG_SYNC_MASK;
-                let count = u32::from(entry.childCount);
-                let first_child = u32::from(parent.firstChildIndex);
-                if sync == 0 {
-                    for child in (0..count).rev() {
-                        stack.push(SyncStep::Setup { index: first_child + child, depth: depth + 1 });
-                    }
-                    continue;
-                }
-                if sync == FLAG_SYNC_MASK {
-                    return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
-                }
-                entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
-                let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
-                for child in (0..count).rev() {
-                    stack.push(SyncStep::Fill { index: first_child + child, require_looping });
-                }
-            }
-            SyncStep::Fill { index, require_looping } => {
-                let Some(entry) = entries.get_mut(index as usize) else { continue };
-                if entry.childCount == 0 {
-                    // A leaf without loaded asset is not checked (the
-                    // original dereferences it).
-                    if let Some(parts) = leaf_parts(entry) {
-                        // Quirk: the raw byte must equal the requirement, so
-                        // a looped byte of 2 fails under both sync kinds.
-                        if parts.looped != require_looping {
-                            let which: &[u8] = if require_looping != 0 {
-                                b"' cannot be sync looping and nonlooping"
-                            } else {
-                                b"' cannot be sync nonlooping and looping"
-                            };
-                            return Err(Failure::drop(
-                                concat(&[
-                                    b"\x15animation '",
-                                    leaf_name(entry),
-                                    b"' in '",
-                                    tree.name_bytes(),
-                                    which,
-                                ])
-                                .as_bytes(),
-                            ));
-                        }
-                    }
-                    continue;
-                }
-                let parent = parent_view(entry);
-                if parent.flags & FLAG_SYNC_MASK != 0 {
-                    return Err(duplicate_sync(tree, entries, index));
-                }
-                let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
-                entry.payload.parent.flags = parent.flags | bit;
-                let first_child = u32::from(parent.firstChildIndex);
-                for child in (0..u32::from(entry.childCount)).rev() {
-                    stack.push(SyncStep::Fill { index: first_child + child, require_looping });
-                }
-            }
-        }
-    }
-    Ok(())
+    sync::Walk::new(tree).fill(anim_index, require_looping)
 }
 
 /// The nested-sync error: counts first-child steps from `index` down to a

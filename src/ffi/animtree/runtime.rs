@@ -13,36 +13,54 @@ use crate::ffi::{guard, guard_infallible};
 use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void, CStr};
 
-/// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
-/// tree (what `#animtree` pushes).
-/// cbindgen:ignore
-#[no_mangle]
-pub static script_activeAnimTreeHandle: ModuleCell<i32> = ModuleCell::new(0);
-/// `script_animCurrentUsingTree`: the reference set `%name` goes to (0: none).
-/// cbindgen:ignore
-#[no_mangle]
-pub static script_animCurrentUsingTree: ModuleCell<u16> = ModuleCell::new(0);
-/// `script_animCommentDepth`: depth of `/# ... #/` (written by the compiler).
-/// cbindgen:ignore
-#[no_mangle]
-pub static script_animCommentDepth: ModuleCell<i32> = ModuleCell::new(0);
-/// `script_animTreeChecksum`: checksum over the trees built.
-/// cbindgen:ignore
-#[no_mangle]
-pub static script_animTreeChecksum: ModuleCell<u32> = ModuleCell::new(0);
-/// `xanim_activePoolPayloadSlot`: registry row 0/1 (written by the engine).
-/// cbindgen:ignore
-#[no_mangle]
-pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = ModuleCell::new(0);
-
-/// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored it
-/// (read when a tree is parsed).
-/// cbindgen:ignore
-#[no_mangle]
-pub static script_animCheckEnabled: ModuleCell<i32> = ModuleCell::new(0);
+crate::cell::module_globals! {
+    fn reset_globals;
+    /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
+    /// tree (what `#animtree` pushes).
+    #[no_mangle]
+    pub static script_activeAnimTreeHandle: ModuleCell<i32> = 0;
+    /// `script_animCurrentUsingTree`: the reference set `%name` goes to (0: none).
+    #[no_mangle]
+    pub static script_animCurrentUsingTree: ModuleCell<u16> = 0;
+    /// `script_animCommentDepth`: depth of `/# ... #/` (written by the compiler).
+    #[no_mangle]
+    pub static script_animCommentDepth: ModuleCell<i32> = 0;
+    /// `script_animTreeChecksum`: checksum over the trees built.
+    #[no_mangle]
+    pub static script_animTreeChecksum: ModuleCell<u32> = 0;
+    /// `xanim_activePoolPayloadSlot`: registry row 0/1 (written by the engine).
+    #[no_mangle]
+    pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = 0;
+    /// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored it
+    /// (read when a tree is parsed).
+    #[no_mangle]
+    pub static script_animCheckEnabled: ModuleCell<i32> = 0;
+}
 
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
+
+/// `void uoanim_animtree_reset(void)`: returns the animation-tree module to
+/// its freshly loaded state — the six C-visible globals get their initial
+/// values again and the registry, the reference sets, the queued reference
+/// cells and the parsed trees are dropped (trees already built stay in the
+/// engine's memory, as they are). Not a function of the C original
+/// (docs/ABI.md).
+///
+/// # Safety
+/// Module contract: not called while another export of the unit runs.
+#[no_mangle]
+pub unsafe extern "C" fn uoanim_animtree_reset() {
+    guard_infallible(|| {
+        // SAFETY: module contract; no reference into a global is live
+        // between exports.
+        unsafe {
+            reset_globals();
+            *STATE.get() = AnimTrees::new();
+        }
+        Ok(())
+    })
+}
 
 fn cstr<'a>(p: *const c_char) -> &'a CStr {
     if p.is_null() {

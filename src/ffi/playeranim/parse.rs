@@ -23,129 +23,138 @@ const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 /// cbindgen:ignore
 type S = bg_indexed_string_t;
 
-/// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS]);
-/// `animStateStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animStateStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_STATE_STR);
-/// `bgAnimGroupStrings`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = ModuleCell::new(tables::ANIM_GROUP_STRINGS);
-/// `bgAnimEventStrings`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimEventStrings: ModuleCell<[S; 17]> = ModuleCell::new(tables::ANIM_EVENT_STRINGS);
-/// `animBodyPartsStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animBodyPartsStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_BODY_PARTS_STR);
-/// `animMountedStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animMountedStr: ModuleCell<[S; 9]> = ModuleCell::new(tables::ANIM_MOUNTED_STR);
-/// `animVehicleMotionStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animVehicleMotionStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_MOTION_STR);
-/// `animVehicleStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animVehicleStr: ModuleCell<[S; 5]> = ModuleCell::new(tables::ANIM_VEHICLE_STR);
-/// `animWeaponClassStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animWeaponClassStr: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_WEAPON_CLASS_STR);
-/// `animWeaponPositionStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animWeaponPositionStr: ModuleCell<[S; 3]> = ModuleCell::new(tables::ANIM_WEAPON_POSITION_STR);
-/// `animStrafeStateStr`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static animStrafeStateStr: ModuleCell<[S; 4]> = ModuleCell::new(tables::ANIM_STRAFE_STATE_STR);
-/// `bgAnimConditionTypeStrings`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = ModuleCell::new(tables::ANIM_CONDITION_TYPE_STRINGS);
-/// `bgAnimParseSectionStrings`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = ModuleCell::new(tables::ANIM_PARSE_SECTION_STRINGS);
-
 const fn cond_type(mode: i32, values: *mut S) -> bg_anim_condition_type_t {
     bg_anim_condition_type_t { mode, values }
 }
 
-/// `bgAnimConditionTypes`: mode and value table per condition type.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = ModuleCell::new([
-    cond_type(ANIM_CONDMODE_BITMASK, weaponStrings.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_BITMASK, animWeaponClassStr.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_EQUAL, animMountedStr.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_EQUAL, animVehicleStr.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_EQUAL, animVehicleMotionStr.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_BITMASK, bgAnimGroupStrings.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
-    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
-    cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
-    cond_type(ANIM_CONDMODE_EQUAL, animWeaponPositionStr.as_ptr() as *mut S),
-    cond_type(ANIM_CONDMODE_EQUAL, animStrafeStateStr.as_ptr() as *mut S),
-]);
+crate::cell::module_globals! {
+    fn reset_globals;
+    /// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
+    #[no_mangle]
+    pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS];
+    /// `animStateStr`.
+    #[no_mangle]
+    pub static animStateStr: ModuleCell<[S; 5]> = tables::ANIM_STATE_STR;
+    /// `bgAnimGroupStrings`.
+    #[no_mangle]
+    pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = tables::ANIM_GROUP_STRINGS;
+    /// `bgAnimEventStrings`.
+    #[no_mangle]
+    pub static bgAnimEventStrings: ModuleCell<[S; 17]> = tables::ANIM_EVENT_STRINGS;
+    /// `animBodyPartsStr`.
+    #[no_mangle]
+    pub static animBodyPartsStr: ModuleCell<[S; 5]> = tables::ANIM_BODY_PARTS_STR;
+    /// `animMountedStr`.
+    #[no_mangle]
+    pub static animMountedStr: ModuleCell<[S; 9]> = tables::ANIM_MOUNTED_STR;
+    /// `animVehicleMotionStr`.
+    #[no_mangle]
+    pub static animVehicleMotionStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_MOTION_STR;
+    /// `animVehicleStr`.
+    #[no_mangle]
+    pub static animVehicleStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_STR;
+    /// `animWeaponClassStr`.
+    #[no_mangle]
+    pub static animWeaponClassStr: ModuleCell<[S; 12]> = tables::ANIM_WEAPON_CLASS_STR;
+    /// `animWeaponPositionStr`.
+    #[no_mangle]
+    pub static animWeaponPositionStr: ModuleCell<[S; 3]> = tables::ANIM_WEAPON_POSITION_STR;
+    /// `animStrafeStateStr`.
+    #[no_mangle]
+    pub static animStrafeStateStr: ModuleCell<[S; 4]> = tables::ANIM_STRAFE_STATE_STR;
+    /// `bgAnimConditionTypeStrings`.
+    #[no_mangle]
+    pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = tables::ANIM_CONDITION_TYPE_STRINGS;
+    /// `bgAnimParseSectionStrings`.
+    #[no_mangle]
+    pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = tables::ANIM_PARSE_SECTION_STRINGS;
+    /// `bgAnimConditionTypes`: mode and value table per condition type.
+    #[no_mangle]
+    pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = [
+        cond_type(ANIM_CONDMODE_BITMASK, weaponStrings.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_BITMASK, animWeaponClassStr.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_EQUAL, animMountedStr.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_EQUAL, animVehicleStr.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_EQUAL, animVehicleMotionStr.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_BITMASK, bgAnimGroupStrings.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+        cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+        cond_type(ANIM_CONDMODE_EQUAL, core::ptr::null_mut()),
+        cond_type(ANIM_CONDMODE_EQUAL, animWeaponPositionStr.as_ptr() as *mut S),
+        cond_type(ANIM_CONDMODE_EQUAL, animStrafeStateStr.as_ptr() as *mut S),
+    ];
+    /// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
+    #[no_mangle]
+    pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ANIM_MT_UNUSED;
+    /// `bg_anim_event_t bgAnimParseCurrentEvent`.
+    #[no_mangle]
+    pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ANIM_EVENT_PAIN;
+    /// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
+    #[no_mangle]
+    pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT];
+    /// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
+    #[no_mangle]
+    pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> = [bg_condition_bits_t::ZERO; ALIAS_COUNT];
+    /// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
+    #[no_mangle]
+    pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = [0; ANIM_COND_COUNT];
+    /// `bgAnimConditionAliasStringBuffer[10000]`.
+    #[no_mangle]
+    pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> = [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE];
+    /// `bgAnimConditionAliasStringUsed`.
+    #[no_mangle]
+    pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = 0;
+    /// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
+    #[no_mangle]
+    pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> = [0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE];
+    /// `bgAnimScriptLoaded`.
+    #[no_mangle]
+    pub static bgAnimScriptLoaded: ModuleCell<i32> = 0;
+    /// `const char *bgPlayerAnimScriptPath` = "mp/playeranim.script"; NULL after a parse.
+    #[no_mangle]
+    pub static bgPlayerAnimScriptPath: ModuleCell<*const c_char> = c"mp/playeranim.script".as_ptr();
+    /// Open parse sessions (`com_numParseSessions`): a parse abandoned by an
+    /// error leaves its session open, as in the original.
+    static PARSE_SESSIONS: ModuleCell<i32> = 0;
+    /// The parse session outside any parse of the module's own.
+    static OUTER_SESSION: ModuleCell<OuterSession> = OuterSession { line: 1, unget: false, saved_parse: core::ptr::null(), saved_line: 1 };
 
-/// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ModuleCell::new(ANIM_MT_UNUSED);
-/// `bg_anim_event_t bgAnimParseCurrentEvent`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ModuleCell::new(ANIM_EVENT_PAIN);
-/// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = ModuleCell::new([S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT]);
-/// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> =
-    ModuleCell::new([bg_condition_bits_t::ZERO; ALIAS_COUNT]);
-/// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = ModuleCell::new([0; ANIM_COND_COUNT]);
-/// `bgAnimConditionAliasStringBuffer[10000]`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> =
-    ModuleCell::new([0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]);
-/// `bgAnimConditionAliasStringUsed`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = ModuleCell::new(0);
-/// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> =
-    ModuleCell::new([0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]);
-/// `bgAnimScriptLoaded`.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgAnimScriptLoaded: ModuleCell<i32> = ModuleCell::new(0);
-/// `const char *bgPlayerAnimScriptPath` = "mp/playeranim.script"; NULL after a parse.
-/// cbindgen:ignore
-#[no_mangle]
-pub static bgPlayerAnimScriptPath: ModuleCell<*const c_char> = ModuleCell::new(c"mp/playeranim.script".as_ptr());
+}
 
-/// Open parse sessions (`com_numParseSessions`): a parse abandoned by an
-/// error leaves its session open, as in the original.
-static PARSE_SESSIONS: ModuleCell<i32> = ModuleCell::new(0);
+/// The table the standalone helpers use while no table is published
+/// (divergence: the C original would dereference NULL where it reads one).
+/// Reset with its bytes (it is large), not through `module_globals!`.
+/// cbindgen:ignore
+static SCRATCH_TABLE: ModuleCell<bg_static_animation_table_t> =
+    // SAFETY: the table is integers, raw pointers and a union of pointers,
+    // for all of which all-zero bits are valid.
+    ModuleCell::new(unsafe { core::mem::zeroed() });
+
 /// `MAX_PARSE_SESSIONS`.
 const MAX_PARSE_SESSIONS: i32 = 16;
+
+/// `void uoanim_playeranim_reset(void)`: returns the module to its freshly
+/// loaded state — every global the library defines gets its initial value
+/// again (the exported ones, the script buffer and its loaded flag, the
+/// script path, the define windows, the parse position and the count of open
+/// parse sessions). The engine's own globals (`bgs`, `bgAnimStaticTable`,
+/// …) are left as they are. Not a function of the C original: the engine
+/// gets the same effect by loading the module afresh (docs/ABI.md).
+///
+/// # Safety
+/// Module contract: not called while another export of the unit runs.
+#[no_mangle]
+pub unsafe extern "C" fn uoanim_playeranim_reset() {
+    guard(|| {
+        // SAFETY: module contract; no reference into a global is live
+        // between exports.
+        unsafe {
+            reset_globals();
+            core::ptr::write_bytes(SCRATCH_TABLE.as_ptr(), 0, 1);
+        }
+        Ok(())
+    })
+}
 
 /// Borrows every parser global.
 ///
@@ -643,17 +652,6 @@ unsafe fn store_helper_session(
         *OUTER_SESSION.get() = session;
     }
 }
-
-static OUTER_SESSION: ModuleCell<OuterSession> =
-    ModuleCell::new(OuterSession { line: 1, unget: false, saved_parse: core::ptr::null(), saved_line: 1 });
-
-/// The table the standalone helpers use while no table is published
-/// (divergence: the C original would dereference NULL where it reads one).
-/// cbindgen:ignore
-static SCRATCH_TABLE: ModuleCell<bg_static_animation_table_t> =
-    // SAFETY: the table is integers, raw pointers and a union of pointers,
-    // for all of which all-zero bits are valid.
-    ModuleCell::new(unsafe { core::mem::zeroed() });
 
 /// Runs `body` on a parse run that continues the outer session at `*parse`,
 /// then stores the cursor back into `*parse` and the session state (also

@@ -404,7 +404,7 @@ fn defined_results_outside_the_tree() {
 #[test]
 fn child_at_wraps() {
     let (_mem, t) = tree_mem("t", 1);
-    set_parent_node(t, 0, 0xffff, 0, 0);
+    set_parent_node(t, 0, 0xffff, 1, 0);
     assert_eq!(t.child_at(0, i32::MAX), 0xffff_i32.wrapping_add(i32::MAX));
 }
 
@@ -716,4 +716,258 @@ fn entry_slices_never_claim_more_than_an_object_can_span() {
     // Near the top of the address space the slice stops before wrapping.
     let high = usize::MAX - 4 * size;
     assert_eq!(entry_slice_len(u32::MAX, high), 4);
+}
+
+#[test]
+fn divergence_a_parent_of_zero_children_is_a_leaf_without_asset() {
+    let mut m = small_mock();
+    let (_mem, t) = tree_mem("hand", 2);
+    // an earlier leaf: on x86_64 the upper half of its pointer was what the
+    // original then read as part of an asset pointer
+    set_leaf_node(&mut m, t, 0, c"walk").unwrap();
+    set_parent_node(t, 0, 0x65, 0, 0x63);
+    set_parent_node(t, 1, 0x65, 0, 0x63);
+    for i in [0, 1] {
+        let e = t.entry(i).unwrap();
+        assert_eq!(e.childCount, 0);
+        // SAFETY: reading the pointer member of the payload.
+        assert!(unsafe { e.payload.leafAsset }.is_null());
+        assert_eq!(t.anim_name(i as i32), MISSING_NAME.as_ptr());
+        assert_eq!(t.is_looped(i as i32), 0);
+        assert_eq!(t.notetrack_exists(i as i32, 1), 0);
+        assert_eq!(length_operands(Some(t), i as i32), LengthOperands::NONE);
+        assert_eq!((t.is_primitive(i as i32), t.has_time(i as i32), t.num_children(i as i32)), (1, 1, 0));
+        assert_eq!(t.child_at(i as i32, 3), 3);
+    }
+    setup_sync_nodes(t).unwrap();
+    fill_in_sync_nodes(t, 0, 1).unwrap();
+    // a parent with children is written as before: the low half only
+    set_leaf_node(&mut m, t, 1, c"run").unwrap();
+    let before = t.entry(1).unwrap();
+    set_parent_node(t, 1, 7, 2, 0x0009);
+    let after = t.entry(1).unwrap();
+    assert_eq!(parent_view(&after), XAnimParentPayload { flags: 9, firstChildIndex: 7 });
+    // SAFETY: reading the pointer member of the payload.
+    let (b, a) = unsafe { (before.payload.leafAsset as usize, after.payload.leafAsset as usize) };
+    assert_eq!(a >> 16 >> 16, b >> 16 >> 16);
+}
+
+// ---- the sync walk against the path walk it replaces ----------------------
+
+use super::sync::reference::{path_walk, PathWalk};
+
+/// Deterministic xorshift generator.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn sync_mock() -> Mock {
+    Mock::with(vec![
+        asset("loop", 9, 1, 30.0, &[]),
+        asset("once", 9, 0, 30.0, &[]),
+        asset("twice", 9, 2, 30.0, &[]),
+    ])
+}
+
+/// A random hand-built tree of `n` nodes: parents share children, point
+/// back at their ancestors and outside the tree; leaves have any of the
+/// looped bytes, or no asset.
+fn random_tree(rng: &mut Rng, m: &mut Mock, n: u32) -> (TreeMem, XAnimHandle) {
+    let (mem, t) = tree_mem("rand", n);
+    for i in 0..n {
+        if rng.below(3) == 0 {
+            match rng.below(4) {
+                0 => {}
+                k => set_leaf_node(m, t, i as u16, [c"loop", c"once", c"twice"][k as usize - 1]).unwrap(),
+            }
+        } else {
+            let first = rng.below(u64::from(n) + 1) as u16;
+            let count = 1 + rng.below(3) as u16;
+            let flags = [0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING, FLAG_SYNC_MASK][rng.below(7) as usize]
+                | if rng.below(4) == 0 { FLAG_COMPLETE } else { 0 }
+                | if rng.below(8) == 0 { FLAG_NOTIFY_SOURCE } else { 0 };
+            set_parent_node(t, i as u16, first, count, flags);
+        }
+    }
+    (mem, t)
+}
+
+fn entry_bytes(t: XAnimHandle) -> Vec<u8> {
+    let n = t.node_count() as usize;
+    // SAFETY: the tree's entries are initialised plain bytes.
+    unsafe { core::slice::from_raw_parts(addr_of_entries(t) as *const u8, n * core::mem::size_of::<XAnimEntry>()) }
+        .to_vec()
+}
+
+fn addr_of_entries(t: XAnimHandle) -> *const XAnimEntry {
+    // SAFETY: a valid header.
+    unsafe { core::ptr::addr_of!((*t.as_ptr()).entries) as *const XAnimEntry }
+}
+
+fn restore(t: XAnimHandle, bytes: &[u8]) {
+    // SAFETY: the same tree, the same size.
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), addr_of_entries(t) as *mut u8, bytes.len()) }
+}
+
+/// Runs one operation with the new walk and with the path walk (with and
+/// without depth guard) from the same bytes; compares what they wrote and
+/// raised. Returns (original ended, old walk's guard stayed silent).
+fn compare_walks(t: XAnimHandle, start: u32, fill: Option<u8>) -> (bool, bool) {
+    let initial = entry_bytes(t);
+    let new_result = match fill {
+        None => setup_sync_nodes_r(t, start),
+        Some(r) => fill_in_sync_nodes(t, start, r),
+    };
+    let new_bytes = entry_bytes(t);
+    let mut c_ended = false;
+    let mut old_silent = false;
+    for guard in [false, true] {
+        restore(t, &initial);
+        match path_walk(t, start, fill, guard, 2_000_000) {
+            PathWalk::Ended { result, guard_fired } => {
+                if guard && guard_fired {
+                    continue;
+                }
+                assert_eq!(result, new_result, "guard {guard}, start {start}, fill {fill:?}, tree {initial:?}");
+                assert_eq!(entry_bytes(t), new_bytes, "guard {guard}, start {start}, fill {fill:?}, tree {initial:?}");
+                if guard {
+                    old_silent = true;
+                } else {
+                    c_ended = true;
+                }
+            }
+            PathWalk::Endless => assert!(!guard, "the guarded walk always ends"),
+        }
+    }
+    restore(t, &new_bytes);
+    (c_ended, old_silent)
+}
+
+#[test]
+fn sync_walk_equals_the_path_walk_on_small_trees_dags_and_cycles() {
+    let mut m = sync_mock();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut runs, mut ended, mut silent, mut raised) = (0, 0, 0, 0);
+    for round in 0..20_000 {
+        let n = 1 + (round % 9) as u32;
+        let (_mem, t) = random_tree(&mut rng, &mut m, n);
+        let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
+        let fill = if rng.below(6) == 0 { Some(rng.below(2) as u8) } else { None };
+        let before = entry_bytes(t);
+        let (c, o) = compare_walks(t, start, fill);
+        restore(t, &before);
+        let new = match fill {
+            None => setup_sync_nodes_r(t, start),
+            Some(r) => fill_in_sync_nodes(t, start, r),
+        };
+        runs += 1;
+        ended += usize::from(c);
+        silent += usize::from(o);
+        raised += usize::from(new.is_err());
+    }
+    // the comparison covers most trees, with and without diagnostics
+    println!("{runs} trees: the original ends on {ended}, the old guard stays silent on {silent}, {raised} raise");
+    assert!(ended > runs * 3 / 4, "{ended} of {runs}");
+    assert!(silent > runs * 3 / 4, "{silent} of {runs}");
+    assert!(raised > runs / 10 && raised < runs * 9 / 10, "{raised} of {runs}");
+}
+
+#[test]
+fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
+    // a DAG (node i: children i+1, i+2) with sync bits sprinkled in and
+    // leaves of both kinds: the old walk is still fast at 18 nodes
+    let mut m = sync_mock();
+    let mut rng = Rng(12345);
+    for _ in 0..300 {
+        let n = 18;
+        let (_mem, t) = tree_mem("dag", n);
+        for i in 0..n - 2 {
+            let flags = [0, 0, 0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING][rng.below(8) as usize];
+            set_parent_node(t, i as u16, i as u16 + 1, 2, flags);
+        }
+        for i in n - 2..n {
+            match rng.below(3) {
+                0 => {}
+                k => set_leaf_node(&mut m, t, i as u16, [c"loop", c"once"][k as usize - 1]).unwrap(),
+            }
+        }
+        assert_eq!(compare_walks(t, 0, None), (true, true));
+    }
+}
+
+#[test]
+fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
+    // sync_dag: node i has children i+1, i+2 (Fibonacci many paths)
+    let (_mem, t) = tree_mem("dag", 64);
+    for i in 0..62u16 {
+        set_parent_node(t, i, i + 1, 2, 0);
+    }
+    let start = std::time::Instant::now();
+    setup_sync_nodes(t).unwrap();
+    // sync_cycle: both nodes list nodes 0 and 1
+    let (_mem, c) = tree_mem("cycle", 64);
+    set_parent_node(c, 0, 0, 2, 0);
+    set_parent_node(c, 1, 0, 2, 0);
+    setup_sync_nodes(c).unwrap();
+    // a dense DAG: node i has every later node as a child (2^4094 paths)
+    let (_mem, w) = tree_mem("wide", 4096);
+    for i in 0..4095u16 {
+        set_parent_node(w, i, i + 1, 4095 - i, 0);
+    }
+    setup_sync_nodes(w).unwrap();
+    // the widest range the 16-bit fields allow, every parent listing the
+    // same 65535 children (a cycle through each of them)
+    let (_mem, x) = tree_mem("widest", 0x1_0000);
+    for i in 0..0x1_0000u32 {
+        set_parent_node(x, i as u16, 1, 0xffff, 0);
+    }
+    setup_sync_nodes(x).unwrap();
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    // nothing was written: no sync bits
+    assert_eq!(flags(t, 0), 0);
+    assert_eq!(flags(w, 5), 0);
+}
+
+#[test]
+fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
+    let mut m = sync_mock();
+    // 0 -> [1, 2]; 1 -> [0] (cycle); 2: source with parent child 3; 3 -> leaf 4
+    let (_mem, t) = tree_mem("lap", 5);
+    set_parent_node(t, 0, 1, 2, 0);
+    set_parent_node(t, 1, 0, 1, 0);
+    set_parent_node(t, 2, 3, 1, FLAG_SYNC_LOOPING);
+    set_parent_node(t, 3, 4, 1, 0);
+    set_leaf_node(&mut m, t, 4, c"loop").unwrap();
+    // the original: 0, 1, 0 again (second lap), 1, 0 ... for ever: node 2
+    // is never reached; the setup ends without a diagnostic
+    setup_sync_nodes(t).unwrap();
+    assert_eq!((flags(t, 2), flags(t, 3)), (FLAG_SYNC_LOOPING, 0));
+    assert!(matches!(path_walk(t, 0, None, false, 1_000_000), PathWalk::Endless));
+    // when the second lap meets a source again, it raises what the
+    // original raises: 0 -> [2, 1]; 1 -> [0]
+    let (_mem, t) = tree_mem("lap2", 5);
+    set_parent_node(t, 0, 1, 2, 0);
+    set_parent_node(t, 1, 3, 2, FLAG_SYNC_LOOPING);
+    set_parent_node(t, 2, 0, 1, 0);
+    set_parent_node(t, 3, 4, 1, 0);
+    set_leaf_node(&mut m, t, 4, c"loop").unwrap();
+    let before = entry_bytes(t);
+    let text = err_text(setup_sync_nodes(t));
+    assert_eq!(text, b"\x15duplicate specification of animation sync in 'lap2', 1 nodes above 'loop'");
+    let after = entry_bytes(t);
+    restore(t, &before);
+    match path_walk(t, 0, None, false, 1_000_000) {
+        PathWalk::Ended { result, .. } => assert_eq!(err_text(result), text),
+        PathWalk::Endless => panic!("the original ends here"),
+    }
+    assert_eq!(entry_bytes(t), after);
 }

@@ -1,0 +1,153 @@
+// links: game engine
+/* reliability_test.c — hostile inputs that once crashed, hung or wedged the
+ * units, through the C ABI:
+ *
+ *   * a parent node of zero children (XAnimSetParentNode with childCount 0)
+ *     is answered as a leaf without asset by every query;
+ *   * XAnimSetupSyncNodes on a 64-node DAG of shared children and on a
+ *     64-node tree with a two-node cycle ends at once;
+ *   * after 15 parses abandoned by Com_Error the parser raises "session
+ *     overflow" (as the C original does within one module lifetime), and
+ *     uoanim_playeranim_reset / uoanim_animtree_reset return the units to
+ *     their freshly loaded state.
+ *
+ * The engine side is c_tests/small_engine.h. */
+#include "small_engine.h"
+#include <math.h>
+#include <time.h>
+
+extern int32_t bgAnimScriptLoaded;
+extern char bgAnimScriptFileBuffer[100000];
+extern const char *bgPlayerAnimScriptPath;
+extern int32_t bgAnimConditionAliasStringUsed;
+extern int32_t bgAnimParseCurrentAnimGroup;
+extern bg_indexed_string_t animStateStr[5];
+extern uint32_t script_animTreeChecksum;
+extern int32_t script_animCheckEnabled;
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void zero_child_parent(void)
+{
+    /* an earlier leaf on node 0: on x86_64 its pointer's upper half stayed
+     * in the payload the queries then read as an asset pointer */
+    XAnim *t = XAnimAllocTree("hand", 2, alloc_tree);
+    CHECK(!RAISES(XAnimSetLeafNode(t, 0, "pl_run")), "XAnimSetLeafNode raised: %s", error_text);
+    XAnimSetParentNode(t, 0, "unused", 0x65, 0, 0x63);
+    XAnimSetParentNode(t, 1, "unused", 0x65, 0, 0x63);
+    for (int i = 0; i < 2; i++) {
+        CHECK(XAnimGetNumChildren(t, i) == 0 && XAnimIsPrimitive(t, i) == 1 && XAnimHasTime(t, i) == 1,
+              "node %d: children/primitive/time", i);
+        CHECK(strcmp(XAnimGetAnimName(t, i), "") == 0, "node %d: name '%s'", i, XAnimGetAnimName(t, i));
+        CHECK(XAnimIsLooped(t, i) == 0, "node %d: looped", i);
+        CHECK(XAnimNotetrackExists(t, i, 1) == 0, "node %d: note track", i);
+        long double length = XAnimGetLength(t, i);
+        CHECK(length == 0 && !signbit(length), "node %d: length %Lg", i, length);
+        CHECK(XAnimGetChildAt(t, i, 3) == 3, "node %d: child at 3 is %d", i, XAnimGetChildAt(t, i, 3));
+    }
+    CHECK(!RAISES(XAnimSetupSyncNodes(t)), "sync setup raised: %s", error_text);
+    CHECK(!RAISES(XAnimFillInSyncNodes_r(t, 0, 1)), "fill raised: %s", error_text);
+    free(t);
+}
+
+static void sync_in_bounded_time(void)
+{
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    XAnim *dag = XAnimAllocTree("dag", 64, alloc_tree);
+    for (int i = 0; i + 2 < 64; ++i)
+        XAnimSetParentNode(dag, (uint16_t)i, "u", (uint16_t)(i + 1), 2, 0);
+    CHECK(!RAISES(XAnimSetupSyncNodes(dag)), "DAG sync setup raised: %s", error_text);
+    XAnim *cycle = XAnimAllocTree("cycle", 64, alloc_tree);
+    XAnimSetParentNode(cycle, 0, "u", 0, 2, 0);
+    XAnimSetParentNode(cycle, 1, "u", 0, 2, 0);
+    CHECK(!RAISES(XAnimSetupSyncNodes(cycle)), "cycle sync setup raised: %s", error_text);
+    /* a shared sync subtree: the second path to it meets its children
+     * filled, as the original does */
+    XAnim *shared = XAnimAllocTree("shared", 6, alloc_tree);
+    XAnimSetParentNode(shared, 0, "u", 1, 2, 0);
+    XAnimSetParentNode(shared, 1, "u", 3, 1, 0);
+    XAnimSetParentNode(shared, 2, "u", 3, 1, 0);
+    XAnimSetParentNode(shared, 3, "u", 4, 1, 1);
+    XAnimSetParentNode(shared, 4, "u", 5, 1, 0);
+    CHECK(RAISES(XAnimSetupSyncNodes(shared)) &&
+              strcmp(error_text, "\x15" "duplicate specification of animation sync in 'shared', 1 nodes above ''") == 0,
+          "shared sync subtree: '%s'", error_text);
+    double took = seconds_since(&start);
+    CHECK(took < 1.0, "sync setups took %.3f s", took);
+    free(dag);
+    free(cycle);
+    free(shared);
+}
+
+static const char bad_script[] = "ANIMATIONS\nSTATE COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tlegs no_such_anim\n";
+
+static int parse(bg_runtime_animation_t *runtime, int32_t *count)
+{
+    *count = 0;
+    return RAISES(BG_AnimParseAnimScript(&bgs.animationTable, runtime, count));
+}
+
+static void sessions_and_reset(void)
+{
+    static bg_runtime_animation_t runtime[512];
+    int32_t count = 0;
+    CHECK(!RAISES(Scr_BeginLoadAnimTrees()), "Scr_BeginLoadAnimTrees raised: %s", error_text);
+    CHECK(!RAISES(BG_FindAnims()), "BG_FindAnims raised: %s", error_text);
+    for (int k = 0; k < 15; k++) {
+        /* the loaded text, replaced by one that ends in an error mid-parse */
+        snprintf(bgAnimScriptFileBuffer, sizeof bgAnimScriptFileBuffer, "%s", bad_script);
+        bgAnimScriptLoaded = 1;
+        CHECK(parse(runtime, &count), "bad parse %d did not raise", k);
+        CHECK(strstr(error_text, "session overflow") == NULL, "bad parse %d: %s", k, error_text);
+    }
+    bgAnimScriptLoaded = 0;
+    bgPlayerAnimScriptPath = "mp/playeranim.script";
+    CHECK(parse(runtime, &count) && strstr(error_text, "Com_BeginParseSession: session overflow"),
+          "the 16th parse: '%s'", error_text);
+    CHECK(RAISES(BG_FinalizePlayerAnims()) && strstr(error_text, "session overflow"), "finalize: '%s'", error_text);
+
+    /* hostile values in exported globals, then the reset */
+    animStateStr[0].hash = 12345;
+    bgAnimConditionAliasStringUsed = 1 << 30;
+    bgAnimParseCurrentAnimGroup = -7;
+    script_animTreeChecksum = 0xdeadbeef;
+    script_animCheckEnabled = 1;
+    uoanim_playeranim_reset();
+    uoanim_animtree_reset();
+    CHECK(bgAnimScriptLoaded == 0 && bgAnimScriptFileBuffer[0] == 0, "script buffer not reset");
+    CHECK(bgPlayerAnimScriptPath && strcmp(bgPlayerAnimScriptPath, "mp/playeranim.script") == 0, "path not reset");
+    CHECK(bgAnimConditionAliasStringUsed == 0 && bgAnimParseCurrentAnimGroup != -7, "parser globals not reset");
+    CHECK(animStateStr[0].hash != 12345 && strcmp(animStateStr[0].name, "RELAXED") == 0, "name table not reset");
+    CHECK(script_animTreeChecksum == 0 && script_animCheckEnabled == 0, "tree globals not reset");
+
+    /* the engine's load sequence works again, as after a module reload */
+    memset(&bgs.animationTable, 0, sizeof bgs.animationTable);
+    memset(runtime, 0, sizeof runtime);
+    CHECK(!RAISES(Scr_BeginLoadAnimTrees()), "Scr_BeginLoadAnimTrees raised: %s", error_text);
+    CHECK(!RAISES(BG_FindAnims()), "BG_FindAnims raised: %s", error_text);
+    CHECK(!parse(runtime, &count), "pass 1 after the reset raised: %s", error_text);
+    CHECK(count == 4, "pass 1 registered %d names, expected 4", count);
+    CHECK(!RAISES(Scr_PrecacheAnimTrees(alloc_tree)), "precache raised: %s", error_text);
+    the_tree = Scr_FindAnimTree("multiplayer").tree;
+    CHECK(the_tree != NULL, "no tree after the reset");
+    CHECK(!RAISES(BG_FindAnimTrees()), "BG_FindAnimTrees raised: %s", error_text);
+    CHECK(!RAISES(Scr_EndLoadAnimTrees()), "Scr_EndLoadAnimTrees raised: %s", error_text);
+    CHECK(!RAISES(BG_FinalizePlayerAnims()), "finalize after the reset raised: %s", error_text);
+}
+
+int main(void)
+{
+    bgs.soundAliasCallback = alias;
+    bgs.soundEventCallback = sound_event;
+    zero_child_parent();
+    sync_in_bounded_time();
+    sessions_and_reset();
+    printf("reliability_test: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
