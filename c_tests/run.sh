@@ -5,7 +5,8 @@
 #   * every *_test.c: linked against the units it names on its line
 #     "// links: unit..." (with --gc-sections, so a test needs to define only
 #     the engine imports of what it calls) and run; it prints its checks and exits non-zero on
-#     a failure.
+#     a failure; on x86_64 Windows its unwind table is checked too
+#     (scripts/wine/check-unwind-table.sh).
 # ARCH is x86_64 or i686 (gcc), or x86_64-windows or i686-windows (the
 # mingw-w64 gcc; the tests run under Wine, $WINE, default wine). Where Wine
 # cannot run the target's programs, the layout asserts and the links are
@@ -45,6 +46,10 @@ for test in "$root"/c_tests/*_test.c; do
   for unit in $units; do libs+=("$root/dist/$arch/libuoanim_$unit.a"); done
   if ! "$cc" "${cflags[@]}" "$test" "${libs[@]}" -Wl,--gc-sections "${libs_sys[@]}" -o "$out/$name$exe" 2>"$out/$name.build"; then
     echo "FAIL $name ($arch): does not build"; sed 's/^/  /' "$out/$name.build" | head -30
+    failed=$((failed + 1)); continue
+  fi
+  if [ "$arch" = x86_64-windows ] && ! "$root/scripts/wine/check-unwind-table.sh" "$out/$name$exe"; then
+    echo "FAIL $name ($arch): the program's unwind table is broken"
     failed=$((failed + 1)); continue
   fi
   if [ "$can_run" != yes ]; then

@@ -29,9 +29,8 @@ trap 'rm -rf "$work"' EXIT
 # PE/COFF: the exports are found with nm (the crate's members are named
 # uoanim-*.o, as on ELF); only C identifiers are exports. The compiler's
 # .refptr.* cells (COMDAT pointers to an engine global, shared by name
-# between objects by design) stay global as well. GNU ld drops no section in
-# a relocatable PE link, which is why the Makefile builds these units with
-# LTO.
+# between objects by design) stay global as well. The Makefile builds the
+# units with LTO, so the crate's objects hold all the code they reach.
 if [ -n "$tools" ]; then
   "${tools}nm" -g --defined-only "$staticlib" 2>/dev/null | awk '
     /^$/ { next }
@@ -40,9 +39,16 @@ if [ -n "$tools" ]; then
     grep -E "^${cprefix}[A-Za-z][A-Za-z0-9_]*\$" |
     grep -v "^${cprefix}uoanim_internal_" | sort -u >"$work/symbols.txt"
   [ -s "$work/symbols.txt" ] || { echo "package-unit.sh: no exports found in $staticlib" >&2; exit 1; }
-  roots=()
-  while read -r sym; do roots+=(-u "$sym"); done <"$work/symbols.txt"
-  "${tools}ld" -r -m "$emul" "${roots[@]}" "$staticlib" -o "$work/linked.o"
+  # Only the crate's own objects: the few compiler helpers they call
+  # (___chkstk_ms, __udivti3; i686 __alloca) stay undefined for the
+  # toolchain's libgcc, which every mingw-w64 link has. (Relocating the
+  # Rust copies of them into the object would break the unwind table: GNU
+  # ld -r does not move the .pdata entries of a merged code section.)
+  mkdir -p "$work/objects"
+  members=$("${tools}ar" t "$staticlib" | grep '^uoanim-.*\.o$')
+  lib=$(realpath "$staticlib")
+  (cd "$work/objects" && "${tools}ar" x "$lib" $members)
+  "${tools}ld" -r -m "$emul" "$work"/objects/*.o -o "$work/linked.o"
   { cat "$work/symbols.txt"; "${tools}nm" -g --defined-only "$staticlib" 2>/dev/null | awk '$3 ~ /^\.refptr\./ { print $3 }'; } >"$work/keep.txt"
   "${tools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/keep.txt" \
     "$work/linked.o" "$work/uoanim_$unit.o"

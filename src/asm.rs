@@ -7,8 +7,8 @@
 //! literals for `global_asm!`:
 //!
 //! * [`c_name!`]: the symbol of a C name (i686 Windows prefixes `_`).
-//! * [`asm_function!`]: the lines that open a function in a section of its
-//!   own (so that a link with `--gc-sections` can drop it) and make its
+//! * [`asm_function!`]: the lines that open a function (ELF: in a section of
+//!   its own, so that a link with `--gc-sections` can drop it) and make its
 //!   symbol global; `hidden` keeps an internal routine out of a shared
 //!   library's dynamic symbols on ELF (COFF has no visibility: the packaging
 //!   step localises every symbol that is not an export).
@@ -48,12 +48,20 @@ macro_rules! asm_function {
         concat!(".hidden ", $name, "\n", $crate::asm::asm_function!($name))
     };
 }
-/// Opens the function `$name` (a C name), global, in its own section.
+/// Opens the function `$name` (a C name), global, in the code section.
+///
+/// PE/COFF: in `.text` itself, not a `.text$name` section of its own. The
+/// relocatable link of a unit merges every code section anyway (a Windows
+/// unit is one code section, see docs/ABI.md), and GNU ld resolves the
+/// unwind table's relocations against the section symbol of a `.text$name`
+/// section of such an object to the start of its `.text`: the table entry
+/// of `BG_AnimParseError` then covered the unit's first function instead,
+/// and the unwinder of a `longjmp` through that function was lost.
 #[cfg(windows)]
 macro_rules! asm_function {
     ($name:literal) => {
         concat!(
-            ".pushsection .text$", $crate::asm::c_name!($name), ",\"xr\"\n",
+            ".pushsection .text,\"xr\"\n",
             ".p2align 4\n",
             ".globl ", $crate::asm::c_name!($name), "\n",
             ".def ", $crate::asm::c_name!($name), "; .scl 2; .type 32; .endef\n",

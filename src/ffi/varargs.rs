@@ -20,6 +20,11 @@
 use core::ffi::{c_char, c_int, c_void};
 
 extern "C" {
+    /// The `vsnprintf` the C original calls: glibc's on Linux; on Windows
+    /// mingw-w64's C99 one, which its headers select for the C standards the
+    /// engine's Windows rules compile with (`__USE_MINGW_ANSI_STDIO`), not
+    /// msvcrt's (which, for one, rounds `%.1f` of 8.25 to "8.3").
+    #[cfg_attr(windows, link_name = "__mingw_vsnprintf")]
     fn vsnprintf(buffer: *mut c_char, size: usize, format: *const c_char, args: *mut c_void) -> c_int;
 }
 
