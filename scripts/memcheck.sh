@@ -24,6 +24,19 @@ per_suite=$([ $short = 1 ] && echo 4 || echo 100)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed (apt-get install valgrind)"; exit 1; }
+# 32-bit programs: valgrind needs the i386 C library's symbols (libc6-dbg:i386
+# on Debian); installed here when missing, as root, like make's other set-up
+if [[ " $arches " == *" i686 "* ]]; then
+  echo 'int main(void) { return 0; }' | gcc -m32 -x c - -o "$out/probe32"
+  if ! valgrind -q "$out/probe32" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "memcheck: installing libc6-dbg:i386 (valgrind needs it for i686 programs)"
+      apt-get install -y libc6-dbg:i386 >/dev/null || { apt-get update >/dev/null && apt-get install -y libc6-dbg:i386 >/dev/null; }
+    fi
+    valgrind -q "$out/probe32" >/dev/null 2>&1 ||
+      { echo "memcheck: valgrind cannot run i686 programs; run: apt-get install libc6-dbg:i386"; exit 1; }
+  fi
+fi
 
 failed=0 runs=0
 # check LOG NAME: the valgrind log of one run passes?
