@@ -155,6 +155,12 @@ for arch in $arches; do
       # long double lengths come out rounded there, so they are masked
       mask=cat
       [ "$suite" = at:server ] && mask="sed -E s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g"
+      # i686: the at driver names a cell value "->cK" only above 8 MiB, and
+      # valgrind's heap lies lower: in cases with such links (the in-cell
+      # reference list) cell values are masked
+      if [ "$s" = at ] && [ "$arch" = i686 ] && grep -q -- '->c[0-9]' "$expected/$name.out"; then
+        mask="sed -E -e s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g -e s/->c[0-9]+|0x[0-9a-f]{8}/CELL/g"
+      fi
       if ! cmp -s <($mask <"$log.out") <($mask <"$expected/$name.out"); then
         echo "MEMCHECK FAIL $s/$flavour $name ($arch): the output under valgrind differs from the expected one"
         bad=$((bad + 1))
