@@ -97,7 +97,7 @@ case $mode in
       new=build/fuzz/regression-$target
       rm -rf "$new"; mkdir -p "$new" "fuzz/regression/$target"
       nice "${cargo[@]}" fuzz run "$target" --features "$feature" "$new" \
-        "fuzz/regression/$target" "fuzz/seeds/$target" "fuzz/corpus/$target" -- -merge=1 -timeout=10 -max_len=8192 \
+        "fuzz/regression/$target" "fuzz/seeds/$target" "fuzz/corpus/$target" -- -set_cover_merge=1 -timeout=10 -max_len=8192 \
         >"build/fuzz/merge-$target.log" 2>&1
       python3 scripts/fuzz-filter.py "$new" "$difftest"
       rm -rf "fuzz/regression/$target"

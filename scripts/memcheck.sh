@@ -24,6 +24,19 @@ per_suite=$([ $short = 1 ] && echo 4 || echo 100)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed (apt-get install valgrind)"; exit 1; }
+# 32-bit programs: valgrind needs the i386 C library's symbols (libc6-dbg:i386
+# on Debian); installed here when missing, as root, like make's other set-up
+if [[ " $arches " == *" i686 "* ]]; then
+  echo 'int main(void) { return 0; }' | gcc -m32 -x c - -o "$out/probe32"
+  if ! valgrind -q "$out/probe32" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "memcheck: installing libc6-dbg:i386 (valgrind needs it for i686 programs)"
+      apt-get install -y libc6-dbg:i386 >/dev/null || { apt-get update >/dev/null && apt-get install -y libc6-dbg:i386 >/dev/null; }
+    fi
+    valgrind -q "$out/probe32" >/dev/null 2>&1 ||
+      { echo "memcheck: valgrind cannot run i686 programs; run: apt-get install libc6-dbg:i386"; exit 1; }
+  fi
+fi
 
 failed=0 runs=0
 # check LOG NAME: the valgrind log of one run passes?
@@ -142,6 +155,12 @@ for arch in $arches; do
       # long double lengths come out rounded there, so they are masked
       mask=cat
       [ "$suite" = at:server ] && mask="sed -E s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g"
+      # i686: the at driver names a cell value "->cK" only above 8 MiB, and
+      # valgrind's heap lies lower: in cases with such links (the in-cell
+      # reference list) cell values are masked
+      if [ "$s" = at ] && [ "$arch" = i686 ] && grep -q -- '->c[0-9]' "$expected/$name.out"; then
+        mask="sed -E -e s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g -e s/->c[0-9]+|0x[0-9a-f]{8}/CELL/g"
+      fi
       if ! cmp -s <($mask <"$log.out") <($mask <"$expected/$name.out"); then
         echo "MEMCHECK FAIL $s/$flavour $name ($arch): the output under valgrind differs from the expected one"
         bad=$((bad + 1))
