@@ -2,8 +2,9 @@
 #
 #   make         builds dist/<arch>/libuoanim_<unit>.{a,so} and dist/include/
 #   make test    cargo tests, C layout/ABI tests on both arches, symbol and
-#                header checks, and the differential suites (when
-#                ../shared/difftest exists) against the committed ratchet
+#                header checks, and the differential suites of tests/parity
+#                against the committed ratchet (UO_DATA=DIR: the game data
+#                the stock cases read; without it they are skipped, counted)
 #   make headers regenerates include/ from the sources
 #   make clean
 
@@ -20,7 +21,10 @@ TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
 CARGO ?= cargo
 TARGET_DIR := target
-DIFFTEST ?= ../shared/difftest
+# The differential suites, and the game data their stock cases read (default:
+# the stock data of ../shared/difftest when it is there; tests/parity/README.md)
+PARITY := tests/parity
+UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
@@ -87,9 +91,7 @@ test-symbols: dist
 	python3 scripts/check-symbols.py docs/ABI.md $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(a):$(u):dist/$(a)/libuoanim_$(u).a))
 
 test-difftest: dist
-	@if [ -d "$(DIFFTEST)" ]; then \
-	  scripts/ratchet.sh "$(DIFFTEST)" "$(ARCHES)" "$(UNITS)"; \
-	else echo "difftest: $(DIFFTEST) not present, differential suites skipped"; fi
+	scripts/ratchet.sh "$(PARITY)" "$(ARCHES)" "$(UNITS)" "$(UO_DATA)"
 
 clean:
 	rm -rf dist build $(TARGET_DIR)
