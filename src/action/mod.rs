@@ -125,17 +125,17 @@ impl Vec3 {
         }
         let squared = self.x * self.x + self.y * self.y + self.z * self.z;
         if squared.is_normal() {
-            let len = squared.sqrt();
+            let len = crate::math::sqrt_f32(squared);
             return Vec3::new(self.x / len, self.y / len, self.z / len);
         }
-        let len = squared.sqrt();
+        let len = crate::math::sqrt_f32(squared);
         let big = self.x.abs().max(self.y.abs()).max(self.z.abs());
         if !(big > 0.0 && big.is_finite()) {
             // NaN or infinite components: plain division, like the original.
             return Vec3::new(self.x / len, self.y / len, self.z / len);
         }
         let scaled = Vec3::new(self.x / big, self.y / big, self.z / big);
-        let len = (scaled.x * scaled.x + scaled.y * scaled.y + scaled.z * scaled.z).sqrt();
+        let len = crate::math::sqrt_f32(scaled.x * scaled.x + scaled.y * scaled.y + scaled.z * scaled.z);
         Vec3::new(scaled.x / len, scaled.y / len, scaled.z / len)
     }
 }

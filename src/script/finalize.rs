@@ -177,7 +177,7 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
                 return i32::MIN;
             }
             let sum = Ext::square(x).add(Ext::square(y)).add(Ext::square(z));
-            let distance = sum.to_f64().sqrt() as f32;
+            let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
             truncate_x87_i32(distance)
         }
         Behaviour::Windows => {
@@ -196,7 +196,7 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
 /// x87 `FISTP m32` under truncation: int32 when the truncated value fits,
 /// else the integer indefinite `0x80000000` (also for NaN and infinities).
 pub fn truncate_x87_i32(value: f32) -> i32 {
-    let t = f64::from(value).trunc();
+    let t = crate::math::trunc_f64(f64::from(value));
     if (-2147483648.0..=2147483647.0).contains(&t) {
         t as i32
     } else {
