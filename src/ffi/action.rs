@@ -9,7 +9,8 @@
 
 use core::ffi::{c_char, CStr};
 use core::ptr;
-use std::alloc::{alloc, Layout};
+use alloc::alloc::{alloc, Layout};
+use alloc::boxed::Box;
 
 use super::guard_infallible;
 use crate::action::{ActionTable, Vec3, MAX_ENTRIES, MAX_NAME_LEN};

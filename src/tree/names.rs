@@ -5,6 +5,8 @@
 //! distinct byte string gets a [`NameId`], its bytes are stored once with a
 //! terminating NUL (so they can be handed to the engine as C strings).
 
+use alloc::vec::Vec;
+
 const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
 #[inline(always)]

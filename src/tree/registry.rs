@@ -17,7 +17,8 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use super::hash::FxHashMap;
+use alloc::vec::Vec;
+use alloc::collections::BTreeMap;
 use super::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use crate::error::{Failure, Outcome, Text};
@@ -220,7 +221,7 @@ pub struct AnimTrees {
     names: Names,
     /// Tokens of every `.atr` text met, by tree name (checked against the
     /// text each time).
-    cache: FxHashMap<NameId, CachedText>,
+    cache: BTreeMap<NameId, CachedText>,
     cached_bytes: usize,
     tree: ParseTree,
     frames: Vec<Frame>,
@@ -228,7 +229,7 @@ pub struct AnimTrees {
     stack: Vec<u32>,
     scratch: Vec<u8>,
     /// Registry root: canonical name → entry.
-    root: FxHashMap<NameId, u32>,
+    root: BTreeMap<NameId, u32>,
     entries: Vec<Entry>,
     epoch: u32,
     rows: [Row; 2],
@@ -264,14 +265,14 @@ impl AnimTrees {
             anim_check: 0,
             links_in_cells: cfg!(target_pointer_width = "32"),
             names: Names::new(),
-            cache: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            cache: BTreeMap::new(),
             cached_bytes: 0,
             tree: ParseTree::new(),
             frames: Vec::new(),
             build: Vec::new(),
             stack: Vec::new(),
             scratch: Vec::new(),
-            root: std::collections::HashMap::with_hasher(core::hash::BuildHasherDefault::new()),
+            root: BTreeMap::new(),
             entries: Vec::new(),
             epoch: 1,
             rows: [Row::EMPTY; 2],
