@@ -13,7 +13,16 @@
 //!
 //! Which link unit is built (game, cgame, engine, client) is chosen in one
 //! place, [`flavour`].
+//!
+//! A shipped link unit (built with one unit feature and `panic = "abort"`) is
+//! `no_std`: it needs nothing but the C library — memory comes from
+//! `malloc`/`free` and a panic aborts (`rt`). Tests (`cfg(test)`, and the
+//! builds with unwinding that cargo makes for test targets) use `std`.
+#![cfg_attr(all(not(test), panic = "abort", any(feature = "game", feature = "cgame", feature = "engine", feature = "client")), no_std)]
 #![deny(unsafe_op_in_unsafe_fn)]
+
+#[macro_use]
+extern crate alloc;
 
 pub mod abi;
 pub mod action;
@@ -23,6 +32,11 @@ pub mod error;
 pub mod flavour;
 pub mod script;
 pub mod tree;
+
+pub mod math;
+
+#[cfg(all(not(test), panic = "abort", any(feature = "game", feature = "cgame", feature = "engine", feature = "client")))]
+mod rt;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
 pub mod ffi;
