@@ -25,7 +25,7 @@ pub fn sqrt_f32(x: f32) -> f32 {
 }
 
 /// `f64::trunc`: rounds toward zero, keeping the sign (of -0.5 too), NaN and
-/// infinities.
+/// infinities (a NaN is returned as it is).
 #[inline]
 pub fn trunc_f64(x: f64) -> f64 {
     let bits = x.to_bits();
@@ -59,7 +59,10 @@ mod tests {
     #[test]
     fn the_same_bits_as_std() {
         for x in samples() {
-            assert_eq!(trunc_f64(x).to_bits(), x.trunc().to_bits(), "trunc {x:e}");
+            // a NaN stays a NaN (std's i686 trunc also quiets a signalling
+            // one; the crate truncates only widened f32 values, never one)
+            let t = trunc_f64(x);
+            assert!(t.to_bits() == x.trunc().to_bits() || (t.is_nan() && x.trunc().is_nan()), "trunc {x:e}");
             let s = sqrt_f64(x);
             assert!(s.to_bits() == x.sqrt().to_bits() || (s.is_nan() && x.sqrt().is_nan()), "sqrt {x:e}");
             let f = x as f32;
