@@ -24,12 +24,13 @@ trap 'rm -rf "$work"' EXIT
 
 # The crate's own exports: global, defined, unmangled symbols of the crate's
 # objects (members named uoanim-*.o). Internal helpers called from assembly
-# are named uoanim_internal_* and stay local.
+# are named uoanim_internal_* and stay local, as does the no_std runtime's
+# rust_eh_personality (src/rt.rs).
 readelf -sW "$staticlib" | awk '
   /^File: / { mine = ($2 ~ /\(uoanim-[^)]*\.o\)$/); next }
   mine && ($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" && NF >= 8 {
     name = $8
-    if (name !~ /^_ZN/ && name !~ /^_R/ && name !~ /^uoanim_internal_/ && name !~ /^__rustc/) print name
+    if (name !~ /^_ZN/ && name !~ /^_R/ && name !~ /^uoanim_internal_/ && name !~ /^__rustc/ && name != "rust_eh_personality") print name
   }' | sort -u >"$work/exports.txt"
 [ -s "$work/exports.txt" ] || { echo "package-unit.sh: no exports found in $staticlib" >&2; exit 1; }
 
