@@ -29,7 +29,7 @@ UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../sha
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
-.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest clean
+.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest clean install
 
 all: dist
 
@@ -92,6 +92,18 @@ test-symbols: dist
 
 test-difftest: dist
 	scripts/ratchet.sh "$(PARITY)" "$(ARCHES)" "$(UNITS)" "$(UO_DATA)"
+
+# make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
+# e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under
+# include/uoanim/, and pkg-config files uoanim-UNIT.pc
+PREFIX ?= /usr/local
+INSTALL_ARCH ?= x86_64
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+install: $(foreach u,$(UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
+	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(UNITS)"
 
 clean:
 	rm -rf dist build $(TARGET_DIR)
