@@ -29,7 +29,7 @@ UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../sha
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
-.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest clean install
+.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest test-install clean install
 
 all: dist
 
@@ -63,7 +63,7 @@ dist/include/.stamp: build/include/.stamp
 headers: build/include/.stamp
 	cp $(addprefix build/include/,$(HEADERS)) include/
 
-test: dist test-headers test-lint test-rust test-c test-symbols test-difftest
+test: dist test-headers test-lint test-rust test-c test-symbols test-install test-difftest
 	@echo "make test: all checks passed"
 
 test-rust:
@@ -101,6 +101,10 @@ INSTALL_ARCH ?= x86_64
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# what an installed prefix gives its user (files, SONAMEs, NEEDED, pkg-config)
+test-install: dist
+	scripts/test-install.sh "$(UNITS)"
 
 install: $(foreach u,$(UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
 	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(UNITS)"
