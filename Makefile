@@ -83,6 +83,7 @@ test-headers: build/include/.stamp
 	@for h in $(HEADERS); do \
 	  cmp -s include/$$h build/include/$$h || { echo "include/$$h differs from the generated header: run 'make headers' and commit"; diff -u include/$$h build/include/$$h | head -40; exit 1; }; \
 	done; echo "headers: include/ matches the sources"
+	python3 c_tests/engine_types.py include
 
 test-c: dist
 	@for a in $(ARCHES); do c_tests/run.sh $$a; done
