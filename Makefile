@@ -29,7 +29,7 @@ UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../sha
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
-.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest test-install clean install
+.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest test-install test-contrib clean install
 
 all: dist
 
@@ -63,7 +63,7 @@ dist/include/.stamp: build/include/.stamp
 headers: build/include/.stamp
 	cp $(addprefix build/include/,$(HEADERS)) include/
 
-test: dist test-headers test-lint test-rust test-c test-symbols test-install test-difftest
+test: dist test-headers test-lint test-rust test-c test-symbols test-install test-contrib test-difftest
 	@echo "make test: all checks passed"
 
 test-rust:
@@ -102,6 +102,10 @@ INSTALL_ARCH ?= x86_64
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout
+test-contrib: dist
+	@for a in $(ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
 
 # what an installed prefix gives its user (files, SONAMEs, NEEDED, pkg-config)
 test-install: dist
