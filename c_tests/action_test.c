@@ -4,7 +4,7 @@
  * "N passed, M failed"; exits non-zero when something failed.
  *
  *   gcc [-m32] c_tests/action_test.c -I<header dir> libuoanim.a \
- *       -lpthread -ldl -lm
+ *       -Wl,--gc-sections
  */
 #include <math.h>
 #include <stdio.h>
