@@ -2,8 +2,9 @@
 #
 #   make         builds dist/<arch>/libuoanim_<unit>.{a,so} and dist/include/
 #   make test    cargo tests, C layout/ABI tests on both arches, symbol and
-#                header checks, and the differential suites (when
-#                ../shared/difftest exists) against the committed ratchet
+#                header checks, and the differential suites of tests/parity
+#                against the committed ratchet (UO_DATA=DIR: the game data
+#                the stock cases read; without it they are skipped, counted)
 #   make headers regenerates include/ from the sources
 #   make clean
 
@@ -26,12 +27,17 @@ TRIPLE_x86_64-windows := x86_64-pc-windows-gnu
 TRIPLE_i686-windows := i686-pc-windows-gnu
 CARGO ?= cargo
 TARGET_DIR := target
+# The differential suites, and the game data their stock cases read (default:
+# the stock data of ../shared/difftest when it is there; tests/parity/README.md)
+PARITY := tests/parity
+# memcheck's sample of differential cases is drawn from ../shared/difftest
 DIFFTEST ?= ../shared/difftest
+UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 
-.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest clean
+.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest test-install test-contrib clean install
 
 all: dist
 
@@ -70,7 +76,7 @@ dist/include/.stamp: build/include/.stamp
 headers: build/include/.stamp
 	cp $(addprefix build/include/,$(HEADERS)) include/
 
-test: dist test-headers test-lint test-rust test-c test-symbols test-difftest
+test: dist test-headers test-lint test-rust test-c test-symbols test-install test-contrib test-difftest
 	@echo "make test: all checks passed"
 
 # The Rust tests on every target; the Windows ones under Wine
@@ -103,6 +109,7 @@ test-headers: build/include/.stamp
 	@for h in $(HEADERS); do \
 	  cmp -s include/$$h build/include/$$h || { echo "include/$$h differs from the generated header: run 'make headers' and commit"; diff -u include/$$h build/include/$$h | head -40; exit 1; }; \
 	done; echo "headers: include/ matches the sources"
+	python3 c_tests/engine_types.py include
 
 test-c: dist
 	@for a in $(ARCHES); do c_tests/run.sh $$a; done
@@ -111,9 +118,27 @@ test-symbols: dist
 	python3 scripts/check-symbols.py docs/ABI.md $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(a):$(u):dist/$(a)/libuoanim_$(u).a))
 
 test-difftest: dist
-	@if [ -d "$(DIFFTEST)" ]; then \
-	  scripts/ratchet.sh "$(DIFFTEST)" "$(ARCHES)" "$(UNITS)"; \
-	else echo "difftest: $(DIFFTEST) not present, differential suites skipped"; fi
+	scripts/ratchet.sh "$(PARITY)" "$(ARCHES)" "$(UNITS)" "$(UO_DATA)"
+
+# make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
+# e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under
+# include/uoanim/, and pkg-config files uoanim-UNIT.pc
+PREFIX ?= /usr/local
+INSTALL_ARCH ?= x86_64
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout
+test-contrib: dist
+	@for a in $(ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
+
+# what an installed prefix gives its user (files, SONAMEs, NEEDED, pkg-config)
+test-install: dist
+	scripts/test-install.sh "$(UNITS)"
+
+install: $(foreach u,$(UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
+	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(UNITS)"
 
 clean:
 	rm -rf dist build $(TARGET_DIR)

@@ -19,6 +19,10 @@ struct Header {
     /// Project headers it includes (`#include "..."`).
     includes: &'static [&'static str],
     trailer: &'static str,
+    /// Whether the header's types are the engine's (hidden under
+    /// `UOANIM_ENGINE_TYPES`), and which of them are the library's own (kept).
+    engine_types: bool,
+    own_types: &'static [&'static str],
 }
 
 const HEADERS: &[Header] = &[
@@ -29,6 +33,8 @@ const HEADERS: &[Header] = &[
         defines: &[],
         includes: &[],
         trailer: "",
+        engine_types: true,
+        own_types: &[],
     },
     Header {
         file: "uoanim_playeranim.h",
@@ -37,6 +43,8 @@ const HEADERS: &[Header] = &[
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
         includes: &["uoanim_common.h"],
         trailer: PLAYERANIM_TRAILER,
+        engine_types: true,
+        own_types: &[],
     },
     Header {
         file: "uoanim_animtree.h",
@@ -45,6 +53,8 @@ const HEADERS: &[Header] = &[
         defines: &[("feature = client", "UOANIM_FLAVOUR_CLIENT"), ("feature = engine", "UOANIM_FLAVOUR_ENGINE")],
         includes: &["uoanim_common.h"],
         trailer: ANIMTREE_TRAILER,
+        engine_types: true,
+        own_types: &["xanim_runtime_tree_copy_t"],
     },
     Header {
         file: "uoanim_action.h",
@@ -53,6 +63,8 @@ const HEADERS: &[Header] = &[
         defines: &[],
         includes: &[],
         trailer: ACTION_TRAILER,
+        engine_types: false,
+        own_types: &[],
     },
 ];
 
@@ -146,7 +158,60 @@ fn generate(root: &Path, header: &Header) -> String {
         .generate()
         .unwrap_or_else(|e| panic!("cbindgen failed for {}: {e}", header.file))
         .write(&mut bytes);
-    String::from_utf8(bytes).expect("cbindgen wrote UTF-8")
+    let text = String::from_utf8(bytes).expect("cbindgen wrote UTF-8");
+    if header.engine_types {
+        engine_types_option(&text, header)
+    } else {
+        text
+    }
+}
+
+/// The `UOANIM_ENGINE_TYPES` option: the header's mirrors of engine types (and
+/// its constants) are compiled only when the macro is not defined, so that a C
+/// file that includes the engine's own headers first can define it and get
+/// only the library's functions and data, declared with the engine's types.
+/// The library's own types (`own_types`) stay.
+fn engine_types_option(text: &str, header: &Header) -> String {
+    const FUNCTIONS: &str = "#ifdef __cplusplus\nextern \"C\" {";
+    let forward_end = "typedef struct XAnim XAnim;\n#endif\n";
+    let start = text.find(forward_end).map(|i| i + forward_end.len()).expect("the XAnim forward declaration");
+    // the types end where the functions begin, or (a header of types only)
+    // at the include guard's #endif
+    let guard_end = format!("#endif  /* {} */", header.guard);
+    let Some(end) = text[start..].find(FUNCTIONS).map(|i| i + start).or_else(|| text.rfind(&guard_end)) else {
+        return text.to_string();
+    };
+    let mut engine = String::new();
+    let mut own = String::new();
+    for block in text[start..end].split("\n\n") {
+        if block.trim().is_empty() {
+            continue;
+        }
+        let is_own = header.own_types.iter().any(|name| {
+            block.contains(&format!("}} {name};")) || block.contains(&format!("(*{name})")) || block.contains(&format!(" {name};"))
+        });
+        let target = if is_own { &mut own } else { &mut engine };
+        target.push_str(block.trim_matches('\n'));
+        target.push_str("\n\n");
+    }
+    // the declarations name the types by their typedef names, which the
+    // engine's headers define too (their struct tags differ)
+    let mut rest = text[end..].to_string();
+    for block in engine.split("\n\n") {
+        if let Some(name) = block.trim_end().strip_suffix(';').and_then(|b| b.rsplit("} ").next()) {
+            if !name.contains(char::is_whitespace) {
+                rest = rest.replace(&format!("struct {name} "), &format!("{name} "));
+                rest = rest.replace(&format!("union {name} "), &format!("{name} "));
+            }
+        }
+    }
+    format!(
+        "{}\n#if !defined(UOANIM_ENGINE_TYPES)\n/* The engine's types and constants (leave them out by defining\n   UOANIM_ENGINE_TYPES after including the engine's own headers). */\n\n{}#endif /* !UOANIM_ENGINE_TYPES */\n\n{}{}",
+        &text[..start],
+        engine,
+        own,
+        rest
+    )
 }
 
 /// The header's source files: listed files, and for a listed directory its

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#ifndef UOANIM_XANIM_DECLARED
+#if !defined(UOANIM_XANIM_DECLARED) && !defined(UOANIM_ENGINE_TYPES)
 #define UOANIM_XANIM_DECLARED
 typedef struct XAnim XAnim;
 #endif

@@ -8,10 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "uoanim_common.h"
-#ifndef UOANIM_XANIM_DECLARED
+#if !defined(UOANIM_XANIM_DECLARED) && !defined(UOANIM_ENGINE_TYPES)
 #define UOANIM_XANIM_DECLARED
 typedef struct XAnim XAnim;
 #endif
+
+#if !defined(UOANIM_ENGINE_TYPES)
+/* The engine's types and constants (leave them out by defining
+   UOANIM_ENGINE_TYPES after including the engine's own headers). */
 
 /*
  Size of one runtime tail span (`xanim_runtime_tree_tail_span_t`).
@@ -155,6 +159,8 @@ typedef struct XAnimTree {
     uint16_t poolNodeHandles[0];
 } XAnimTree;
 
+#endif /* !UOANIM_ENGINE_TYPES */
+
 /*
  The copy callback of `XAnimCopyRuntimeTree` (`MT_Free` has this type).
  */
@@ -267,7 +273,7 @@ script_anim_tree_ref_t Scr_FindAnimTree(const char *filename);
  # Safety
  `filename` is NULL or a NUL-terminated string.
  */
-struct XAnim *Scr_FindAnimTree(const char *filename);
+XAnim *Scr_FindAnimTree(const char *filename);
 #endif
 
 /*
@@ -287,7 +293,7 @@ void coduo_script_compat_anim_release_unresolved_ref_sidecars(void);
  # Safety
  `tree` is NULL or an engine tree; `animName` NULL or NUL-terminated.
  */
-void XAnimSetLeafNode(struct XAnim *tree, uint16_t nodeIndex, const char *animName);
+void XAnimSetLeafNode(XAnim *tree, uint16_t nodeIndex, const char *animName);
 
 /*
  `void XAnimSetParentNode(XAnim *tree, uint16_t nodeIndex, const char *unusedName,
@@ -296,7 +302,7 @@ void XAnimSetLeafNode(struct XAnim *tree, uint16_t nodeIndex, const char *animNa
  # Safety
  `tree` is NULL or an engine tree.
  */
-void XAnimSetParentNode(struct XAnim *tree,
+void XAnimSetParentNode(XAnim *tree,
                         uint16_t nodeIndex,
                         const char *unusedName,
                         uint16_t firstChildIndex,
@@ -309,7 +315,7 @@ void XAnimSetParentNode(struct XAnim *tree,
  # Safety
  `alloc` is NULL or an allocator returning NULL or `size` writable bytes.
  */
-struct XAnim *XAnimAllocTree(const char *name, uint32_t nodeCount, script_anim_tree_alloc_t alloc);
+XAnim *XAnimAllocTree(const char *name, uint32_t nodeCount, script_anim_tree_alloc_t alloc);
 
 /*
  `XAnimTree *XAnimAllocRuntimeTree(XAnim *sourceTree, script_anim_tree_alloc_t alloc)`
@@ -317,7 +323,7 @@ struct XAnim *XAnimAllocTree(const char *name, uint32_t nodeCount, script_anim_t
  # Safety
  `sourceTree` is NULL or an engine tree; `alloc` as for `XAnimAllocTree`.
  */
-struct XAnimTree *XAnimAllocRuntimeTree(struct XAnim *sourceTree, script_anim_tree_alloc_t alloc);
+XAnimTree *XAnimAllocRuntimeTree(XAnim *sourceTree, script_anim_tree_alloc_t alloc);
 
 /*
  `void XAnimCopyRuntimeTree(XAnimTree *runtimeTree, void (*copy)(void *data, size_t size))`
@@ -326,7 +332,7 @@ struct XAnimTree *XAnimAllocRuntimeTree(struct XAnim *sourceTree, script_anim_tr
  `runtimeTree` is NULL or a runtime tree whose source is NULL or an engine
  tree; `copy` NULL or a function of that type.
  */
-void XAnimCopyRuntimeTree(struct XAnimTree *runtimeTree, xanim_runtime_tree_copy_t copy);
+void XAnimCopyRuntimeTree(XAnimTree *runtimeTree, xanim_runtime_tree_copy_t copy);
 
 /*
  `void *MT_AllocAnimTree(size_t size)`: the MT allocator (engine flavour
@@ -343,7 +349,7 @@ void *MT_AllocAnimTree(size_t size);
  # Safety
  `sourceTree` is NULL or an engine tree.
  */
-struct XAnimTree *Com_XAnimCreateTree(struct XAnim *sourceTree);
+XAnimTree *Com_XAnimCreateTree(XAnim *sourceTree);
 
 /*
  `XAnimTree *Com_XAnimCreateSmallTree(XAnim *sourceTree)`: runtime tree in MT memory.
@@ -351,7 +357,7 @@ struct XAnimTree *Com_XAnimCreateTree(struct XAnim *sourceTree);
  # Safety
  `sourceTree` is NULL or an engine tree.
  */
-struct XAnimTree *Com_XAnimCreateSmallTree(struct XAnim *sourceTree);
+XAnimTree *Com_XAnimCreateSmallTree(XAnim *sourceTree);
 
 /*
  `void Com_XAnimFreeSmallTree(XAnimTree *runtimeTree)`: `MT_Free` of the whole block.
@@ -359,7 +365,7 @@ struct XAnimTree *Com_XAnimCreateSmallTree(struct XAnim *sourceTree);
  # Safety
  `runtimeTree` as for `XAnimCopyRuntimeTree`.
  */
-void Com_XAnimFreeSmallTree(struct XAnimTree *runtimeTree);
+void Com_XAnimFreeSmallTree(XAnimTree *runtimeTree);
 
 /*
  `void XAnimFillInSyncNodes_r(XAnim *tree, uint32_t animIndex, uint8_t requireLooping)`
@@ -367,7 +373,7 @@ void Com_XAnimFreeSmallTree(struct XAnimTree *runtimeTree);
  # Safety
  `tree` is NULL or an engine tree.
  */
-void XAnimFillInSyncNodes_r(struct XAnim *tree, uint32_t animIndex, uint8_t requireLooping);
+void XAnimFillInSyncNodes_r(XAnim *tree, uint32_t animIndex, uint8_t requireLooping);
 
 /*
  `void XAnimSetupSyncNodes_r(XAnim *tree, uint32_t animIndex)`
@@ -375,7 +381,7 @@ void XAnimFillInSyncNodes_r(struct XAnim *tree, uint32_t animIndex, uint8_t requ
  # Safety
  `tree` is NULL or an engine tree.
  */
-void XAnimSetupSyncNodes_r(struct XAnim *tree, uint32_t animIndex);
+void XAnimSetupSyncNodes_r(XAnim *tree, uint32_t animIndex);
 
 /*
  `void XAnimSetupSyncNodes(XAnim *tree)`
@@ -383,7 +389,7 @@ void XAnimSetupSyncNodes_r(struct XAnim *tree, uint32_t animIndex);
  # Safety
  `tree` is NULL or an engine tree.
  */
-void XAnimSetupSyncNodes(struct XAnim *tree);
+void XAnimSetupSyncNodes(XAnim *tree);
 
 /*
  `int32_t XAnimGetNumChildren(XAnim *tree, int32_t animIndex)`
@@ -391,7 +397,7 @@ void XAnimSetupSyncNodes(struct XAnim *tree);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimGetNumChildren(struct XAnim *tree, int32_t animIndex);
+int32_t XAnimGetNumChildren(XAnim *tree, int32_t animIndex);
 
 /*
  `int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex)`
@@ -399,7 +405,7 @@ int32_t XAnimGetNumChildren(struct XAnim *tree, int32_t animIndex);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimGetChildAt(struct XAnim *tree, int32_t animIndex, int32_t childIndex);
+int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex);
 
 /*
  `const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex)`
@@ -407,7 +413,7 @@ int32_t XAnimGetChildAt(struct XAnim *tree, int32_t animIndex, int32_t childInde
  # Safety
  `tree` is NULL or an engine tree.
  */
-const char *XAnimGetAnimName(struct XAnim *tree, int32_t animIndex);
+const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex);
 
 /*
  `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
@@ -415,7 +421,7 @@ const char *XAnimGetAnimName(struct XAnim *tree, int32_t animIndex);
  # Safety
  `runtimeTree` is NULL or a runtime tree.
  */
-struct XAnim *XAnimRuntimeTreeSourceTree(struct XAnimTree *runtimeTree);
+XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree);
 
 /*
  `int32_t XAnimGetAnimTreeSize(XAnim *tree)`: `nodeCount`.
@@ -423,7 +429,7 @@ struct XAnim *XAnimRuntimeTreeSourceTree(struct XAnimTree *runtimeTree);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimGetAnimTreeSize(struct XAnim *tree);
+int32_t XAnimGetAnimTreeSize(XAnim *tree);
 
 /*
  `qboolean XAnimHasTime(XAnim *tree, int32_t animIndex)`
@@ -431,7 +437,7 @@ int32_t XAnimGetAnimTreeSize(struct XAnim *tree);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimHasTime(struct XAnim *tree, int32_t animIndex);
+int32_t XAnimHasTime(XAnim *tree, int32_t animIndex);
 
 /*
  `qboolean XAnimIsPrimitive(XAnim *tree, int32_t animIndex)`
@@ -439,7 +445,7 @@ int32_t XAnimHasTime(struct XAnim *tree, int32_t animIndex);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimIsPrimitive(struct XAnim *tree, int32_t animIndex);
+int32_t XAnimIsPrimitive(XAnim *tree, int32_t animIndex);
 
 /*
  `qboolean XAnimIsLooped(XAnim *tree, int32_t animIndex)`
@@ -447,7 +453,7 @@ int32_t XAnimIsPrimitive(struct XAnim *tree, int32_t animIndex);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimIsLooped(struct XAnim *tree, int32_t animIndex);
+int32_t XAnimIsLooped(XAnim *tree, int32_t animIndex);
 
 /*
  `qboolean XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)`
@@ -455,7 +461,7 @@ int32_t XAnimIsLooped(struct XAnim *tree, int32_t animIndex);
  # Safety
  `tree` is NULL or an engine tree.
  */
-int32_t XAnimNotetrackExists(struct XAnim *tree, int32_t animIndex, uint16_t notetrack);
+int32_t XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack);
 
 #ifdef __cplusplus
 }  // extern "C"

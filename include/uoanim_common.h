@@ -7,10 +7,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#ifndef UOANIM_XANIM_DECLARED
+#if !defined(UOANIM_XANIM_DECLARED) && !defined(UOANIM_ENGINE_TYPES)
 #define UOANIM_XANIM_DECLARED
 typedef struct XAnim XAnim;
 #endif
+
+#if !defined(UOANIM_ENGINE_TYPES)
+/* The engine's types and constants (leave them out by defining
+   UOANIM_ENGINE_TYPES after including the engine's own headers). */
 
 /*
  `qboolean`: a 32-bit int (the modules are built with `-fno-short-enums`).
@@ -34,5 +38,7 @@ typedef struct scr_anim_t {
 typedef struct script_anim_tree_ref_t {
     XAnim *tree;
 } script_anim_tree_ref_t;
+
+#endif /* !UOANIM_ENGINE_TYPES */
 
 #endif  /* UOANIM_COMMON_H */

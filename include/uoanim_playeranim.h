@@ -8,10 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "uoanim_common.h"
-#ifndef UOANIM_XANIM_DECLARED
+#if !defined(UOANIM_XANIM_DECLARED) && !defined(UOANIM_ENGINE_TYPES)
 #define UOANIM_XANIM_DECLARED
 typedef struct XAnim XAnim;
 #endif
+
+#if !defined(UOANIM_ENGINE_TYPES)
+/* The engine's types and constants (leave them out by defining
+   UOANIM_ENGINE_TYPES after including the engine's own headers). */
 
 /*
  `MAX_WEAPONS`: entries of `weaponStrings` ("none" + 127 weapons).
@@ -445,6 +449,8 @@ typedef struct weaponInfo_t {
     const char *pickupName;
 } weaponInfo_t;
 
+#endif /* !UOANIM_ENGINE_TYPES */
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -471,8 +477,8 @@ void BG_InitWeaponStrings(void);
 /*
  `void BG_AnimParseAnimScript(table, runtimeAnimations, runtimeAnimationCount)`.
  */
-void BG_AnimParseAnimScript(struct bg_static_animation_table_t *table,
-                            struct bg_runtime_animation_t *runtimeAnimations,
+void BG_AnimParseAnimScript(bg_static_animation_table_t *table,
+                            bg_runtime_animation_t *runtimeAnimations,
                             int32_t *runtimeAnimationCount);
 
 /*
@@ -483,7 +489,7 @@ int32_t BG_StringHashValue(const char *text);
 /*
  `int32_t BG_IndexForString(const char *name, bg_indexed_string_t *strings, qboolean allowMissing)`.
  */
-int32_t BG_IndexForString(const char *name, struct bg_indexed_string_t *strings, int allowMissing);
+int32_t BG_IndexForString(const char *name, bg_indexed_string_t *strings, int allowMissing);
 
 /*
  `char *BG_CopyStringIntoBuffer(const char *text, char *buffer, uint32_t bufferSize, int32_t *used)`.
@@ -498,20 +504,20 @@ int32_t BG_AnimationIndexForString(const char *name);
 /*
  `bg_static_animation_t *BG_AnimationForString(const char *name)`.
  */
-struct bg_static_animation_t *BG_AnimationForString(const char *name);
+bg_static_animation_t *BG_AnimationForString(const char *name);
 
 /*
  `void BG_ParseConditionBits(char **parse, bg_indexed_string_t *values, int32_t conditionIndex, bg_condition_bits_t *bits)`.
  */
 void BG_ParseConditionBits(char **parse,
-                           struct bg_indexed_string_t *values,
+                           bg_indexed_string_t *values,
                            int32_t conditionIndex,
-                           union bg_condition_bits_t *bits);
+                           bg_condition_bits_t *bits);
 
 /*
  `qboolean BG_ParseConditions(char **parse, bg_anim_script_t *script)`.
  */
-int BG_ParseConditions(char **parse, struct bg_anim_script_t *script);
+int BG_ParseConditions(char **parse, bg_anim_script_t *script);
 
 /*
  `void BG_ParseCommands(char **parse, bg_anim_script_t *script, bg_static_animation_t *animations)`.
@@ -520,18 +526,18 @@ int BG_ParseConditions(char **parse, struct bg_anim_script_t *script);
  that table's `entries` in every call of the original).
  */
 void BG_ParseCommands(char **parse,
-                      struct bg_anim_script_t *script,
-                      struct bg_static_animation_t *animations);
+                      bg_anim_script_t *script,
+                      bg_static_animation_t *animations);
 
 /*
  `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
  */
-qboolean BG_EvaluateConditions(struct clientInfo_t *clientInfo, const struct bg_anim_script_t *script);
+qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);
 
 /*
  `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
  */
-struct bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const struct bg_anim_script_list_t *scriptList);
+bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);
 
 /*
  `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
@@ -544,12 +550,12 @@ void BG_UpdateConditionValue(int32_t clientNum,
 /*
  `int32_t BG_GetConditionValue(clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);`
  */
-int32_t BG_GetConditionValue(struct clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);
+int32_t BG_GetConditionValue(clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);
 
 /*
  `int32_t BG_PlayAnim(playerState_t *player, uint32_t animationIndex, uint32_t bodyPart, int32_t duration, qboolean setTimer, qboolean restartSame, qboolean force);`
  */
-int32_t BG_PlayAnim(struct playerState_t *player,
+int32_t BG_PlayAnim(playerState_t *player,
                     uint32_t animationIndex,
                     uint32_t bodyPart,
                     int32_t duration,
@@ -560,7 +566,7 @@ int32_t BG_PlayAnim(struct playerState_t *player,
 /*
  `int32_t BG_PlayAnimName(playerState_t *player, const char *animationName, uint32_t bodyPart, qboolean setTimer, qboolean restartSame, qboolean force);`
  */
-int32_t BG_PlayAnimName(struct playerState_t *player,
+int32_t BG_PlayAnimName(playerState_t *player,
                         const char *animationName,
                         uint32_t bodyPart,
                         qboolean setTimer,
@@ -570,8 +576,8 @@ int32_t BG_PlayAnimName(struct playerState_t *player,
 /*
  `int32_t BG_AnimScriptAnimation(const bg_anim_script_command_t *command, playerState_t *player, qboolean setTimer, qboolean restartSame, qboolean force);`
  */
-int32_t BG_AnimScriptAnimation(const struct bg_anim_script_command_t *command,
-                               struct playerState_t *player,
+int32_t BG_AnimScriptAnimation(const bg_anim_script_command_t *command,
+                               playerState_t *player,
                                qboolean setTimer,
                                qboolean restartSame,
                                qboolean force);
@@ -579,7 +585,7 @@ int32_t BG_AnimScriptAnimation(const struct bg_anim_script_command_t *command,
 /*
  `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
  */
-int32_t BG_ExecuteCommand(struct playerState_t *player,
+int32_t BG_ExecuteCommand(playerState_t *player,
                           int32_t stateIndex,
                           int32_t animGroup,
                           qboolean restartSame);
@@ -587,12 +593,12 @@ int32_t BG_ExecuteCommand(struct playerState_t *player,
 /*
  `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
  */
-int32_t BG_AnimScriptStateChange(struct playerState_t *player, int32_t fromState, int32_t toState);
+int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);
 
 /*
  `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
  */
-int32_t BG_AnimScriptEvent(struct playerState_t *player,
+int32_t BG_AnimScriptEvent(playerState_t *player,
                            int event,
                            qboolean restartSame,
                            qboolean force);
@@ -600,7 +606,7 @@ int32_t BG_AnimScriptEvent(struct playerState_t *player,
 /*
  `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
  */
-int32_t BG_GetAnimScriptEvent(struct playerState_t *player, int event);
+int32_t BG_GetAnimScriptEvent(playerState_t *player, int event);
 
 /*
  `char *BG_GetAnimString(uint32_t animationIndex);`
@@ -610,12 +616,12 @@ char *BG_GetAnimString(uint32_t animationIndex);
 /*
  `bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);`
  */
-struct bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);
+bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);
 
 /*
  `bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);`
  */
-struct bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);
+bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);
 
 /*
  `void BG_FindAnims(void);` — root, torso, legs, turning of "multiplayer".
@@ -658,7 +664,7 @@ void BG_FinalizePlayerAnims(void);
 /*
  `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`
  */
-void BG_SetupAnimNoteTypes(struct bg_static_animation_table_t *table);
+void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);
 
 #ifdef __cplusplus
 }  // extern "C"

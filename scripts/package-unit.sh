@@ -8,7 +8,11 @@
 #   2. drops symbols no relocation needs, keeps as global only the symbols the crate itself exports (its
 #      #[no_mangle] items), so two units linked into one program share no
 #      runtime symbol; imports stay undefined;
-#   3. archives it, and on Linux links the same object as a shared library.
+#   3. archives it, and on Linux links the same object as a shared library
+#      whose SONAME is libuoanim_UNIT.so.MAJOR (MAJOR: of the Cargo.toml
+#      version);
+#   4. checks that the unit needs nothing but the C library: no Rust std in
+#      the staticlib; on Linux no NEEDED other than libc, no TLS segment.
 #
 # ARCH is x86_64, i686 (ELF) or x86_64-windows, i686-windows (PE/COFF, the
 # mingw-w64 binutils). On i686 Windows C symbols carry a leading underscore;
@@ -25,6 +29,10 @@ case "$arch" in
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+if "${tools}ar" t "$staticlib" | grep -E '^(std|panic_unwind|unwind|backtrace|gimli|addr2line|miniz|object|hashbrown|rustc_demangle)-' >&2; then
+  echo "package-unit.sh: $staticlib links the Rust std runtime (the members above); a unit is no_std" >&2; exit 1
+fi
 
 # PE/COFF: the exports are found with nm (the crate's members are named
 # uoanim-*.o, as on ELF); only C identifiers are exports. The compiler's
@@ -81,5 +89,16 @@ objcopy -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symb
 mkdir -p "$outdir"
 rm -f "$outdir/libuoanim_$unit.a"
 ar rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
-gcc $mflag -shared -Wl,--gc-sections -o "$outdir/libuoanim_$unit.so" "$work/uoanim_$unit.o" -lpthread -ldl -lm
+# --- SONAME and the C-library-only check (a block of its own) ---
+root=$(cd "$(dirname "$0")/.." && pwd)
+major=$(sed -n 's/^version = "\([0-9]*\)\..*/\1/p' "$root/Cargo.toml" | head -1)
+gcc $mflag -shared -Wl,--gc-sections -Wl,-soname,"libuoanim_$unit.so.$major" \
+  -o "$outdir/libuoanim_$unit.so" "$work/uoanim_$unit.o"
+ln -sf "libuoanim_$unit.so" "$outdir/libuoanim_$unit.so.$major"
+needed=$(readelf -dW "$outdir/libuoanim_$unit.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+[ "$needed" = "libc.so.6 " ] || { echo "package-unit.sh: libuoanim_$unit.so needs '$needed', not only libc.so.6" >&2; exit 1; }
+if readelf -lW "$outdir/libuoanim_$unit.so" | grep -q ' TLS '; then
+  echo "package-unit.sh: libuoanim_$unit.so has a TLS segment" >&2; exit 1
+fi
+# --- end ---
 cp "$work/exports.txt" "$outdir/libuoanim_$unit.exports"

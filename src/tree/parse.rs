@@ -25,6 +25,7 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
+use alloc::vec::Vec;
 use super::names::{NameId, Names};
 use alloc::vec::Vec;
 use crate::error::{Failure, Outcome, Text};

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""gen_layout.py UNIT LIB ABI_MD UOANIM_MK OUT
+
+Writes into OUT a miniature copy of the engine's build layout for the binary
+that UNIT (game, cgame, engine, client) replaces C files of:
+
+* build-mk/sources/common.mk and build-mk/<unit>.mk, shaped like the
+  engine's (the same variable names; the module's files and the
+  subsystem's LAYOUT_* list copied into the variable the target links from,
+  then `UOANIM_MK` included when set, then the objects and a shared-object
+  link with -Wl,--no-undefined);
+* stand-in C files under their real names: the files the unit replaces
+  (together they define every symbol the unit exports, except those the
+  engine keeps in other files), the kept files of the same subsystem, the
+  module file that calls every export, and the engine files that define the
+  unit's imports (functions and data, as docs/ABI.md lists them).
+
+The symbols come from the built unit (its exports: nm; its imports: nm -u,
+less the C library's) so the layout follows the library.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# per unit: module sources variable, subsystem list, the variable the target
+# copies it into, the module's own files, kept subsystem files with symbols of
+# their own, and exports the engine defines in kept files (file -> symbols)
+UNITS = {
+    "game": dict(
+        module_var="GAME_C_SOURCES",
+        module_files=["src/server/game/animation.c", "src/server/game/syscall_veneers.c",
+                      "src/server/game/game_globals.c"],
+        layout_var="LAYOUT_BG_C_SOURCES", copy_var="BG_SRCS", replaced_var="UOANIM_PLAYERANIM_REPLACED",
+        kept={
+            "src/bg/bg_animation_controller_lerp.c": ["BG_LerpAngles", "BG_LerpOffset", "BG_RunLerpFrameRate",
+                                                      "BG_SetNewAnimation"],
+            "src/bg/bg_animation_player_conditions.c": ["BG_AnimPlayerConditions",
+                                                        "BG_AnimUpdatePlayerStateConditions"],
+            "src/bg/bg_animation_slots.c": ["BG_PlayerAnimation_VerifyAnim"],
+            "src/bg/bg_animation_stance.c": ["BG_IsCrouchingAnim", "BG_IsProneAnim"],
+            "src/bg/bg_player_animation.c": ["BG_PlayerAnimation"],
+            "src/bg/bg_pmove_core.c": ["PmoveSingle"],
+        },
+        engine_defined={},
+    ),
+    "engine": dict(
+        module_var="SERVER_ENGINE_C_SOURCES",
+        module_files=["src/server/engine/server_game_bridge.c", "src/qcommon/com_memory.c",
+                      "src/server/standalone/engine_global_storage.c"],
+        layout_var="LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES", copy_var="",
+        replaced_var="UOANIM_ANIMTREE_REPLACED",
+        kept={
+            "src/animation/xanim_tree_clear.c": ["XAnimClearTree"],
+            "src/animation/xanim_runtime.c": ["XAnimCalc"],
+            "src/scripting/script_compile_load.c": ["Scr_BeginLoadScripts", "Scr_LoadScript", "Scr_EndLoadScripts"],
+        },
+        engine_defined={
+            "src/scripting/script_compile_load.c": ["Scr_BeginLoadAnimTrees", "Scr_PrecacheAnimTrees",
+                                                    "Scr_EndLoadAnimTrees"],
+            "src/server/standalone/engine_global_storage.c": ["script_activeAnimTreeHandle",
+                                                              "script_animCheckEnabled", "script_animCommentDepth",
+                                                              "script_animCurrentUsingTree",
+                                                              "script_animTreeChecksum",
+                                                              "xanim_activePoolPayloadSlot"],
+        },
+    ),
+}
+UNITS["cgame"] = dict(UNITS["game"], module_var="CGAME_C_SOURCES",
+                      module_files=["src/client/cgame/cg_players.c", "src/client/cgame/cg_syscalls.c",
+                                    "src/client/cgame/cg_main.c"],
+                      copy_var="CLIENT_SHARED_BG_C_SOURCES")
+UNITS["client"] = dict(UNITS["engine"], module_var="CLIENT_ENGINE_C_SOURCES",
+                       module_files=["src/client/engine/cl_cgame.c", "src/qcommon/com_memory.c",
+                                     "src/client/engine/client_script_storage.c"],
+                       engine_defined={
+                           "src/scripting/script_compile_load.c": UNITS["engine"]["engine_defined"][
+                               "src/scripting/script_compile_load.c"],
+                           "src/client/engine/client_script_storage.c": UNITS["engine"]["engine_defined"][
+                               "src/server/standalone/engine_global_storage.c"],
+                       })
+
+
+def nm(args, lib):
+    out = subprocess.run(["nm", *args, lib], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines() if line.strip() and not line.endswith(":")]
+
+
+def libc_symbols():
+    names = set()
+    for lib in ("libc.so.6", "libm.so.6"):
+        path = subprocess.run(["gcc", "-print-file-name=" + lib], capture_output=True, text=True).stdout.strip()
+        out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True).stdout
+        names.update(line.split()[-1].split("@")[0] for line in out.splitlines() if line.split())
+    return names
+
+
+def abi_kinds(path):
+    kinds = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^\|\s*`(\w+)`\s*\|[^|]*\|\s*(function|data)\s*\|", line)
+        if m:
+            kinds[m.group(1)] = m.group(2)
+    return kinds
+
+
+def replaced_files(mk, var):
+    text = open(mk, encoding="utf-8").read()
+    m = re.search(r"^%s := (.*?)(?:\n(?!\t)|\Z)" % var, text, re.M | re.S)
+    body = m.group(1).replace("\\\n", " ")
+    prefix = re.match(r"\$\(addprefix ([^,]+),(.*)\)\s*$", body.strip(), re.S)
+    if prefix:
+        return [prefix.group(1) + f for f in prefix.group(2).split()]
+    return body.split()
+
+
+def main():
+    unit, lib, abi, mk, out = sys.argv[1:6]
+    spec = UNITS[unit]
+    defined = {}
+    for parts in nm(["-g", "--defined-only", "-S"], lib):
+        name, kind = parts[-1], parts[-2]
+        size = int(parts[1], 16) if len(parts) == 4 else 4
+        defined[name] = ("function" if kind in "Tt" else "data", max(size, 1))
+    libc = libc_symbols()
+    kinds = abi_kinds(abi)
+    imports = sorted({p[-1] for p in nm(["-u"], lib) if p[-2] == "U"} - libc - set(defined) - {"_GLOBAL_OFFSET_TABLE_"})
+    replaced = replaced_files(mk, spec["replaced_var"])
+    engine_defined = {s for syms in spec["engine_defined"].values() for s in syms}
+    files = {}  # path -> list of C lines
+
+    def define(path, name, kind, size=4):
+        files.setdefault(path, [])
+        files[path].append("char %s[%d];" % (name, size) if kind == "data" else "void %s(void) {}" % name)
+
+    exports = sorted(s for s in defined if s not in engine_defined)
+    for i, name in enumerate(exports):
+        define(replaced[i % len(replaced)], name, *defined[name])
+    for path in replaced:
+        files.setdefault(path, [])
+    for path, syms in spec["engine_defined"].items():
+        for name in syms:
+            define(path, name, *defined.get(name, ("function", 4)))
+    calls = sorted(s for s in defined if defined[s][0] == "function")
+    datas = sorted(s for s in defined if defined[s][0] == "data")
+    for path, syms in spec["kept"].items():
+        for name in syms:
+            define(path, name, "function")
+        # a kept file of the subsystem calls into the replaced code
+        files[path].append("void %s(void);\nvoid %s_uses(void) { %s(); }" % (calls[0], syms[0], calls[0]))
+    caller, services, storage = spec["module_files"]
+    files.setdefault(caller, []).append(
+        "\n".join("void %s(void);" % s for s in calls) + "\n" +
+        "\n".join("extern char %s[];" % s for s in datas) + "\n" +
+        "void *uoanim_standin_uses[] = {\n" + ",\n".join("    (void *)%s" % s for s in calls + datas) + "\n};")
+    for name in imports:
+        kind = kinds.get(name, "function")
+        define(storage if kind == "data" else services, name, kind, 1 << 16)
+    for path, lines in files.items():
+        full = os.path.join(out, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write("/* stand-in for the engine's %s (its name and symbols, not its code) */\n" % path)
+            f.write("\n".join(lines) + "\n")
+    module = spec["module_files"]
+    layout_vars = spec["layout_var"].split()
+    layout = [p for p in files if p not in module]
+    os.makedirs(os.path.join(out, "build-mk/sources"), exist_ok=True)
+    prefixes = {"LAYOUT_BG_C_SOURCES": "src/bg/", "LAYOUT_ANIMATION_C_SOURCES": "src/animation/",
+                "LAYOUT_SCRIPT_C_SOURCES": "src/scripting/"}
+    with open(os.path.join(out, "build-mk/sources/common.mk"), "w", encoding="utf-8") as f:
+        for var in layout_vars:
+            mine = sorted(p for p in layout if p.startswith(prefixes[var]))
+            f.write("%s := \\\n\t%s\n\n" % (var, " \\\n\t".join(mine)))
+        f.write("%s := \\\n\t%s\n" % (spec["module_var"], " \\\n\t".join(module)))
+    copy = spec["copy_var"]
+    with open(os.path.join(out, "build-mk/%s.mk" % unit), "w", encoding="utf-8") as f:
+        f.write("include build-mk/sources/common.mk\n")
+        if copy:
+            f.write("%s := $(%s)\n" % (copy, layout_vars[0]))
+        else:
+            f.write("SRCS = $(%s) %s\n" % (spec["module_var"], " ".join("$(%s)" % v for v in layout_vars)))
+        f.write("ifdef UOANIM_MK\nUOANIM_UNIT := %s\ninclude $(UOANIM_MK)\nendif\n" % unit)
+        if copy:
+            f.write("SRCS := $(%s) $(%s)\n" % (spec["module_var"], copy))
+        f.write("OBJS := $(patsubst %.c,obj/%.o,$(SRCS))\n"
+                "SHARED_LIBS += -lm\n"
+                "module.so: $(OBJS)\n\t$(CC) $(M) -shared -Wl,--no-undefined -o $@ $(OBJS) $(SHARED_LIBS)\n"
+                "obj/%.o: %.c\n\t@mkdir -p $(dir $@)\n\t$(CC) $(M) -fPIC -c $< -o $@\n")
+
+
+if __name__ == "__main__":
+    main()
