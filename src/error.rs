@@ -6,7 +6,6 @@
 //! have formatted, and the exported frame in `ffi` raises it.  A `Failure` is
 //! `Copy` and owns no heap memory, so raising it leaves nothing to drop.
 
-use alloc::string::String;
 use core::fmt;
 
 /// Capacity of a diagnostic text (bytes, without the terminating NUL).
@@ -113,28 +112,19 @@ pub mod level {
 }
 
 /// How the original reports a failure (which engine function, with what).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum Failure {
     /// `Com_Error(level, "%s", text)`.
+    #[error("Com_Error({level}): {text}")]
     Error { level: i32, text: Text },
     /// `CompileError(source_pos, "%s", text)`.
+    #[error("CompileError(pos {source_pos}): {text}")]
     Compile { source_pos: u32, text: Text },
     /// `CompileError2(code_pos, "%s", text)`; `code_pos` is the address of
     /// the script code cell, passed back to the engine unchanged.
+    #[error("CompileError2(cell {code_pos:#x}): {text}")]
     Compile2 { code_pos: usize, text: Text },
 }
-
-impl core::fmt::Display for Failure {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Failure::Error { level, text } => write!(f, "Com_Error({level}): {text}"),
-            Failure::Compile { source_pos, text } => write!(f, "CompileError(pos {source_pos}): {text}"),
-            Failure::Compile2 { code_pos, text } => write!(f, "CompileError2(cell {code_pos:#x}): {text}"),
-        }
-    }
-}
-
-impl core::error::Error for Failure {}
 
 impl Failure {
     /// `Com_Error(level, text)`.

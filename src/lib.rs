@@ -13,12 +13,6 @@
 //!
 //! Which link unit is built (game, cgame, engine, client) is chosen in one
 //! place, [`flavour`].
-//!
-//! A shipped link unit (built with one unit feature and `panic = "abort"`) is
-//! `no_std`: it needs nothing but the C library — memory comes from
-//! `malloc`/`free` and a panic aborts (`rt`). Tests (`cfg(test)`, and the
-//! builds with unwinding that cargo makes for test targets) use `std`.
-#![cfg_attr(all(not(test), panic = "abort", any(feature = "game", feature = "cgame", feature = "engine", feature = "client")), no_std)]
 #![deny(unsafe_op_in_unsafe_fn)]
 // The link units need nothing but the C library: the crate uses `core` and
 // `alloc` (over the C allocator, src/runtime.rs); `std` only for its tests.
@@ -28,9 +22,6 @@ extern crate alloc;
 #[cfg(test)]
 #[macro_use]
 extern crate std;
-
-#[macro_use]
-extern crate alloc;
 
 pub mod abi;
 pub mod action;
@@ -42,11 +33,6 @@ pub mod flavour;
 pub mod math;
 pub mod script;
 pub mod tree;
-
-pub mod math;
-
-#[cfg(all(not(test), panic = "abort", any(feature = "game", feature = "cgame", feature = "engine", feature = "client")))]
-mod rt;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
 pub mod ffi;

@@ -20,19 +20,12 @@ use super::{ActionTable, ActionType, AddError, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
 use crate::error::Text;
 
 /// Why a text was refused: its message is `line N: <what is wrong>`.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct ParseError {
     line: usize,
     message: Text,
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)
-    }
-}
-
-impl core::error::Error for ParseError {}
 
 impl fmt::Debug for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -25,7 +25,6 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use alloc::vec::Vec;
 use super::names::{NameId, Names};
 use alloc::vec::Vec;
 use crate::error::{Failure, Outcome, Text};

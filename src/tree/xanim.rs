@@ -24,7 +24,6 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use alloc::vec::Vec;
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, XAnim, XAnimEntry, XAnimParentPayload, XAnimParts, XAnimTree,
     XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE,

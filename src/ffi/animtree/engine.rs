@@ -3,7 +3,6 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use alloc::vec::Vec;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
 use crate::tree::names::CName;
