@@ -29,7 +29,6 @@ use crate::abi::xanim::{
     XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE,
 };
 use crate::error::{Failure, Outcome, Text};
-use alloc::vec::Vec;
 use core::ffi::{c_char, c_void, CStr};
 use core::ptr::NonNull;
 

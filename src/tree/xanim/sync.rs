@@ -36,6 +36,8 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
+use alloc::vec;
+use alloc::vec::Vec;
 use super::{
     duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimHandle, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
     FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,

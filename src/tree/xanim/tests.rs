@@ -967,7 +967,7 @@ fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
     restore(t, &before);
     match path_walk(t, 0, None, false, 1_000_000) {
         PathWalk::Ended { result, .. } => assert_eq!(err_text(result), text),
-        PathWalk::Endless => panic!("the original ends here"),
+        PathWalk::Endless => std::panic!("the original ends here"),
     }
     assert_eq!(entry_bytes(t), after);
 }
