@@ -22,7 +22,7 @@ difftest=$1 arches=$2 units=$3 data=${4:-}
 ORACLE_ARCHES="x86_64 i686 x86_64-windows"
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
-total_pass=0 total_fail=0 total_skip=0
+total_pass=0 total_fail=0 total_skip=0 total_known=0
 for unit in $units; do
   case "$unit" in
     game) suite=pa; dir=pa; flavour=game; flavour_dir="" ;;
@@ -67,6 +67,9 @@ for unit in $units; do
       python3 "$difftest/gen/needs_data.py" "$dir" "$difftest/$dir"/cases*/*.case | sed 's|.*/||; s|\.case$||' | sort >"$out/skipped"
       comm -23 "$out/listed" "$out/skipped" >"$out/listed.run"; mv "$out/listed.run" "$out/listed"
     fi
+    # a listed case that fails is a known divergence, not a failure
+    known=$(comm -12 "$out/failing" "$out/listed" | grep -c '^' || true)
+    total_fail=$((total_fail - known)) total_known=$((total_known + known))
     new=$(comm -23 "$out/failing" "$out/listed")
     fixed=$(comm -13 "$out/failing" "$out/listed")
     if [ -n "$new" ] && [ "${arch%-windows}" != "$arch" ]; then
@@ -105,5 +108,6 @@ for unit in $units; do
   done
 done
 if [ -n "$data" ]; then why=""; else why=" (they read game data; none given: make test UO_DATA=DIR)"; fi
+[ "$total_known" = 0 ] || why="$why (and $total_known known divergences, listed in c_tests/divergences/)"
 echo "parity: $total_pass passed, $total_fail failed, $total_skip skipped$why"
 exit $status
