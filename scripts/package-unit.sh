@@ -3,8 +3,9 @@
 #
 # Turns the staticlib cargo built for one link unit into the shipped
 # libuoanim_UNIT.a (and, on Linux, libuoanim_UNIT.so):
-#   1. links the crate's objects and the parts of the Rust runtime they need
-#      into one relocatable object (`ld -r`; ELF: dead sections dropped);
+#   1. links the crate's objects into one relocatable object (`ld -r`; ELF:
+#      with the parts of core, alloc and compiler_builtins they reach, dead
+#      sections dropped; PE/COFF: the crate's LTO object alone, see below);
 #   2. drops symbols no relocation needs, keeps as global only the symbols the crate itself exports (its
 #      #[no_mangle] items), so two units linked into one program share no
 #      runtime symbol; imports stay undefined;

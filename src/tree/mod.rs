@@ -1,7 +1,6 @@
 //! Animation trees: the `.atr` parser, registry, references, pruning and the
 //! compact XAnim tree.
 
-pub mod hash;
 pub mod names;
 pub mod parse;
 pub mod registry;

@@ -17,7 +17,7 @@
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
 
-use super::hash::IdMap;
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use super::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
@@ -221,7 +221,7 @@ pub struct AnimTrees {
     names: Names,
     /// Tokens of every `.atr` text met, by tree name (checked against the
     /// text each time).
-    cache: IdMap<NameId, CachedText>,
+    cache: BTreeMap<NameId, CachedText>,
     cached_bytes: usize,
     tree: ParseTree,
     frames: Vec<Frame>,
@@ -229,7 +229,7 @@ pub struct AnimTrees {
     stack: Vec<u32>,
     scratch: Vec<u8>,
     /// Registry root: canonical name → entry.
-    root: IdMap<NameId, u32>,
+    root: BTreeMap<NameId, u32>,
     entries: Vec<Entry>,
     epoch: u32,
     rows: [Row; 2],
@@ -265,14 +265,14 @@ impl AnimTrees {
             anim_check: 0,
             links_in_cells: cfg!(target_pointer_width = "32"),
             names: Names::new(),
-            cache: IdMap::new(),
+            cache: BTreeMap::new(),
             cached_bytes: 0,
             tree: ParseTree::new(),
             frames: Vec::new(),
             build: Vec::new(),
             stack: Vec::new(),
             scratch: Vec::new(),
-            root: IdMap::new(),
+            root: BTreeMap::new(),
             entries: Vec::new(),
             epoch: 1,
             rows: [Row::EMPTY; 2],
