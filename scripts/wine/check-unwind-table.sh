@@ -8,7 +8,9 @@ exe=$1
 x86_64-w64-mingw32-objdump -p "$exe" | awk -v exe="$exe" '
   /The Function Table/ { table = 1; next }
   table && $1 ~ /^[0-9a-f]+:$/ && length($2) == 16 && length($3) == 16 {
-    begin = $2; end = $3; n++
+    # as strings: awk reads a field like 00000001400220e0 as the number
+    # 1400220 (an exponent), and compares two of them numerically
+    begin = $2 ""; end = $3 ""; n++
     if (n > 1 && begin < prev_end) {
       printf "%s: unwind table entry %d [%s, %s) starts before the end of the one before (%s)\n", exe, n, begin, end, prev_end
       bad = 1
