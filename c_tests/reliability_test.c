@@ -5,7 +5,8 @@
  *   * a parent node of zero children (XAnimSetParentNode with childCount 0)
  *     is answered as a leaf without asset by every query;
  *   * XAnimSetupSyncNodes on a 64-node DAG of shared children and on a
- *     64-node tree with a two-node cycle ends at once;
+ *     64-node tree with a two-node cycle ends at once, and on a dense tree
+ *     of many sources in a bounded number of steps;
  *   * after 15 parses abandoned by Com_Error the parser raises "session
  *     overflow" (as the C original does within one module lifetime), and
  *     uoanim_playeranim_reset / uoanim_animtree_reset return the units to
@@ -76,11 +77,28 @@ static void sync_in_bounded_time(void)
     CHECK(RAISES(XAnimSetupSyncNodes(shared)) &&
               strcmp(error_text, "\x15" "duplicate specification of animation sync in 'shared', 1 nodes above ''") == 0,
           "shared sync subtree: '%s'", error_text);
+    /* many sources filling parents that many parents share: the root's
+     * children alternate D_i (all listing the parents B_j) and sources X_i
+     * (filling Y_i); every B_j lists every Y_j, whose child is an unset
+     * leaf. Walked again after each fill, that is 2k^3 visits (250 million
+     * for k = 500); past its budget the setup walks no parent twice. */
+    enum { K = 500, B0 = 1 + 2 * K, Y0 = B0 + K, LEAF = Y0 + K };
+    XAnim *cubic = XAnimAllocTree("cubic", LEAF + 1, alloc_tree);
+    XAnimSetParentNode(cubic, 0, "u", 1, 2 * K, 0);
+    for (int i = 0; i < K; ++i) {
+        XAnimSetParentNode(cubic, (uint16_t)(1 + 2 * i), "u", B0, K, 0);
+        XAnimSetParentNode(cubic, (uint16_t)(2 + 2 * i), "u", (uint16_t)(Y0 + i), 1, 1);
+        XAnimSetParentNode(cubic, (uint16_t)(B0 + i), "u", Y0, K, 0);
+        XAnimSetParentNode(cubic, (uint16_t)(Y0 + i), "u", LEAF, 1, 0);
+    }
+    CHECK(!RAISES(XAnimSetupSyncNodes(cubic)), "cubic sync setup raised: %s", error_text);
+    CHECK(XAnimIsLooped(cubic, LEAF) == 0, "unset leaf");
     double took = seconds_since(start);
     CHECK(took < 1.0, "sync setups took %.3f s", took);
     free(dag);
     free(cycle);
     free(shared);
+    free(cubic);
 }
 
 static const char bad_script[] = "ANIMATIONS\nSTATE COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tlegs no_such_anim\n";

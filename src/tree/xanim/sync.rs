@@ -4,10 +4,8 @@
 //! from the start node: on a hand-built tree whose parents share children
 //! (a DAG) that is exponential in the node count, and on a cycle it never
 //! ends. This walk writes the same flags and raises the same diagnostic on
-//! every tree on which the original ends, in time at most (fills + 1) ×
-//! (nodes + child slots) — at worst quadratic in the size of the tree,
-//! linear when nothing is filled — by knowing when walking a subtree again
-//! cannot change anything:
+//! every tree on which the original ends, by knowing when walking a subtree
+//! again cannot change anything:
 //!
 //! * the state is the flags word of each parent; a fill only ever adds a
 //!   sync bit to a parent that has none, so a parent is filled at most once
@@ -23,6 +21,17 @@
 //!   walk left, so walking it again writes nothing and raises nothing: it
 //!   is skipped. Otherwise it is walked again (at most once per fill: such a
 //!   second walk meets only sources already filled, so it fills nothing).
+//!
+//! That alone costs up to (fills + 1) × (nodes + child slots), cubic in the
+//! node count on a dense tree with many sources. So the walks again of the
+//! last rule have a budget: every node this walk arrives at is one the
+//! original arrives at too (it only leaves out what the original repeats),
+//! so on a tree the original walks in at most [`REVISIT_BUDGET`] node
+//! visits this walk never runs out of it and its result is the original's.
+//! Past the budget a completely walked parent is not walked again, and the
+//! rest of the setup is linear: the whole setup costs at most the budget
+//! plus a few passes over the nodes and child slots — linear in the size of
+//! the tree, at worst quadratic in its node count (docs/DIVERGENCES.md).
 //!
 //! A cycle of parents without sync bits: the original recurses round it
 //! until its stack overflows, after a second lap in which nothing can be
@@ -65,6 +74,11 @@ const NOT_FILLED: u32 = u32::MAX;
 const NO_PARENT_CHILD: u32 = u32::MAX - 1;
 // Any other value: children filled, this is the first that is a parent.
 
+/// Node visits (setup arrivals and fill steps) after which a completely
+/// walked parent is no longer walked again: 2^25, about a tenth of a second
+/// of the original's walk.
+pub(super) const REVISIT_BUDGET: u64 = 1 << 25;
+
 /// One parent on the current path of the setup walk.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -94,13 +108,37 @@ pub(super) struct Walk<'a> {
     /// Parents filled so far.
     fills: u32,
     fill_stack: Vec<u32>,
+    /// Node visits so far, and the budget for them.
+    visits: u64,
+    budget: u64,
 }
 
 impl<'a> Walk<'a> {
     pub(super) fn new(tree: XAnimHandle) -> Self {
+        Self::with_budget(tree, REVISIT_BUDGET)
+    }
+
+    /// A walk whose walks again stop after `budget` node visits (the tests
+    /// use small budgets).
+    pub(super) fn with_budget(tree: XAnimHandle, budget: u64) -> Self {
         let entries = tree.entries();
         let slots = entries.len().min(REACHABLE);
-        Walk { tree, entries, marks: vec![UNSEEN; slots], filled: vec![NOT_FILLED; slots], fills: 0, fill_stack: Vec::new() }
+        Walk {
+            tree,
+            entries,
+            marks: vec![UNSEEN; slots],
+            filled: vec![NOT_FILLED; slots],
+            fills: 0,
+            fill_stack: Vec::new(),
+            visits: 0,
+            budget,
+        }
+    }
+
+    /// Node visits so far.
+    #[cfg(test)]
+    pub(super) fn visits(&self) -> u64 {
+        self.visits
     }
 
     fn mark(&self, index: u32) -> u32 {
@@ -145,6 +183,7 @@ impl<'a> Walk<'a> {
 
     fn fill_from(&mut self, stack: &mut Vec<u32>, require_looping: u8) -> Outcome<()> {
         while let Some(index) = stack.pop() {
+            self.visits += 1;
             let Some(entry) = self.entries.get(index as usize) else { continue };
             if entry.childCount == 0 {
                 check_leaf(self.tree, entry, require_looping)?;
@@ -193,6 +232,7 @@ impl<'a> Walk<'a> {
 
     /// The setup walk arriving at `index`.
     fn arrive(&mut self, index: u32) -> Outcome<Arrival> {
+        self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(Arrival::Done) };
         if entry.childCount == 0 {
             return Ok(Arrival::Done);
@@ -207,7 +247,10 @@ impl<'a> Walk<'a> {
         }
         match self.mark(index) {
             OPEN => return Ok(Arrival::Cycle),
-            UNSEEN | STALE => {}
+            UNSEEN => {}
+            // Past the budget, no parent is walked twice.
+            _ if self.visits > self.budget => return Ok(Arrival::Done),
+            STALE => {}
             // Walked with no fill during or since: nothing would change.
             clean if clean == self.fills => return Ok(Arrival::Done),
             _ => {}

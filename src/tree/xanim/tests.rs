@@ -971,3 +971,96 @@ fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
     }
     assert_eq!(entry_bytes(t), after);
 }
+
+/// The cubic case of the walk without budget. The root's children
+/// alternate D_i and X_i (i < k); every D_i lists the same parents B_j,
+/// every B_j lists the same parents Y_j, each Y_j has one leaf; X_i is a
+/// source whose only child is Y_i. Each X_i fills Y_i, after which the next
+/// D_i walks every B_j again (k × k child visits): about 2k³ visits, as
+/// many as the original makes.
+fn cubic_tree(m: &mut Mock, k: u16) -> (TreeMem, XAnimHandle) {
+    let b0 = 1 + 2 * k;
+    let y0 = b0 + k;
+    let leaf = y0 + k;
+    let (mem, t) = tree_mem("cubic", u32::from(leaf) + 1);
+    set_parent_node(t, 0, 1, 2 * k, 0);
+    for i in 0..k {
+        set_parent_node(t, 1 + 2 * i, b0, k, 0);
+        set_parent_node(t, 2 + 2 * i, y0 + i, 1, FLAG_SYNC_LOOPING);
+        set_parent_node(t, b0 + i, y0, k, 0);
+        set_parent_node(t, y0 + i, leaf, 1, 0);
+    }
+    set_leaf_node(m, t, leaf, c"loop").unwrap();
+    (mem, t)
+}
+
+#[test]
+fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
+    // with a small budget the walk again is cut early; wherever the
+    // original needs no more node visits than the budget, nothing differs
+    let mut m = sync_mock();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut compared, mut cut) = (0, 0);
+    for round in 0..20_000 {
+        let n = 1 + (round % 9) as u32;
+        let (_mem, t) = random_tree(&mut rng, &mut m, n);
+        let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
+        let budget = 2 + rng.below(24);
+        let initial = entry_bytes(t);
+        let mut walk = super::sync::Walk::with_budget(t, budget);
+        let new_result = walk.setup(start);
+        let visits = walk.visits();
+        drop(walk);
+        let new_bytes = entry_bytes(t);
+        restore(t, &initial);
+        match path_walk(t, start, None, false, budget) {
+            PathWalk::Ended { result, .. } => {
+                assert!(visits <= budget, "{visits} visits, budget {budget}, tree {initial:?}");
+                assert_eq!(result, new_result, "budget {budget}, start {start}, tree {initial:?}");
+                assert_eq!(entry_bytes(t), new_bytes, "budget {budget}, start {start}, tree {initial:?}");
+                compared += 1;
+            }
+            PathWalk::Endless => cut += usize::from(visits > budget),
+        }
+    }
+    println!("{compared} trees within the budget compared, {cut} walks ran past it");
+    assert!(compared > 10_000, "{compared}");
+    assert!(cut > 50, "{cut}");
+}
+
+#[test]
+fn sync_walk_costs_the_budget_plus_linear_passes_on_the_cubic_case() {
+    let mut m = sync_mock();
+    // small: the walk without budget equals the path walk, and walks the
+    // Bs again after every fill
+    let (_mem, t) = cubic_tree(&mut m, 6);
+    assert_eq!(compare_walks(t, 0, None), (true, true));
+    // larger: without budget the visits grow as k^3, with one they stop
+    for k in [40u16, 80] {
+        let (_mem, t) = cubic_tree(&mut m, k);
+        let before = entry_bytes(t);
+        let mut unbounded = super::sync::Walk::with_budget(t, u64::MAX);
+        unbounded.setup(0).unwrap();
+        let all = unbounded.visits();
+        drop(unbounded);
+        let k3 = u64::from(k).pow(3);
+        assert!(all > k3, "k {k}: {all} visits without budget");
+        restore(t, &before);
+        let budget = 1000;
+        let mut bounded = super::sync::Walk::with_budget(t, budget);
+        bounded.setup(0).unwrap();
+        let nodes = u64::from(t.node_count());
+        let slots: u64 = (0..t.node_count()).map(|i| u64::from(t.entry(i).unwrap().childCount)).sum();
+        assert!(bounded.visits() <= budget + 3 * (nodes + slots), "k {k}: {} visits", bounded.visits());
+    }
+    // the real budget on a large case (about 250M visits without it)
+    let (_mem, t) = cubic_tree(&mut m, 500);
+    let start = std::time::Instant::now();
+    let mut walk = super::sync::Walk::new(t);
+    walk.setup(0).unwrap();
+    let nodes = u64::from(t.node_count());
+    let slots: u64 = (0..t.node_count()).map(|i| u64::from(t.entry(i).unwrap().childCount)).sum();
+    assert!(walk.visits() > super::sync::REVISIT_BUDGET, "{}", walk.visits());
+    assert!(walk.visits() <= super::sync::REVISIT_BUDGET + 3 * (nodes + slots), "{}", walk.visits());
+    println!("k 500: {} visits in {:?}", walk.visits(), start.elapsed());
+}
