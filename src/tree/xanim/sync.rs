@@ -22,16 +22,26 @@
 //!   is skipped. Otherwise it is walked again (at most once per fill: such a
 //!   second walk meets only sources already filled, so it fills nothing).
 //!
-//! That alone costs up to (fills + 1) × (nodes + child slots), cubic in the
-//! node count on a dense tree with many sources. So the walks again of the
-//! last rule have a budget: every node this walk arrives at is one the
-//! original arrives at too (it only leaves out what the original repeats),
-//! so on a tree the original walks in at most [`REVISIT_BUDGET`] node
-//! visits this walk never runs out of it and its result is the original's.
-//! Past the budget a completely walked parent is not walked again, and the
-//! rest of the setup is linear: the whole setup costs at most the budget
-//! plus a few passes over the nodes and child slots — linear in the size of
-//! the tree, at worst quadratic in its node count (docs/DIVERGENCES.md).
+//! That alone can add up to (fills + 1) × nodes arrivals on a tree with
+//! many sources. So the walks again of the last rule have a budget: every
+//! node this walk arrives at is one the original arrives at too (it only
+//! leaves out what the original repeats), so on a tree the original walks
+//! in at most [`REVISIT_BUDGET`] node visits this walk never runs out of it
+//! and its result is the original's. Past the budget a completely walked
+//! parent is not walked again (docs/DIVERGENCES.md).
+//!
+//! Child ranges can be long (up to 65535 children per parent, shared by
+//! every parent), so no walk steps through a range child by child: each
+//! walk keeps the set of nodes that arriving at could still do something
+//! ([`NodeSet`], with a next-member search in three word steps) and jumps
+//! from one to the next. Arriving at a leaf, at a parent that would be
+//! skipped or at a source already filled without parent child does
+//! nothing, and such a node leaves the set; the fill skips leaves that
+//! passed its check. A fill before the budget is spent puts the parents
+//! taken out back. So a walk costs its arrivals, not its child slots: past
+//! the budget every node is arrived at a bounded number of times, and the
+//! whole setup costs at most the budget plus a pass linear in the node
+//! count, whatever the child counts.
 //!
 //! A cycle of parents without sync bits: the original recurses round it
 //! until its stack overflows, after a second lap in which nothing can be
@@ -75,9 +85,100 @@ const NO_PARENT_CHILD: u32 = u32::MAX - 1;
 // Any other value: children filled, this is the first that is a parent.
 
 /// Node visits (setup arrivals and fill steps) after which a completely
-/// walked parent is no longer walked again: 2^25, about a tenth of a second
-/// of the original's walk.
-pub(super) const REVISIT_BUDGET: u64 = 1 << 25;
+/// walked parent is no longer walked again: 2^24, some tenths of a second
+/// of this walk, and at least a tenth of the original's.
+pub(super) const REVISIT_BUDGET: u64 = 1 << 24;
+
+/// A set of node indices below a capacity, with the next member at or
+/// after an index found in three word steps (a 64-ary tree of bit words:
+/// `words[0]` holds the members, each bit of `words[k + 1]` says whether a
+/// word of `words[k]` is not zero).
+#[derive(Clone)]
+struct NodeSet {
+    words: [Vec<u64>; 3],
+}
+
+impl NodeSet {
+    /// Every index below `capacity` (at most 64³), or none.
+    fn new(capacity: usize, full: bool) -> Self {
+        let mut sizes = [0usize; 3];
+        let mut n = capacity;
+        for size in &mut sizes {
+            n = n.div_ceil(64).max(1);
+            *size = n;
+        }
+        let mut set = NodeSet { words: sizes.map(|n| vec![0; n]) };
+        if full {
+            for i in 0..capacity {
+                set.insert(i as u32);
+            }
+        }
+        set
+    }
+
+    fn capacity(&self) -> usize {
+        self.words[0].len() * 64
+    }
+
+    fn insert(&mut self, index: u32) {
+        let mut i = index as usize;
+        if i >= self.capacity() {
+            return;
+        }
+        for level in &mut self.words {
+            level[i / 64] |= 1 << (i % 64);
+            i /= 64;
+        }
+    }
+
+    fn remove(&mut self, index: u32) {
+        let mut i = index as usize;
+        if i >= self.capacity() {
+            return;
+        }
+        for level in &mut self.words {
+            level[i / 64] &= !(1 << (i % 64));
+            if level[i / 64] != 0 {
+                return;
+            }
+            i /= 64;
+        }
+    }
+
+    /// The first member in `from..end`.
+    #[inline]
+    fn next_in(&self, from: u32, end: u32) -> Option<u32> {
+        let found = self.next(from as usize)?;
+        (found < end as usize).then_some(found as u32)
+    }
+
+    fn next(&self, from: usize) -> Option<usize> {
+        if from >= self.capacity() {
+            return None;
+        }
+        // the members at or after `from` in its own word, then upwards: the
+        // first later non-zero word, then down to its lowest member
+        let mut i = from;
+        let mut level = 0;
+        loop {
+            let word = self.words[level][i / 64] & (u64::MAX << (i % 64));
+            if word != 0 {
+                i = (i / 64) * 64 + word.trailing_zeros() as usize;
+                break;
+            }
+            level += 1;
+            i = i / 64 + 1;
+            if level == 3 || i >= self.words[level].len() * 64 {
+                return None;
+            }
+        }
+        while level > 0 {
+            level -= 1;
+            i = i * 64 + self.words[level][i].trailing_zeros() as usize;
+        }
+        Some(i)
+    }
+}
 
 /// One parent on the current path of the setup walk.
 #[derive(Clone, Copy)]
@@ -107,10 +208,21 @@ pub(super) struct Walk<'a> {
     filled: Vec<u32>,
     /// Parents filled so far.
     fills: u32,
-    fill_stack: Vec<u32>,
+    /// The fill's path: the child ranges still to fill.
+    fill_stack: Vec<(u32, u32)>,
     /// Node visits so far, and the budget for them.
     visits: u64,
     budget: u64,
+    /// The parents of the tree (below [`REACHABLE`]).
+    parents: NodeSet,
+    /// The setup's (and the last lap's) nodes worth arriving at, and the
+    /// parents taken out of it since the last fill (put back by the next
+    /// one, while the budget lasts).
+    todo: NodeSet,
+    taken_out: Vec<u32>,
+    /// Per requirement (nonlooping, looping): the nodes a fill must still
+    /// visit (leaves that passed its check are out).
+    fill_todo: [Option<NodeSet>; 2],
 }
 
 impl<'a> Walk<'a> {
@@ -123,6 +235,12 @@ impl<'a> Walk<'a> {
     pub(super) fn with_budget(tree: XAnimHandle, budget: u64) -> Self {
         let entries = tree.entries();
         let slots = entries.len().min(REACHABLE);
+        let mut parents = NodeSet::new(slots, false);
+        for (index, entry) in entries[..slots].iter().enumerate() {
+            if entry.childCount != 0 {
+                parents.insert(index as u32);
+            }
+        }
         Walk {
             tree,
             entries,
@@ -132,6 +250,10 @@ impl<'a> Walk<'a> {
             fill_stack: Vec::new(),
             visits: 0,
             budget,
+            todo: parents.clone(),
+            parents,
+            taken_out: Vec::new(),
+            fill_todo: [None, None],
         }
     }
 
@@ -167,41 +289,88 @@ impl<'a> Walk<'a> {
 
     /// The first child in `first..end` that is a parent.
     fn first_parent_child(&self, first: u32, end: u32) -> u32 {
-        (first..end).find(|&c| self.entries[c as usize].childCount != 0).unwrap_or(NO_PARENT_CHILD)
+        self.parents.next_in(first, end).unwrap_or(NO_PARENT_CHILD)
+    }
+
+    fn over_budget(&self) -> bool {
+        self.visits > self.budget
+    }
+
+    /// Arriving at `index` does nothing (until the next fill, for a parent
+    /// skipped because there was none since its walk).
+    fn take_out(&mut self, index: u32) {
+        self.todo.remove(index);
+        if !self.over_budget() {
+            self.taken_out.push(index);
+        }
+    }
+
+    /// A parent got its sync bit: the parents taken out may be worth
+    /// walking again (while the budget lasts), and the parent itself is
+    /// worth arriving at (its notify bit, or the nested-sync error).
+    fn filled_one(&mut self, index: u32) {
+        self.fills += 1;
+        for i in self.taken_out.drain(..) {
+            self.todo.insert(i);
+        }
+        self.todo.insert(index);
+    }
+
+    fn fill_todo(&mut self, require_looping: u8) -> &mut NodeSet {
+        let capacity = self.parents.capacity().min(self.entries.len().min(REACHABLE));
+        self.fill_todo[usize::from(require_looping != 0)].get_or_insert_with(|| NodeSet::new(capacity, true))
     }
 
     /// `XAnimFillInSyncNodes_r(index, require_looping)`, depth first in
-    /// child order.
+    /// child order (leaves that passed the check under this requirement
+    /// before pass again: they are not visited).
     pub(super) fn fill(&mut self, index: u32, require_looping: u8) -> Outcome<()> {
         let mut stack = core::mem::take(&mut self.fill_stack);
         stack.clear();
-        stack.push(index);
-        let result = self.fill_from(&mut stack, require_looping);
+        let result = self.fill_from(index, &mut stack, require_looping);
         self.fill_stack = stack;
         result
     }
 
-    fn fill_from(&mut self, stack: &mut Vec<u32>, require_looping: u8) -> Outcome<()> {
-        while let Some(index) = stack.pop() {
-            self.visits += 1;
-            let Some(entry) = self.entries.get(index as usize) else { continue };
-            if entry.childCount == 0 {
-                check_leaf(self.tree, entry, require_looping)?;
+    fn fill_from(&mut self, index: u32, stack: &mut Vec<(u32, u32)>, require_looping: u8) -> Outcome<()> {
+        if let Some(range) = self.fill_node(index, require_looping)? {
+            stack.push(range);
+        }
+        while let Some(top) = stack.last_mut() {
+            let (next, end) = *top;
+            let Some(child) = self.fill_todo(require_looping).next_in(next, end) else {
+                stack.pop();
                 continue;
+            };
+            top.0 = child + 1;
+            if let Some(range) = self.fill_node(child, require_looping)? {
+                stack.push(range);
             }
-            let parent = parent_view(entry);
-            if parent.flags & FLAG_SYNC_MASK != 0 {
-                return Err(duplicate_sync(self.tree, self.entries, index));
-            }
-            let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
-            let (first, end) = self.children(entry);
-            self.entries[index as usize].payload.parent.flags = parent.flags | bit;
-            self.fills += 1;
-            let first_parent = self.first_parent_child(first, end);
-            self.set_filled(index, first_parent);
-            stack.extend((first..end).rev());
         }
         Ok(())
+    }
+
+    /// One node of a fill: a leaf is checked, a parent gets the sync bit;
+    /// its child range, to fill next.
+    fn fill_node(&mut self, index: u32, require_looping: u8) -> Outcome<Option<(u32, u32)>> {
+        self.visits += 1;
+        let Some(entry) = self.entries.get(index as usize) else { return Ok(None) };
+        if entry.childCount == 0 {
+            check_leaf(self.tree, entry, require_looping)?;
+            self.fill_todo(require_looping).remove(index);
+            return Ok(None);
+        }
+        let parent = parent_view(entry);
+        if parent.flags & FLAG_SYNC_MASK != 0 {
+            return Err(duplicate_sync(self.tree, self.entries, index));
+        }
+        let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
+        let (first, end) = self.children(entry);
+        self.entries[index as usize].payload.parent.flags = parent.flags | bit;
+        self.filled_one(index);
+        let first_parent = self.first_parent_child(first, end);
+        self.set_filled(index, first_parent);
+        Ok(Some((first, end)))
     }
 
     /// `XAnimSetupSyncNodes_r(start)`.
@@ -212,19 +381,22 @@ impl<'a> Walk<'a> {
             Arrival::Done | Arrival::Cycle => return Ok(()),
         }
         while let Some(top) = path.last_mut() {
-            if top.next < top.end {
-                let child = top.next;
-                top.next += 1;
+            if let Some(child) = self.todo.next_in(top.next, top.end) {
+                top.next = child + 1;
                 match self.arrive(child)? {
                     Arrival::Done => {}
                     Arrival::Descend(frame) => path.push(frame),
                     Arrival::Cycle => return self.last_lap(child),
                 }
             } else {
-                let mark = if top.fills_at_entry == self.fills { self.fills } else { STALE };
+                let clean = top.fills_at_entry == self.fills;
                 let index = top.index;
                 path.pop();
-                self.set_mark(index, mark);
+                self.set_mark(index, if clean { self.fills } else { STALE });
+                // past the budget no walked parent is walked again
+                if clean || self.over_budget() {
+                    self.take_out(index);
+                }
             }
         }
         Ok(())
@@ -235,6 +407,7 @@ impl<'a> Walk<'a> {
         self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(Arrival::Done) };
         if entry.childCount == 0 {
+            self.todo.remove(index);
             return Ok(Arrival::Done);
         }
         let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
@@ -243,16 +416,26 @@ impl<'a> Walk<'a> {
         }
         if sync != 0 {
             self.source(index, sync)?;
+            if self.filled.get(index as usize) == Some(&NO_PARENT_CHILD) {
+                // met again: the notify bit it has, and leaves that pass
+                self.take_out(index);
+            }
             return Ok(Arrival::Done);
         }
         match self.mark(index) {
             OPEN => return Ok(Arrival::Cycle),
             UNSEEN => {}
             // Past the budget, no parent is walked twice.
-            _ if self.visits > self.budget => return Ok(Arrival::Done),
+            _ if self.over_budget() => {
+                self.take_out(index);
+                return Ok(Arrival::Done);
+            }
             STALE => {}
             // Walked with no fill during or since: nothing would change.
-            clean if clean == self.fills => return Ok(Arrival::Done),
+            clean if clean == self.fills => {
+                self.take_out(index);
+                return Ok(Arrival::Done);
+            }
             _ => {}
         }
         let (first, end) = self.children(entry);
@@ -276,7 +459,9 @@ impl<'a> Walk<'a> {
         let first_parent = self.first_parent_child(first, end);
         self.set_filled(index, first_parent);
         let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
-        for child in first..end {
+        let mut next = first;
+        while let Some(child) = self.fill_todo(require_looping).next_in(next, end) {
+            next = child + 1;
             self.fill(child, require_looping)?;
         }
         Ok(())
@@ -291,6 +476,9 @@ impl<'a> Walk<'a> {
         const GREY: u8 = 1;
         const BLACK: u8 = 2;
         let mut colour = vec![WHITE; self.marks.len()];
+        // every parent is worth arriving at again in this lap
+        self.todo = self.parents.clone();
+        self.taken_out.clear();
         let mut path: Vec<(u32, u32, u32)> = Vec::new();
         let mut next = Some(index);
         loop {
@@ -303,10 +491,13 @@ impl<'a> Walk<'a> {
                         }
                         if sync != 0 {
                             self.source(node, sync)?;
+                            if self.filled.get(node as usize) == Some(&NO_PARENT_CHILD) {
+                                self.todo.remove(node);
+                            }
                         } else {
                             match colour.get(node as usize).copied().unwrap_or(WHITE) {
                                 GREY => return Ok(()),
-                                BLACK => {}
+                                BLACK => self.todo.remove(node),
                                 _ => {
                                     let (first, end) = self.children(entry);
                                     if let Some(c) = colour.get_mut(node as usize) {
@@ -320,13 +511,14 @@ impl<'a> Walk<'a> {
                 }
             }
             let Some(top) = path.last_mut() else { return Ok(()) };
-            if top.1 < top.2 {
-                next = Some(top.1);
-                top.1 += 1;
+            if let Some(child) = self.todo.next_in(top.1, top.2) {
+                next = Some(child);
+                top.1 = child + 1;
             } else {
                 if let Some(c) = colour.get_mut(top.0 as usize) {
                     *c = BLACK;
                 }
+                self.todo.remove(top.0);
                 path.pop();
             }
         }
