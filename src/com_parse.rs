@@ -1,32 +1,285 @@
 //! The crate's one tokenizer: the parts of the engine's script tokenizer
-//! (`Com_Parse*`) the animation modules rely on, as one parse session.
+//! (`Com_Parse*`) the animation modules rely on — its byte classes, its
+//! scanning steps, and a parse session over them.
 //!
-//! The player-animation parser reads its script through it; the `.atr`
-//! parser cuts a whole file in one pass with the same rules
-//! (`tree::parse::tokenize`), and its tests compare that pass with this
-//! tokenizer token by token.
+//! Both parsers read their text through this module. The player-animation
+//! parser reads one token at a time through a [`Tokenizer`] session (line
+//! numbers, look-back, pushed-back tokens); the `.atr` parser cuts a whole
+//! file in one pass (`tree::parse::tokenize`). Both run the same steps:
+//! [`skip_gap`] (whitespace and comments), [`scan_quoted`] and [`token_end`],
+//! over the byte classes of [`class_of`].
 //!
-//! The parser always runs with space-delimited tokens, so the operator,
-//! number and identifier rules of the general tokenizer never apply:
+//! The engine's tokenizer always runs with space-delimited tokens here, so
+//! its operator, number and identifier rules never apply:
 //!
 //! * whitespace is every byte whose *signed* value is <= 32, so bytes
 //!   0x80..=0xFF separate tokens too (Quirk: high bytes are whitespace);
 //! * `//` and `/* */` comments are recognised only where a token would start
-//!   (Quirk: `a//b` is one token);
+//!   (Quirk: `a//b` is one token); the search for `*/` starts at the `/`
+//!   (Quirk: `/*/` is a whole comment);
 //! * a token starting with `"` runs to the next unescaped `"` (or the end of
 //!   the text), `\"` gives a quote, newlines inside are kept and counted;
 //! * any other token is a maximal run of non-whitespace bytes;
 //! * tokens are cut at 1023 bytes while the cursor still moves past the rest;
-//! * the end of the text (and, when line breaks are not allowed, the end of
-//!   the line) gives an empty token; the cursor becomes "NULL" at the end.
+//! * the text ends at its first NUL (or the end of the slice); the end of the
+//!   text (and, when line breaks are not allowed, the end of the line) gives
+//!   an empty token; the session's cursor becomes "NULL" at the end.
 //!
-//! The cursor is a byte index into the text (`None` is the C NULL cursor).
+//! Where the two readers differ, the difference is a parameter of a step:
+//!
+//! * line numbers: the session counts every line break, those inside block
+//!   comments (through the `on_comment` hook of [`skip_gap`]) and quoted
+//!   tokens too (its errors carry the line); the `.atr` reader only keeps
+//!   whether a line break precedes a token;
+//! * on-line reads (`Com_ParseOnLine`): the session stops at a line break
+//!   (`stop_at_line_break`); the `.atr` reader never stops, it records the
+//!   break with the token and its parse replays on-line reads over the list;
+//! * token classes: the `.atr` reader classifies every token (a script
+//!   identifier, a brace, `:`) with the [`NOT_IDENT`] and [`UPPER`] bits of
+//!   its bytes; the session hands its tokens to the parser as they are.
+//!
+//! The session's cursor is a byte index into the text (`None` is the C NULL
+//! cursor).
 #![allow(clippy::result_large_err)]
 
 use crate::error::{Failure, Outcome, Text};
 
 /// `MAX_TOKEN_CHARS`: size of the session token buffer.
 pub const MAX_TOKEN_CHARS: usize = 1024;
+
+/// Longest token the engine keeps (`MAX_TOKEN_CHARS - 1` bytes and its NUL;
+/// the rest of a longer token is skipped).
+pub const MAX_TOKEN_LEN: usize = MAX_TOKEN_CHARS - 1;
+
+/// Byte class: whitespace, skipped between tokens: a *signed* byte
+/// `<= ' '` other than NUL (Quirk: high bytes are whitespace).
+pub const SPACE: u8 = 1;
+/// Byte class: ends an unquoted token: whitespace, or the NUL that ends the
+/// text.
+pub const DELIM: u8 = 2;
+/// Byte class: not allowed in a script identifier (`Scr_IsIdentifier`:
+/// ASCII letters, digits and `_`).
+pub const NOT_IDENT: u8 = 4;
+/// Byte class: ASCII `A-Z` (a name without one needs no lowercasing).
+pub const UPPER: u8 = 8;
+
+const fn byte_classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let mut k = 0;
+        if (c as i8) <= b' ' as i8 {
+            k |= DELIM;
+            if c != 0 {
+                k |= SPACE;
+            }
+        }
+        if !(c.is_ascii_alphanumeric() || c == b'_') {
+            k |= NOT_IDENT;
+        }
+        if c.is_ascii_uppercase() {
+            k |= UPPER;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
+}
+
+static BYTE_CLASS: [u8; 256] = byte_classes();
+
+/// The classes of a byte ([`SPACE`], [`DELIM`], [`NOT_IDENT`], [`UPPER`]).
+#[inline(always)]
+pub fn class_of(c: u8) -> u8 {
+    BYTE_CLASS[usize::from(c)]
+}
+
+/// The union of the classes of `bytes`.
+#[inline]
+pub fn classes(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0, |a, &c| a | class_of(c))
+}
+
+/// Script identifier rule of the engine (`Scr_IsIdentifier`): every byte an
+/// ASCII letter, digit or `_`; the empty string is one.
+pub fn is_identifier(text: &[u8]) -> bool {
+    classes(text) & NOT_IDENT == 0
+}
+
+/// The byte at `i`, NUL past the end of the text.
+#[inline(always)]
+fn at(text: &[u8], i: usize) -> u8 {
+    text.get(i).copied().unwrap_or(0)
+}
+
+/// Number of line breaks in `bytes`.
+#[inline]
+pub fn count_line_breaks(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0u32, |n, &c| n.wrapping_add(u32::from(c == b'\n')))
+}
+
+/// Skips whitespace from `p`: the first byte that is not whitespace (the
+/// end of the text, or its NUL, included), and the line breaks skipped.
+#[inline(always)]
+pub fn skip_space(text: &[u8], mut p: usize) -> (usize, u32) {
+    let mut line_breaks = 0u32;
+    while let Some(&c) = text.get(p) {
+        if class_of(c) & SPACE == 0 {
+            break;
+        }
+        line_breaks = line_breaks.wrapping_add(u32::from(c == b'\n'));
+        p += 1;
+    }
+    (p, line_breaks)
+}
+
+/// Where [`skip_gap`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// At the first byte of a token.
+    Token,
+    /// At the end of the text (its NUL, or the end of the slice).
+    End,
+    /// After whitespace that holds a line break (only when asked to).
+    LineBreak,
+}
+
+/// What [`skip_gap`] skipped.
+#[derive(Clone, Copy, Debug)]
+pub struct Gap {
+    /// Where it stopped.
+    pub pos: usize,
+    pub stop: Stop,
+    /// Line breaks in the whitespace skipped (not those of comments).
+    pub line_breaks: u32,
+}
+
+/// `Com_ParseExt` before a token: skips whitespace and the comments that
+/// start where a token could, from `p`. With `stop_at_line_break`
+/// (`Com_ParseOnLine`) it stops after the first whitespace that holds a line
+/// break, before a comment or token there. `on_comment` sees each comment
+/// skipped (a block comment's line breaks count for the session's line).
+#[inline(always)]
+pub fn skip_gap(text: &[u8], mut p: usize, stop_at_line_break: bool, mut on_comment: impl FnMut(&[u8])) -> Gap {
+    let mut line_breaks = 0u32;
+    loop {
+        let (q, n) = skip_space(text, p);
+        p = q;
+        line_breaks = line_breaks.wrapping_add(n);
+        let c = at(text, p);
+        let stop = if c == 0 {
+            Stop::End
+        } else if stop_at_line_break && line_breaks != 0 {
+            Stop::LineBreak
+        } else if c != b'/' {
+            Stop::Token
+        } else {
+            let end = match at(text, p + 1) {
+                b'/' => line_comment_end(text, p),
+                b'*' => block_comment_end(text, p),
+                _ => return Gap { pos: p, stop: Stop::Token, line_breaks },
+            };
+            on_comment(text.get(p..end).unwrap_or(&[]));
+            p = end;
+            continue;
+        };
+        return Gap { pos: p, stop, line_breaks };
+    }
+}
+
+/// End of the `//` comment at `p`: its line break (left for the whitespace
+/// that follows) or the end of the text.
+#[inline]
+fn line_comment_end(text: &[u8], p: usize) -> usize {
+    let rest = text.get(p..).unwrap_or(&[]);
+    p + rest.iter().position(|&b| b == 0 || b == b'\n').unwrap_or(rest.len())
+}
+
+/// End of the `/*` comment at `p`: past its `*/` or at the end of the text.
+/// Quirk (of the engine): the search for `*/` starts at the `/`, so `/*/`
+/// is a whole comment.
+#[inline]
+fn block_comment_end(text: &[u8], mut p: usize) -> usize {
+    loop {
+        match text.get(p) {
+            None | Some(0) => return p,
+            Some(b'*') if text.get(p + 1) == Some(&b'/') => return p + 2,
+            Some(_) => p += 1,
+        }
+    }
+}
+
+/// A quoted token read by [`scan_quoted`].
+#[derive(Clone, Copy, Debug)]
+pub struct Quoted {
+    /// Past its closing quote (or at the end of the text).
+    pub end: usize,
+    /// Bytes of it stored.
+    pub len: usize,
+    /// Line breaks inside it.
+    pub line_breaks: u32,
+}
+
+/// Reads the quoted token whose `"` is at `p`: up to the next unescaped `"`
+/// or the end of the text, `\"` giving a quote. Its first `buf.len()` bytes
+/// are stored in `buf`; the rest is skipped.
+#[inline]
+pub fn scan_quoted(text: &[u8], mut p: usize, buf: &mut [u8]) -> Quoted {
+    p += 1;
+    let mut len = 0;
+    let mut line_breaks = 0u32;
+    loop {
+        let mut ch = at(text, p);
+        if ch == 0 {
+            break;
+        }
+        p += 1;
+        if ch == b'\\' && at(text, p) == b'"' {
+            ch = b'"';
+            p += 1;
+        } else if ch == b'"' {
+            break;
+        }
+        line_breaks = line_breaks.wrapping_add(u32::from(ch == b'\n'));
+        if let Some(slot) = buf.get_mut(len) {
+            *slot = ch;
+            len += 1;
+        }
+    }
+    Quoted { end: p, len, line_breaks }
+}
+
+/// End of the unquoted token at `p`: the first byte from `p` on that is
+/// [`DELIM`] (`text.len()` if none).
+///
+/// A machine word at a time: in `(w - 0x21..) & !w | w`, masked to each
+/// byte's top bit, the lowest flagged byte is the first one below `0x21` or
+/// from `0x80` up (bytes before it are in `0x21..0x80`, so no borrow reaches
+/// it).
+#[inline]
+pub fn token_end(text: &[u8], mut p: usize) -> usize {
+    const W: usize = core::mem::size_of::<usize>();
+    const ONES: usize = usize::MAX / 0xff;
+    const HIGH: usize = ONES * 0x80;
+    while let Some(chunk) = text.get(p..p + W) {
+        let mut word = [0u8; W];
+        word.copy_from_slice(chunk);
+        let w = usize::from_le_bytes(word);
+        let m = ((w.wrapping_sub(ONES * 0x21) & !w) | w) & HIGH;
+        if m != 0 {
+            return p + (m.trailing_zeros() / 8) as usize;
+        }
+        p += W;
+    }
+    while let Some(&c) = text.get(p) {
+        if class_of(c) & DELIM != 0 {
+            break;
+        }
+        p += 1;
+    }
+    p
+}
 
 /// Name the parser gives its session (`Com_BeginParseSession`).
 pub const SESSION_NAME: &[u8] = b"BG_AnimParseAnimScript";
@@ -112,11 +365,6 @@ impl<'a> Tokenizer<'a> {
         (self.saved_parse, self.saved_line)
     }
 
-    #[inline]
-    fn at(&self, index: usize) -> u8 {
-        self.text.get(index).copied().unwrap_or(0)
-    }
-
     /// The session's current line (`Com_GetCurrentParseLine`).
     pub fn line(&self) -> i32 {
         self.line
@@ -150,7 +398,6 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// The current token copied into a [`Text`].
     /// Offset of the last token's first byte (its opening quote for a
     /// quoted token).
     pub fn token_pos(&self) -> usize {
@@ -163,6 +410,7 @@ impl<'a> Tokenizer<'a> {
         self.crossed_line_break
     }
 
+    /// The current token copied into a [`Text`].
     pub fn token_text(&self) -> Text {
         Text::from_bytes(self.token())
     }
@@ -258,107 +506,50 @@ impl<'a> Tokenizer<'a> {
         self.start = 0;
         self.len = 0;
         self.hash.set(Some(0));
-        let Some(mut p) = self.cursor else {
+        let Some(p) = self.cursor else {
             return;
         };
         self.saved_line = self.line;
         self.saved_parse = Some(p);
         let text = self.text;
-        let mut has_new_lines = false;
-        self.crossed_line_break = false;
-        loop {
-            // Skip whitespace (signed byte <= 32), counting lines.
-            let c = loop {
-                let Some(&c) = text.get(p) else {
-                    self.cursor = None;
-                    return;
-                };
-                if (c as i8) > b' ' as i8 {
-                    break c;
-                }
-                if c == 0 {
-                    self.cursor = None;
-                    return;
-                }
-                if c == b'\n' {
-                    self.line = self.line.wrapping_add(1);
-                    has_new_lines = true;
-                    self.crossed_line_break = true;
-                }
-                p += 1;
-            };
-            if has_new_lines && !allow_line_breaks {
+        let mut comment_lines = 0u32;
+        let gap = skip_gap(text, p, !allow_line_breaks, |comment| {
+            comment_lines = comment_lines.wrapping_add(count_line_breaks(comment));
+        });
+        self.line = self.line.wrapping_add(gap.line_breaks.wrapping_add(comment_lines) as i32);
+        self.crossed_line_break = gap.line_breaks != 0;
+        let p = gap.pos;
+        match gap.stop {
+            Stop::Token => {}
+            Stop::End => {
+                self.cursor = None;
+                return;
+            }
+            Stop::LineBreak => {
                 self.cursor = Some(p);
                 self.eol = Some((p, self.line));
                 return;
             }
-            if c == b'/' && self.at(p + 1) == b'/' {
-                // To the end of the line (the newline is skipped as
-                // whitespace, and counted, by the next round).
-                let rest = text.get(p..).unwrap_or(&[]);
-                p += rest.iter().position(|&b| b == 0 || b == b'\n').unwrap_or(rest.len());
-                continue;
-            }
-            if c == b'/' && self.at(p + 1) == b'*' {
-                loop {
-                    match text.get(p) {
-                        None | Some(0) => break,
-                        Some(b'*') if text.get(p + 1) == Some(&b'/') => {
-                            p += 2;
-                            break;
-                        }
-                        Some(b'\n') => self.line = self.line.wrapping_add(1),
-                        Some(_) => {}
-                    }
-                    p += 1;
-                }
-                continue;
-            }
-            self.hash.set(None);
-            self.token_pos = p;
-            if c == b'"' {
-                self.quoted = true;
-                p += 1;
-                loop {
-                    let mut ch = self.at(p);
-                    if ch == 0 {
-                        break;
-                    }
-                    p += 1;
-                    if ch == b'\\' && self.at(p) == b'"' {
-                        ch = b'"';
-                        p += 1;
-                    } else if ch == b'"' {
-                        break;
-                    }
-                    if ch == b'\n' {
-                        self.line = self.line.wrapping_add(1);
-                    }
-                    if self.len < MAX_TOKEN_CHARS - 1 {
-                        self.buffer[self.len] = ch;
-                        self.len += 1;
-                    }
-                }
-            } else {
-                // A run of bytes above 32 (signed), cut at 1023 bytes.
-                let start = p;
-                p += 1;
-                while let Some(&b) = text.get(p) {
-                    if (b as i8) <= b' ' as i8 {
-                        break;
-                    }
-                    p += 1;
-                }
-                self.start = start;
-                self.len = (p - start).min(MAX_TOKEN_CHARS - 1);
-            }
-            if self.len == 0 {
-                self.hash.set(Some(0));
-            }
-            self.end = p;
-            self.cursor = Some(p);
-            return;
         }
+        self.hash.set(None);
+        self.token_pos = p;
+        let end = if at(text, p) == b'"' {
+            self.quoted = true;
+            let q = scan_quoted(text, p, &mut self.buffer[..MAX_TOKEN_LEN]);
+            self.len = q.len;
+            self.line = self.line.wrapping_add(q.line_breaks as i32);
+            q.end
+        } else {
+            let end = token_end(text, p);
+            self.start = p;
+            self.len = (end - p).min(MAX_TOKEN_LEN);
+            end
+        };
+        if self.len == 0 {
+            self.hash.set(Some(0));
+        }
+        self.end = end;
+        self.cursor = Some(end);
     }
 }
 
@@ -378,6 +569,73 @@ mod tests {
             out.push(tok);
         }
         out
+    }
+
+    #[test]
+    fn byte_classes() {
+        assert_eq!(class_of(0), DELIM | NOT_IDENT);
+        for c in [b' ', b'\n', b'\t', 1, 0x80, 0xff] {
+            assert_eq!(class_of(c) & (SPACE | DELIM), SPACE | DELIM, "{c:#x}");
+        }
+        for c in [b'!', b'~', 0x7f, b'{', b'"', b'/'] {
+            assert_eq!(class_of(c), NOT_IDENT, "{c:#x}");
+        }
+        assert_eq!(class_of(b'Q'), UPPER);
+        assert_eq!(class_of(b'q') | class_of(b'_') | class_of(b'7'), 0);
+        assert!(is_identifier(b"") && is_identifier(b"Walk_9") && !is_identifier(b"a-b"));
+    }
+
+    #[test]
+    fn token_end_is_the_first_delimiter() {
+        // Runs around the word size and the whitespace boundaries (0x20/0x21,
+        // 0x7f/0x80), from every start.
+        let boundary = b"abcdefghXYZ_09!~\x7f\x80\xff \x21\x1f\n\t\0";
+        let mut seed = 7u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n
+        };
+        for _ in 0..5_000 {
+            let len = next(40);
+            let text: Vec<u8> =
+                (0..len).map(|_| if next(4) == 0 { boundary[next(boundary.len())] } else { boundary[next(8)] }).collect();
+            for p in 0..=len {
+                let byte_rule = (p..len).find(|&i| class_of(text[i]) & DELIM != 0).unwrap_or(len);
+                assert_eq!(token_end(&text, p), byte_rule, "{text:?} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn skip_gap_stops_at_tokens_ends_and_line_breaks() {
+        let gap = |text: &[u8], on_line: bool| {
+            let mut comments = Vec::new();
+            let g = skip_gap(text, 0, on_line, |c| comments.push(c.to_vec()));
+            (g.pos, g.stop, g.line_breaks, comments)
+        };
+        assert_eq!(gap(b" \n x", false), (3, Stop::Token, 1, vec![]));
+        assert_eq!(gap(b" \n x", true), (3, Stop::LineBreak, 1, vec![]));
+        // The text ends at its NUL, whatever follows.
+        assert_eq!(gap(b" \n\0x", true), (2, Stop::End, 1, vec![]));
+        assert_eq!(gap(b"  ", false), (2, Stop::End, 0, vec![]));
+        // Comments: line breaks inside a block comment are not the gap's.
+        assert_eq!(
+            gap(b"// a\n/* b\n*/x", false),
+            (12, Stop::Token, 1, vec![b"// a".to_vec(), b"/* b\n*/".to_vec()])
+        );
+        assert_eq!(gap(b"/* b\n*/ x", true), (8, Stop::Token, 0, vec![b"/* b\n*/".to_vec()]));
+        assert_eq!(gap(b"/*/ x", false), (4, Stop::Token, 0, vec![b"/*/".to_vec()]));
+        assert_eq!(gap(b"/* open", false), (7, Stop::End, 0, vec![b"/* open".to_vec()]));
+        assert_eq!(gap(b"/x", false), (0, Stop::Token, 0, vec![]));
+    }
+
+    #[test]
+    fn scan_quoted_keeps_what_fits_and_counts_lines() {
+        let mut buf = [0u8; 4];
+        let q = scan_quoted(b"\"a\n\\\"bcd\" e", 0, &mut buf);
+        assert_eq!((q.end, q.len, q.line_breaks, &buf), (9, 4, 1, b"a\n\"b"));
+        let q = scan_quoted(b"\"ab\0cd\"", 0, &mut buf);
+        assert_eq!((q.end, q.len), (3, 2));
     }
 
     #[test]

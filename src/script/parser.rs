@@ -608,9 +608,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
 
     /// The whole parse (after loading and publishing).
     pub fn run(&mut self) -> Outcome<()> {
-        let mut state: i32 = 0;
-        let mut current: Option<ListRef> = None;
-        let mut idx: [i32; 3] = [-1, -1, -1];
+        let mut nest = Nesting::START;
         let mut last_block: Option<usize> = None;
         let mut section: i32 = ANIM_SECTION_DEFINES;
         let mut scratch = bg_anim_script_t::ZERO;
@@ -621,7 +619,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             let s = self.index_token(Names::Sections, true)?;
             if s >= 0 {
-                if state != 0 {
+                if nest.depth != Depth::Top {
                     return Err(self.unexpected());
                 }
                 section = s;
@@ -634,42 +632,45 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 ANIM_SECTION_ANIMATIONS | ANIM_SECTION_CANNED_ANIMATIONS => {
                     let token = self.tok.token();
                     if is(token, b"{") {
-                        self.open_brace(&mut state, &idx)?;
+                        self.enter_block(&mut nest)?;
                         continue;
                     }
                     if is(token, b"}") {
-                        self.close_brace(&mut state, &mut idx, &mut current, 1)?;
+                        // The list is the move type's.
+                        self.leave_block(&mut nest, Depth::Outer)?;
                         continue;
                     }
-                    match state {
-                        0 => {
-                            if idx[0] >= 0 {
+                    match nest.depth {
+                        // `state NAME {`: the state block, entered here.
+                        Depth::Top => {
+                            if nest.selected.top >= 0 {
                                 return Err(self.unexpected());
                             }
                             if !is(token, b"state") {
                                 return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected 'state'")));
                             }
                             self.tok.read(false);
-                            idx[0] = self.index_token(Names::States, false)?;
+                            nest.selected.top = self.index_token(Names::States, false)?;
                             if !is(self.tok.read(true), b"{") {
                                 return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
                             }
-                            state = 1;
+                            nest.depth = Depth::Outer;
                         }
-                        1 => {
-                            if idx[1] >= 0 {
+                        // A move type: selects (and empties) its list.
+                        Depth::Outer => {
+                            if nest.selected.outer >= 0 {
                                 return Err(self.unexpected());
                             }
                             let move_type = self.index_token(Names::MoveTypes, false)?;
                             // Divergence (undefined in C): a state row left
                             // over from an event name >= 4 is out of bounds.
-                            let Ok(row) = usize::try_from(idx[0]) else {
+                            let Ok(row) = usize::try_from(nest.selected.top) else {
                                 return Err(self.unexpected());
                             };
                             if row >= ANIM_STATE_COUNT {
                                 return Err(self.unexpected());
                             }
-                            idx[1] = move_type;
+                            nest.selected.outer = move_type;
                             let mt = move_type as usize;
                             let list = if section == ANIM_SECTION_ANIMATIONS {
                                 *self.m.current_anim_group = move_type;
@@ -680,15 +681,17 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                             // Quirk: a repeated block replaces the earlier list;
                             // its pool items stay allocated.
                             clear_list(self.list(list));
-                            current = Some(list);
+                            nest.current = Some(list);
                         }
-                        2 => {
-                            if idx[2] >= 0 {
+                        // A condition line of the move type's list.
+                        Depth::Inner => {
+                            if nest.selected.inner >= 0 {
                                 return Err(self.unexpected());
                             }
-                            idx[2] = self.condition_line(current, &mut last_block)?;
+                            nest.selected.inner = self.condition_line(nest.current, &mut last_block)?;
                         }
-                        _ => {
+                        // The commands of the last condition line.
+                        Depth::Innermost => {
                             self.rewind_and_verify()?;
                             self.commands_into(last_block, &mut scratch)?;
                         }
@@ -697,16 +700,20 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 ANIM_SECTION_STATECHANGES | ANIM_SECTION_EVENTS => {
                     let token = self.tok.token();
                     if is(token, b"{") {
-                        self.open_brace(&mut state, &idx)?;
+                        self.enter_block(&mut nest)?;
                         continue;
                     }
                     if is(token, b"}") {
-                        self.close_brace(&mut state, &mut idx, &mut current, 0)?;
+                        // The list is the state change's or the event's.
+                        self.leave_block(&mut nest, Depth::Top)?;
                         continue;
                     }
-                    match state {
-                        0 => {
-                            if idx[0] >= 0 {
+                    match nest.depth {
+                        // `statechange TO FROM {` (its block entered here) or
+                        // an event name (its `{` comes as a token of its own):
+                        // selects (and empties) the list.
+                        Depth::Top => {
+                            if nest.selected.top >= 0 {
                                 return Err(self.unexpected());
                             }
                             if section == ANIM_SECTION_STATECHANGES {
@@ -724,40 +731,43 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                                 let to = self.index_token(Names::States, false)?;
                                 self.tok.read(false);
                                 let from = self.index_token(Names::States, false)?;
-                                idx[0] = from;
+                                nest.selected.top = from;
                                 let list = ListRef::StateChange(to as usize, from as usize);
-                                current = Some(list);
+                                nest.current = Some(list);
                                 if !is(self.tok.read(true), b"{") {
                                     return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
                                 }
-                                state = 1;
+                                nest.depth = Depth::Outer;
                                 clear_list(self.list(list));
                             } else {
                                 let event = self.index_token(Names::Events, false)?;
-                                idx[0] = event;
+                                nest.selected.top = event;
                                 let list = ListRef::Event(event as usize);
-                                current = Some(list);
+                                nest.current = Some(list);
                                 *self.m.current_event = event;
                                 clear_list(self.list(list));
                             }
                         }
-                        1 => {
-                            if idx[1] >= 0 {
+                        // A condition line of the list.
+                        Depth::Outer => {
+                            if nest.selected.outer >= 0 {
                                 return Err(self.unexpected());
                             }
-                            idx[1] = self.condition_line(current, &mut last_block)?;
+                            nest.selected.outer = self.condition_line(nest.current, &mut last_block)?;
                         }
-                        2 => {
+                        // The commands of the last condition line.
+                        Depth::Inner => {
                             self.rewind_and_verify()?;
                             self.commands_into(last_block, &mut scratch)?;
                         }
-                        _ => return Err(self.unexpected()),
+                        // Only `}` belongs here.
+                        Depth::Innermost => return Err(self.unexpected()),
                     }
                 }
                 _ => {}
             }
         }
-        if state != 0 {
+        if nest.depth != Depth::Top {
             return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: unexpected end of file: ")));
         }
         Ok(())
@@ -778,39 +788,30 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         self.error_bytes(&[b"BG_AnimParseAnimScript: unexpected '", t.get(), b"'"])
     }
 
-    fn open_brace(&self, state: &mut i32, idx: &[i32; 3]) -> Outcome<()> {
-        if *state >= 3 {
-            return Err(self.unexpected());
+    /// `{`: one level in, once the current level has selected something.
+    fn enter_block(&self, nest: &mut Nesting) -> Outcome<()> {
+        match (nest.selected.at(nest.depth), nest.depth.deeper()) {
+            (Some(selection), Some(inner)) if selection >= 0 => {
+                nest.depth = inner;
+                Ok(())
+            }
+            _ => Err(self.unexpected()),
         }
-        // `state` is 0..=2 here (it never goes below 0 without an error).
-        if !matches!(idx.get(*state as usize), Some(&i) if i >= 0) {
-            return Err(self.unexpected());
-        }
-        *state += 1;
-        Ok(())
     }
 
-    /// `}`: one level up; the selection of the level left is forgotten, and
-    /// the current list too when the level left is `list_depth` (the depth of
-    /// the block that selected it: 1 for a move type, 0 for an event or a
-    /// state change).
-    fn close_brace(
-        &self,
-        state: &mut i32,
-        idx: &mut [i32; 3],
-        current: &mut Option<ListRef>,
-        list_depth: i32,
-    ) -> Outcome<()> {
-        *state = state.wrapping_sub(1);
-        if *state < 0 {
+    /// `}`: one level out; the selection that opened the block left is
+    /// forgotten, and the current list too when that selection is at
+    /// `list_depth` (the level that selects the list: a move type's, an
+    /// event's or a state change's).
+    fn leave_block(&self, nest: &mut Nesting, list_depth: Depth) -> Outcome<()> {
+        let Some(outer) = nest.depth.shallower() else {
             return Err(self.unexpected());
+        };
+        nest.depth = outer;
+        if outer == list_depth {
+            nest.current = None;
         }
-        if *state == list_depth {
-            *current = None;
-        }
-        if let Some(slot) = idx.get_mut(*state as usize) {
-            *slot = -1;
-        }
+        nest.selected.forget(outer);
         Ok(())
     }
 
@@ -1333,6 +1334,97 @@ fn append_key(key: &mut [u8; 64], len: &mut usize, text: &[u8]) {
 fn clear_list(list: &mut bg_anim_script_list_t) {
     list.count = 0;
     list.scripts = [core::ptr::null_mut(); BG_ANIM_MAX_LIST_ITEMS];
+}
+
+/// How deep the main loop is in a section's braces (the C parser's
+/// `state`, 0 to 3). What a token means there depends on the section:
+///
+/// | depth | animations, canned animations | state changes, events |
+/// | --- | --- | --- |
+/// | `Top` | `state NAME {` | `statechange TO FROM {`, or an event name |
+/// | `Outer` | a move type | a condition line |
+/// | `Inner` | a condition line | its commands |
+/// | `Innermost` | its commands | nothing but `}` |
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Depth {
+    Top,
+    Outer,
+    Inner,
+    Innermost,
+}
+
+impl Depth {
+    /// One level in (`{`); none past the innermost.
+    fn deeper(self) -> Option<Depth> {
+        match self {
+            Depth::Top => Some(Depth::Outer),
+            Depth::Outer => Some(Depth::Inner),
+            Depth::Inner => Some(Depth::Innermost),
+            Depth::Innermost => None,
+        }
+    }
+
+    /// One level out (`}`); none above the top.
+    fn shallower(self) -> Option<Depth> {
+        match self {
+            Depth::Top => None,
+            Depth::Outer => Some(Depth::Top),
+            Depth::Inner => Some(Depth::Outer),
+            Depth::Innermost => Some(Depth::Inner),
+        }
+    }
+}
+
+/// What each level selected, -1 for nothing (the C parser's
+/// `indexes[3]`). A `{` needs its level's selection; a `}` forgets the one
+/// that opened the block it closes. Quirk: nothing else clears one, so a
+/// selection whose block never opened stays for the next block at its
+/// level (an event name followed by a section name: a `{` there enters,
+/// a `state` there is unexpected).
+#[derive(Clone, Copy, Debug)]
+struct Selected {
+    /// At `Top`: the state (animations), the state changed from (state
+    /// changes) or the event.
+    top: i32,
+    /// At `Outer`: the move type (animations), or the condition line's
+    /// result (state changes, events).
+    outer: i32,
+    /// At `Inner`: the condition line's result (animations).
+    inner: i32,
+}
+
+impl Selected {
+    /// The selection at `depth` (the innermost level selects nothing).
+    fn at(&self, depth: Depth) -> Option<i32> {
+        match depth {
+            Depth::Top => Some(self.top),
+            Depth::Outer => Some(self.outer),
+            Depth::Inner => Some(self.inner),
+            Depth::Innermost => None,
+        }
+    }
+
+    fn forget(&mut self, depth: Depth) {
+        match depth {
+            Depth::Top => self.top = -1,
+            Depth::Outer => self.outer = -1,
+            Depth::Inner => self.inner = -1,
+            Depth::Innermost => {}
+        }
+    }
+}
+
+/// The main loop's place in the blocks of a section: depth, selections and
+/// the list the condition lines go to.
+#[derive(Clone, Copy, Debug)]
+struct Nesting {
+    depth: Depth,
+    selected: Selected,
+    current: Option<ListRef>,
+}
+
+impl Nesting {
+    const START: Self = Self { depth: Depth::Top, selected: Selected { top: -1, outer: -1, inner: -1 }, current: None };
 }
 
 /// A script list of the table.

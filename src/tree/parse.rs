@@ -1,8 +1,9 @@
 //! The `.atr` parser: from text to the pruned tree of names.
 //!
-//! The grammar is line oriented (tokens as the crate's `Com_Parse` cuts
-//! them): a name token starts a node; the rest of *its* line decides what it is — nothing (a leaf, or a block
-//! whose `{` comes on a later line), a `:` token followed by properties up to
+//! The grammar is line oriented (tokens as the crate's tokenizer,
+//! [`crate::com_parse`], cuts them): a name token starts a node; the rest of
+//! *its* line decides what it is — nothing (a leaf, or a block whose `{`
+//! comes on a later line), a `:` token followed by properties up to
 //! the end of the line (then the next token must be `{`), or anything else (an
 //! error).  `{` and `}` must be alone on the rest of their line.
 //!
@@ -27,6 +28,7 @@
 
 use super::names::{NameId, Names};
 use alloc::vec::Vec;
+use crate::com_parse::{classes, scan_quoted, skip_gap, token_end, Stop, MAX_TOKEN_LEN, NOT_IDENT, UPPER};
 use crate::error::{Failure, Outcome, Text};
 
 /// `loopsync` property.
@@ -75,62 +77,17 @@ pub struct Token {
     pub newline_before: bool,
 }
 
-/// Script identifier rule of the engine (`Scr_IsIdentifier`): every byte an
-/// ASCII letter, digit or `_`; the empty string is one.
-pub fn is_identifier(text: &[u8]) -> bool {
-    text.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
-}
-
-/// Byte class: ends a space-delimited token and is skipped between tokens
-/// (a signed byte `<= ' '`, so NUL and every byte `>= 0x80` too).
-const DELIM: u8 = 1;
-/// Byte class: not allowed in a script identifier.
-const NOT_IDENT: u8 = 2;
-/// Byte class: ASCII `A-Z`.
-const UPPER: u8 = 4;
-
-const fn byte_classes() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8;
-        let mut k = 0;
-        if (c as i8) <= b' ' as i8 {
-            k |= DELIM;
-        }
-        if !(c.is_ascii_alphanumeric() || c == b'_') {
-            k |= NOT_IDENT;
-        }
-        if c.is_ascii_uppercase() {
-            k |= UPPER;
-        }
-        t[i] = k;
-        i += 1;
-    }
-    t
-}
-
-static BYTE_CLASS: [u8; 256] = byte_classes();
-
-#[inline(always)]
-fn class_of(c: u8) -> u8 {
-    BYTE_CLASS[usize::from(c)]
-}
-
-/// Longest token the engine keeps (`MAX_TOKEN_CHARS - 1` bytes; the rest
-/// of a longer token is skipped).
-const MAX_TOKEN_LEN: usize = crate::com_parse::MAX_TOKEN_CHARS - 1;
+pub use crate::com_parse::is_identifier;
 
 /// Cuts `text` (up to its first NUL) into tokens, ending with a
 /// [`Class::End`] token.
 ///
-/// One pass over the text with the engine tokenizer's rules (those of the
-/// crate's tokenizer, [`crate::com_parse::Tokenizer`], which the tests
-/// compare it with token by token):
-/// whitespace is a signed byte `<= ' '`; `//` and `/* */` are skipped where
-/// a token could start (a line break inside a block comment does not count);
-/// a `"` token runs to the next unescaped `"` with `\"` for a quote; any
-/// other token to the next whitespace byte; a token keeps at most 1023 bytes.
+/// One pass over the text with the steps of the crate's tokenizer
+/// ([`crate::com_parse`]): [`skip_gap`] before each token (never stopping
+/// at a line break: the token records it, and a line break inside a block
+/// comment does not count, as for `Com_ParseOnLine`), then a quoted token
+/// ([`scan_quoted`]) or a run up to whitespace ([`token_end`]), at most
+/// [`MAX_TOKEN_LEN`] bytes kept. Its bytes' classes make the token's class.
 pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
     let t = match core::ffi::CStr::from_bytes_until_nul(text) {
         Ok(c) => c.to_bytes(),
@@ -140,77 +97,32 @@ pub fn tokenize(text: &[u8], names: &mut Names, out: &mut Vec<Token>) {
 }
 
 /// [`tokenize`] of a text known to hold no NUL (the bytes of a C string).
-/// (A NUL inside would be taken for whitespace.)
+/// (A NUL inside would end the text.)
 pub fn tokenize_c_text(t: &[u8], names: &mut Names, out: &mut Vec<Token>) {
     out.clear();
-    let n = t.len();
-    out.reserve(n / 16 + 1);
-    let at = |i: usize| t.get(i).copied().unwrap_or(0);
+    out.reserve(t.len() / 16 + 1);
     let mut quoted = [0u8; MAX_TOKEN_LEN];
     let mut p = 0usize;
     loop {
-        // Com_Parse: whitespace and comments before the token.
-        let mut newline_before = false;
-        loop {
-            while let Some(&c) = t.get(p) {
-                if class_of(c) & DELIM == 0 {
-                    break;
-                }
-                newline_before |= c == b'\n';
-                p += 1;
-            }
-            if p >= n {
-                out.push(Token { start: 0, class: Class::End, name: 0, property: 0, empty: true, newline_before });
-                return;
-            }
-            if at(p) != b'/' {
-                break;
-            }
-            match at(p + 1) {
-                b'/' => {
-                    // To the line break (left for the whitespace loop).
-                    p = t.get(p..).and_then(|rest| rest.iter().position(|&c| c == b'\n')).map_or(n, |k| p + k);
-                }
-                b'*' => {
-                    // Quirk (of the engine): the search for `*/` starts at
-                    // the `/`, so `/*/` is a whole comment.
-                    let close = t.get(p..).and_then(|rest| rest.windows(2).position(|w| w == b"*/"));
-                    p = close.map_or(n, |k| p + k + 2);
-                }
-                _ => break,
-            }
+        // Com_Parse: whitespace and comments before the token (no line
+        // numbers are kept, so comments need no look).
+        let gap = skip_gap(t, p, false, |_| {});
+        let newline_before = gap.line_breaks != 0;
+        if gap.stop != Stop::Token {
+            out.push(Token { start: 0, class: Class::End, name: 0, property: 0, empty: true, newline_before });
+            return;
         }
-        let start = p;
+        let start = gap.pos;
         let bytes: &[u8];
-        let mut acc: u8 = 0;
-        if at(p) == b'"' {
-            p += 1;
-            let mut len = 0;
-            loop {
-                let mut ch = at(p);
-                if ch == 0 {
-                    break;
-                }
-                p += 1;
-                if ch == b'\\' && at(p) == b'"' {
-                    ch = b'"';
-                    p += 1;
-                } else if ch == b'"' {
-                    break;
-                }
-                if let Some(slot) = quoted.get_mut(len) {
-                    *slot = ch;
-                    len += 1;
-                    acc |= class_of(ch);
-                }
-            }
-            bytes = quoted.get(..len).unwrap_or(&[]);
+        if t.get(start) == Some(&b'"') {
+            let q = scan_quoted(t, start, &mut quoted);
+            bytes = quoted.get(..q.len).unwrap_or(&[]);
+            p = q.end;
         } else {
-            let q = token_end(t, p);
-            bytes = t.get(p..q.min(p + MAX_TOKEN_LEN)).unwrap_or(&[]);
-            acc = bytes.iter().fold(0, |a, &c| a | class_of(c));
-            p = q;
+            p = token_end(t, start);
+            bytes = t.get(start..p.min(start + MAX_TOKEN_LEN)).unwrap_or(&[]);
         }
+        let acc = classes(bytes);
         let mut token = Token {
             start: start as u32,
             class: Class::Other,
@@ -234,37 +146,6 @@ pub fn tokenize_c_text(t: &[u8], names: &mut Names, out: &mut Vec<Token>) {
         }
         out.push(token);
     }
-}
-
-/// End of the space-delimited token starting at `p`: the first byte from
-/// `p` on that is whitespace to the engine (`t.len()` if none).
-///
-/// A machine word at a time: in `(w - 0x21..) & !w | w`, masked to each
-/// byte's top bit, the lowest flagged byte is the first one below `0x21` or
-/// from `0x80` up (bytes before it are in `0x21..0x80`, so no borrow reaches
-/// it).
-#[inline]
-fn token_end(t: &[u8], mut p: usize) -> usize {
-    const W: usize = core::mem::size_of::<usize>();
-    const ONES: usize = usize::MAX / 0xff;
-    const HIGH: usize = ONES * 0x80;
-    while let Some(chunk) = t.get(p..p + W) {
-        let mut word = [0u8; W];
-        word.copy_from_slice(chunk);
-        let w = usize::from_le_bytes(word);
-        let m = ((w.wrapping_sub(ONES * 0x21) & !w) | w) & HIGH;
-        if m != 0 {
-            return p + (m.trailing_zeros() / 8) as usize;
-        }
-        p += W;
-    }
-    while let Some(&c) = t.get(p) {
-        if class_of(c) & DELIM != 0 {
-            break;
-        }
-        p += 1;
-    }
-    p
 }
 
 /// Property bit of a name token (`loopsync`, `nonloopsync`, `complete`,

@@ -738,9 +738,10 @@ fn token_lists_are_reused_only_for_the_same_text() {
     }
 }
 
-/// The one-pass tokenizer against the crate's tokenizer (one `Com_Parse`
-/// per token) over the same text, cut at its first NUL.
-fn model_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
+/// What the crate's tokenizer session reads from the same text (one
+/// `Com_Parse` per token), cut at its first NUL: the offsets and bytes the
+/// one-pass reader's tokens must have.
+fn session_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
     let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
     let mut source = text[..end].to_vec();
     source.push(0);
@@ -757,12 +758,14 @@ fn model_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
     }
 }
 
+/// The `.atr` reader's own part of tokenizing: its loop over the shared
+/// steps, the end token, and each token's class, name and property.
 fn check_tokenizer(text: &[u8]) {
     use super::parse::{tokenize, Class};
     let mut names = super::names::Names::new();
     let mut tokens = Vec::new();
     tokenize(text, &mut names, &mut tokens);
-    let model = model_tokens(text);
+    let model = session_tokens(text);
     assert_eq!(tokens.len(), model.len(), "{:?}", String::from_utf8_lossy(text));
     for (t, (start, bytes, newline)) in tokens.iter().zip(&model) {
         let ctx = String::from_utf8_lossy(text);
@@ -803,7 +806,7 @@ fn check_tokenizer(text: &[u8]) {
 }
 
 #[test]
-fn one_pass_tokenizer_matches_the_engine_model() {
+fn atr_tokens_classify_what_the_session_reads() {
     for text in [
         &b""[..],
         b"a",
