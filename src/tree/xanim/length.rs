@@ -51,7 +51,7 @@ impl LengthOperands {
 /// A parent node's payload is not an asset pointer (the original reads its
 /// flags word as one); parents give [`LengthOperands::NONE`], as do the
 /// other cases without asset.
-pub fn length_operands(tree: Option<XAnimHandle>, index: i32) -> LengthOperands {
+pub fn length_operands(tree: Option<XAnimHandle<'_>>, index: i32) -> LengthOperands {
     let Some(tree) = tree else { return LengthOperands::NONE };
     match tree.entry_at(index) {
         Some(e) if e.childCount == 0 => match super::leaf_parts(e) {
