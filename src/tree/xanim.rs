@@ -160,17 +160,26 @@ impl<'a> XAnimHandle<'a> {
 
     /// The node at a query's `animIndex`, None outside the tree (one
     /// unsigned compare: negative indices wrap to large ones).
+    ///
+    /// The entry's offset is computed as `(2 * index mod 2^32) * (size / 2)`:
+    /// on x86_64 one 32-bit add (which also zero-extends the index) and an
+    /// address scale of 8, where `index * 16` takes a zero-extension and a
+    /// shift. It is `index * size` for every index below 2^31; only a tree
+    /// of 2^31 nodes or more (32 GiB of entries; the engine's trees have at
+    /// most 65,536) answers a negative index, which is inside it as an
+    /// unsigned number, with node `animIndex + 2^31`, also inside it.
     #[inline(always)]
     fn entry_at(self, index: i32) -> Option<&'a XAnimEntry> {
         let tree = self.tree.as_ptr();
         let index = index as u32;
         // SAFETY: the header is valid and `nodeCount` entries follow, not
-        // written during `'a` (constructor contract); the index is checked
-        // against the count.
+        // written during `'a` (constructor contract); the node read is
+        // `index` or `index - 2^31`, both below the checked count.
         unsafe {
             if index < (*tree).nodeCount {
                 let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
-                Some(&*first.add(index as usize))
+                let doubled = index.wrapping_add(index) as usize;
+                Some(&*first.byte_add(doubled * (core::mem::size_of::<XAnimEntry>() / 2)))
             } else {
                 None
             }
@@ -178,8 +187,12 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
+    #[inline(always)]
     pub fn num_children(self, index: i32) -> i32 {
-        self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
+        match self.entry_at(index) {
+            Some(e) => i32::from(e.childCount),
+            None => no_node(),
+        }
     }
 
     /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
@@ -187,6 +200,7 @@ impl<'a> XAnimHandle<'a> {
     ///
     /// Quirk: no child-range or leaf check, like the original: on a leaf it
     /// reads bits of the asset pointer.
+    #[inline(always)]
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
         let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
         i32::from(first).wrapping_add(child_index)
@@ -202,42 +216,63 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
+    #[inline(always)]
     pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
         let Some(tree) = tree else { return missing_name() };
         match tree.entry_at(index) {
-            Some(e) if e.childCount == 0 => match leaf_asset(e) {
-                // SAFETY: a valid record (constructor contract).
-                Some(asset) => unsafe { asset.as_ref().name },
-                None => missing_name(),
-            },
-            Some(_) => non_leaf_name(),
+            Some(e) => {
+                let (child_count, payload) = (e.childCount, payload_word(e));
+                if child_count != 0 {
+                    return non_leaf_name();
+                }
+                match NonNull::new(payload as *mut fileData_t) {
+                    // SAFETY: a leaf's payload is NULL or a valid record
+                    // (constructor contract).
+                    Some(asset) => unsafe { asset.as_ref().name },
+                    None => missing_name(),
+                }
+            }
             None => missing_name(),
         }
     }
 
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
-    #[inline]
+    #[inline(always)]
     pub fn has_time(self, index: i32) -> i32 {
         match self.entry_at(index) {
             Some(e) if e.childCount == 0 => 1,
-            Some(e) => i32::from(parent_view(e).flags & FLAG_SYNC_MASK != 0),
-            None => 0,
+            // The parent's flags are the payload's low 16 bits.
+            Some(e) => i32::from(payload_word(e) as u16 & FLAG_SYNC_MASK != 0),
+            None => no_node(),
         }
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
+    #[inline(always)]
     pub fn is_primitive(self, index: i32) -> i32 {
-        self.entry_at(index).map_or(0, |e| i32::from(e.childCount == 0))
+        match self.entry_at(index) {
+            Some(e) => i32::from(e.childCount == 0),
+            None => no_node(),
+        }
     }
 
     /// `XAnimIsLooped`: parent: the looping sync bit; leaf: the asset's raw
     /// `looped` byte. 0 outside the tree or without loaded asset.
+    #[inline(always)]
     pub fn is_looped(self, index: i32) -> i32 {
-        match self.entry_at(index) {
-            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING != 0),
+        let Some(e) = self.entry_at(index) else { return no_node() };
+        // One load of the payload for both views (the parent's flags are its
+        // low 16 bits).
+        let (child_count, payload) = (e.childCount, payload_word(e));
+        if child_count != 0 {
+            return i32::from(payload as u16 & FLAG_SYNC_LOOPING);
+        }
+        // SAFETY: a leaf's payload is NULL or a valid record whose parts
+        // are NULL or valid (constructor contract).
+        match unsafe { (payload as *const fileData_t).as_ref().and_then(|a| a.data.xanimParts.as_ref()) } {
             // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-            Some(e) => leaf_parts(e).map_or(0, |p| i32::from(p.looped)),
-            None => 0,
+            Some(parts) => i32::from(parts.looped),
+            None => no_node(),
         }
     }
 
@@ -331,6 +366,25 @@ fn non_leaf_name() -> *const c_char {
 #[inline(never)]
 fn missing_name() -> *const c_char {
     core::hint::black_box(MISSING_NAME.as_ptr())
+}
+
+/// What an integer query returns where the original has no node or asset
+/// to read (no tree, index outside the tree, leaf without loaded asset): 0,
+/// out of line, so that the path that reads the node does not set up the
+/// register first.
+#[cold]
+#[inline(never)]
+pub fn no_node() -> i32 {
+    core::hint::black_box(0)
+}
+
+/// A node's payload as one word: the leaf's asset pointer, or the parent's
+/// flags and first child in its low 32 bits (x86 is little-endian).
+#[inline(always)]
+fn payload_word(entry: &XAnimEntry) -> usize {
+    // SAFETY: the payload's bytes are initialised (the contract's
+    // initialised entries); read as the pointer member, as an integer.
+    unsafe { entry.payload.leafAsset as usize }
 }
 
 /// The parent view of a node's payload (what the original reads for any

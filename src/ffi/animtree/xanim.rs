@@ -267,7 +267,7 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex)))
     })
 }
 
@@ -330,7 +330,7 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex)))
     })
 }
 
@@ -342,7 +342,7 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex)))
     })
 }
 
@@ -354,7 +354,7 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex)))
     })
 }
 
