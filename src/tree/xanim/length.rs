@@ -83,19 +83,23 @@ const RATE: usize = core::mem::offset_of!(XAnimParts, frameRate);
 
 const _: () = {
     // `childCount` is compared as a word; i386 scales the index by the
-    // entry size, which must be a valid address scale there.
+    // entry size, x86_64 the doubled index by half of it: valid address
+    // scales.
     assert!(core::mem::size_of::<u16>() == 2);
     assert!(ENTRY_SIZE.is_power_of_two());
-    assert!(cfg!(target_arch = "x86_64") || ENTRY_SIZE <= 8);
+    assert!(ENTRY_SIZE <= 8 || (cfg!(target_arch = "x86_64") && ENTRY_SIZE == 16));
     assert!(core::mem::size_of::<*mut fileData_t>() == core::mem::size_of::<usize>());
 };
 
-/// `log2(sizeof(XAnimEntry))` (x86_64; i386 uses the size as an address scale).
+/// Half the entry size, the address scale of the doubled index (x86_64:
+/// `leal (%rsi,%rsi)` doubles and zero-extends the index in one instruction,
+/// the node of `XAnimHandle::entry_at`; i386 uses the size as the scale).
 #[cfg(target_arch = "x86_64")]
-const ENTRY_SHIFT: u32 = ENTRY_SIZE.trailing_zeros();
+const ENTRY_HALF: usize = ENTRY_SIZE / 2;
 
 // The routines read the node exactly as `length_operands` does (NULL tree,
-// index outside `nodeCount` as an unsigned compare, parent node, NULL asset,
+// index outside `nodeCount` as an unsigned compare, the node at the doubled
+// index times half the entry size, parent node, NULL asset,
 // NULL parts: the +0 of LengthOperands::NONE) and then divide; the tests
 // compare them with `length_operands` and with exact quotients.
 #[cfg(all(target_arch = "x86_64", not(windows)))]
@@ -105,11 +109,10 @@ core::arch::global_asm!(
     "    je 1f",
     "    cmpl {node_count}(%rdi), %esi",
     "    jae 1f",
-    "    movl %esi, %eax",
-    "    shlq ${shift}, %rax",
-    "    cmpw $0, {child_count}(%rdi,%rax)",
+    "    leal (%rsi,%rsi), %eax",
+    "    cmpw $0, {child_count}(%rdi,%rax,{half})",
     "    jne 1f",
-    "    movq {leaf_asset}(%rdi,%rax), %rax",
+    "    movq {leaf_asset}(%rdi,%rax,{half}), %rax",
     "    testq %rax, %rax",
     "    je 1f",
     "    movq {parts}(%rax), %rax",
@@ -131,11 +134,10 @@ core::arch::global_asm!(
     "    je 1f",
     "    cmpl {node_count}(%rdi), %esi",
     "    jae 1f",
-    "    movl %esi, %eax",
-    "    shlq ${shift}, %rax",
-    "    cmpw $0, {child_count}(%rdi,%rax)",
+    "    leal (%rsi,%rsi), %eax",
+    "    cmpw $0, {child_count}(%rdi,%rax,{half})",
     "    jne 1f",
-    "    movq {leaf_asset}(%rdi,%rax), %rax",
+    "    movq {leaf_asset}(%rdi,%rax,{half}), %rax",
     "    testq %rax, %rax",
     "    je 1f",
     "    movq {parts}(%rax), %rax",
@@ -151,7 +153,7 @@ core::arch::global_asm!(
     "    ret",
     crate::asm::asm_function_end!("uoanim_internal_xanim_length_binary64"),
     node_count = const NODE_COUNT,
-    shift = const ENTRY_SHIFT,
+    half = const ENTRY_HALF,
     child_count = const CHILD_COUNT,
     leaf_asset = const LEAF_ASSET,
     parts = const PARTS,
@@ -174,11 +176,10 @@ core::arch::global_asm!(
     "    je 1f",
     "    cmpl {node_count}(%rdx), %r8d",
     "    jae 1f",
-    "    movl %r8d, %r9d",
-    "    shlq ${shift}, %r9",
-    "    cmpw $0, {child_count}(%rdx,%r9)",
+    "    leal (%r8,%r8), %r9d",
+    "    cmpw $0, {child_count}(%rdx,%r9,{half})",
     "    jne 1f",
-    "    movq {leaf_asset}(%rdx,%r9), %r9",
+    "    movq {leaf_asset}(%rdx,%r9,{half}), %r9",
     "    testq %r9, %r9",
     "    je 1f",
     "    movq {parts}(%r9), %r9",
@@ -201,11 +202,10 @@ core::arch::global_asm!(
     "    je 1f",
     "    cmpl {node_count}(%rcx), %edx",
     "    jae 1f",
-    "    movl %edx, %eax",
-    "    shlq ${shift}, %rax",
-    "    cmpw $0, {child_count}(%rcx,%rax)",
+    "    leal (%rdx,%rdx), %eax",
+    "    cmpw $0, {child_count}(%rcx,%rax,{half})",
     "    jne 1f",
-    "    movq {leaf_asset}(%rcx,%rax), %rax",
+    "    movq {leaf_asset}(%rcx,%rax,{half}), %rax",
     "    testq %rax, %rax",
     "    je 1f",
     "    movq {parts}(%rax), %rax",
@@ -221,7 +221,7 @@ core::arch::global_asm!(
     "    ret",
     crate::asm::asm_function_end!("uoanim_internal_xanim_length_binary64"),
     node_count = const NODE_COUNT,
-    shift = const ENTRY_SHIFT,
+    half = const ENTRY_HALF,
     child_count = const CHILD_COUNT,
     leaf_asset = const LEAF_ASSET,
     parts = const PARTS,
