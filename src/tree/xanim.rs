@@ -165,9 +165,10 @@ impl<'a> XAnimHandle<'a> {
     /// on x86_64 one 32-bit add (which also zero-extends the index) and an
     /// address scale of 8, where `index * 16` takes a zero-extension and a
     /// shift. It is `index * size` for every index below 2^31; only a tree
-    /// of 2^31 nodes or more (32 GiB of entries; the engine's trees have at
-    /// most 65,536) answers a negative index, which is inside it as an
-    /// unsigned number, with node `animIndex + 2^31`, also inside it.
+    /// of 2^31 nodes or more (32 GiB of entries; the engine writes nodes at
+    /// 16-bit indices only) answers a negative index, which is inside it as
+    /// an unsigned number, with node `animIndex + 2^31`, also inside it
+    /// (docs/DIVERGENCES.md).
     #[inline(always)]
     fn entry_at(self, index: i32) -> Option<&'a XAnimEntry> {
         let tree = self.tree.as_ptr();
