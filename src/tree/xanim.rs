@@ -47,7 +47,7 @@ use core::ffi::{c_char, c_void, CStr};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
-mod length;
+pub(crate) mod length;
 pub use length::{length_binary64, length_operands, LengthOperands};
 
 /// Parent flag: children are synchronised and looping (`loopsync`).

@@ -370,23 +370,13 @@ pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, 
     })
 }
 
-// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
-// jump to the flavour's assembly routine (crate::tree::xanim, module
-// `length`; a jump rather than an alias, which would need both in one object
-// file). Engine: `long double` (st(0); x86_64 Windows: stored through the
-// hidden result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
+// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
+// flavour's assembly routine itself (crate::tree::xanim, module `length`),
+// which reads the node with the checks of the other queries and divides.
+// Engine: `long double` (st(0); x86_64 Windows: stored through the hidden
+// result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
 #[cfg(not(feature = "client"))]
-core::arch::global_asm!(
-    crate::asm::asm_function!("XAnimGetLength"),
-    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_extended")),
-    crate::asm::asm_function_end!("XAnimGetLength"),
-    options(att_syntax)
-);
+crate::tree::xanim::length::length_extended_routine!("XAnimGetLength");
 
 #[cfg(feature = "client")]
-core::arch::global_asm!(
-    crate::asm::asm_function!("XAnimGetLength"),
-    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64")),
-    crate::asm::asm_function_end!("XAnimGetLength"),
-    options(att_syntax)
-);
+crate::tree::xanim::length::length_binary64_routine!("XAnimGetLength");
