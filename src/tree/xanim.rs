@@ -1,12 +1,24 @@
 //! The compact XAnim tree: building, sync setup and queries.
 //!
 //! The tree lives in engine memory (it comes from the engine's allocator
-//! callback and stays there), so the core works on it through
-//! [`XAnimHandle`], a copyable handle whose unsafe constructor states what
-//! the memory must be. Every operation checks node indices against the
-//! tree's `nodeCount` and gives a defined result outside it (the original
-//! reads or writes out of bounds; see docs/DIVERGENCES.md, "Animation
-//! trees").
+//! callback and stays there), so the core works on it through two views,
+//! each made by an unsafe constructor (at the boundary, once per exported
+//! call): [`XAnimHandle`], shared and copyable, for the queries, and
+//! [`XAnimMut`], exclusive and not copyable, for building and the sync
+//! setup. Every operation checks node indices against the tree's
+//! `nodeCount` and gives a defined result outside it (the original reads or
+//! writes out of bounds; see docs/DIVERGENCES.md, "Animation trees").
+//!
+//! # Tree memory
+//!
+//! What both constructors require of a non-NULL `tree` (the engine's
+//! allocator, `FS_GetDataForFile` and `XAnimLoadFile` give that; the
+//! original relies on the same): an `XAnim` header followed by `nodeCount`
+//! initialised entries, suitably aligned; `name` NULL or NUL-terminated,
+//! outside the entries; every leaf's `leafAsset` NULL or a valid
+//! `fileData_t` whose `name` is NULL or NUL-terminated and whose
+//! `data.xanimParts` is NULL or a valid `XAnimParts` with `noteTracks` NULL
+//! or ending at a zero handle.
 //!
 //! The engine is reached through [`XAnimEngine`] (the asset look-up and the
 //! caller's allocator). Failures are returned as values with the exact text
@@ -15,11 +27,13 @@
 //! Building a tree, as the precache pipeline does it:
 //!
 //! ```text
-//! let tree = xanim::alloc_tree(engine, name_ptr, node_count, alloc)?;   // XAnimAllocTree
-//! xanim::set_parent_node(tree, 0, 1, 3, flags);                          // XAnimSetParentNode
-//! xanim::set_leaf_node(engine, tree, 1, c"walk")?;                       // XAnimSetLeafNode
+//! let block = xanim::alloc_tree(engine, name_ptr, node_count, alloc)?;  // XAnimAllocTree
+//! // each later export makes its view of the block:
+//! let mut tree = unsafe { XAnimMut::from_raw(block.as_ptr()) }?;
+//! xanim::set_parent_node(&mut tree, 0, 1, 3, flags);                     // XAnimSetParentNode
+//! xanim::set_leaf_node(engine, &mut tree, 1, c"walk")?;                  // XAnimSetLeafNode
 //! // ... every leaf's asset loaded (XAnimLoadFile) ...
-//! xanim::setup_sync_nodes(tree)?;                                        // XAnimSetupSyncNodes
+//! xanim::setup_sync_nodes(&mut tree)?;                                   // XAnimSetupSyncNodes
 //! ```
 // Failures carry their text inline (no heap), by design of crate::error.
 #![allow(clippy::result_large_err)]
@@ -30,9 +44,10 @@ use crate::abi::xanim::{
 };
 use crate::error::{Failure, Outcome, Text};
 use core::ffi::{c_char, c_void, CStr};
+use core::marker::PhantomData;
 use core::ptr::NonNull;
 
-mod length;
+pub(crate) mod length;
 pub use length::{length_binary64, length_operands, LengthOperands};
 
 /// Parent flag: children are synchronised and looping (`loopsync`).
@@ -73,62 +88,68 @@ pub trait XAnimEngine {
     }
 }
 
-/// A compact tree in engine memory.
+/// Shared access to a compact tree in engine memory: what the queries use.
 ///
-/// Obtained from [`alloc_tree`] or [`XAnimHandle::from_raw`]; it is a plain
-/// pointer (`Copy`), like the C `XAnim *` it stands for.
+/// A plain pointer (`Copy`), like the C `XAnim *` it stands for; it only
+/// ever reads. Writes go through [`XAnimMut`], which cannot be copied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct XAnimHandle(NonNull<XAnim>);
+pub struct XAnimHandle<'a> {
+    tree: NonNull<XAnim>,
+    _tree: PhantomData<&'a XAnim>,
+}
 
-impl XAnimHandle {
-    /// A handle for `tree` (None for NULL).
+/// Exclusive access to a compact tree in engine memory: what building and
+/// the sync setup use. Not `Copy`: entries are handed out mutably only
+/// through `&mut self`, so two mutable views of one tree cannot coexist.
+#[derive(Debug)]
+pub struct XAnimMut<'a> {
+    tree: NonNull<XAnim>,
+    _tree: PhantomData<&'a mut XAnim>,
+}
+
+impl<'a> XAnimHandle<'a> {
+    /// A shared handle for `tree` (None for NULL).
     ///
     /// # Safety
-    /// For as long as the handle or a copy of it is used, `tree` must point
-    /// at an `XAnim` header followed by `nodeCount` entries, suitably
-    /// aligned, readable and writable, and not accessed by anyone else
-    /// during a call on the handle; `name` must be NULL or NUL-terminated;
-    /// every leaf's `leafAsset` must be NULL or a valid `fileData_t` whose
-    /// `name` is NULL or NUL-terminated and whose `data.xanimParts` is NULL
-    /// or a valid `XAnimParts` with `noteTracks` NULL or ending at a zero
-    /// handle. (That is what the engine's allocator, `FS_GetDataForFile` and
-    /// `XAnimLoadFile` give; the original relies on the same.)
-    pub unsafe fn from_raw(tree: *mut XAnim) -> Option<Self> {
-        NonNull::new(tree).map(Self)
+    /// `tree` is NULL or a tree as the module documentation states ("Tree
+    /// memory"), and nothing writes it (header, entries, names, assets)
+    /// during `'a`.
+    #[inline(always)]
+    pub unsafe fn from_raw(tree: *const XAnim) -> Option<Self> {
+        NonNull::new(tree as *mut XAnim).map(|tree| Self { tree, _tree: PhantomData })
     }
 
     /// The C pointer.
     pub fn as_ptr(self) -> *mut XAnim {
-        self.0.as_ptr()
+        self.tree.as_ptr()
+    }
+
+    fn header(self) -> &'a XAnim {
+        // SAFETY: a valid header, not written during `'a` (constructor contract).
+        unsafe { self.tree.as_ref() }
     }
 
     /// `nodeCount`.
+    #[inline(always)]
     pub fn node_count(self) -> u32 {
-        // SAFETY: the header is valid (constructor contract).
-        unsafe { (*self.0.as_ptr()).nodeCount }
+        self.header().nodeCount
     }
 
     /// The `name` pointer stored by `XAnimAllocTree`.
     pub fn name_ptr(self) -> *const c_char {
-        // SAFETY: the header is valid (constructor contract).
-        unsafe { (*self.0.as_ptr()).name }
+        self.header().name
     }
 
-    fn name_bytes<'a>(self) -> &'a [u8] {
-        // SAFETY: NULL or NUL-terminated (constructor contract).
-        unsafe { c_bytes(self.name_ptr()) }
-    }
-
-    fn entries<'a>(self) -> &'a mut [XAnimEntry] {
-        let tree = self.0.as_ptr();
-        // SAFETY: `nodeCount` entries follow the header, valid and not
-        // otherwise accessed during the call (constructor contract), and
-        // the length is cut to what one object can span (`entry_slice_len`);
-        // the slice never outlives the operation that made it.
+    /// The tree's entries.
+    pub fn entries(self) -> &'a [XAnimEntry] {
+        let tree = self.tree.as_ptr();
+        // SAFETY: `nodeCount` initialised entries follow the header, not
+        // written during `'a` (constructor contract); the length is cut to
+        // what one object can span (`entry_slice_len`).
         unsafe {
-            let first = core::ptr::addr_of_mut!((*tree).entries) as *mut XAnimEntry;
+            let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
             let count = entry_slice_len((*tree).nodeCount, first as usize);
-            core::slice::from_raw_parts_mut(first, count)
+            core::slice::from_raw_parts(first, count)
         }
     }
 
@@ -139,16 +160,27 @@ impl XAnimHandle {
 
     /// The node at a query's `animIndex`, None outside the tree (one
     /// unsigned compare: negative indices wrap to large ones).
+    ///
+    /// The entry's offset is computed as `(2 * index mod 2^32) * (size / 2)`:
+    /// on x86_64 one 32-bit add (which also zero-extends the index) and an
+    /// address scale of 8, where `index * 16` takes a zero-extension and a
+    /// shift. It is `index * size` for every index below 2^31; only a tree
+    /// of 2^31 nodes or more (32 GiB of entries; the engine writes nodes at
+    /// 16-bit indices only) answers a negative index, which is inside it as
+    /// an unsigned number, with node `animIndex + 2^31`, also inside it
+    /// (docs/DIVERGENCES.md).
     #[inline(always)]
-    fn entry_at<'a>(self, index: i32) -> Option<&'a XAnimEntry> {
-        let tree = self.0.as_ptr();
+    fn entry_at(self, index: i32) -> Option<&'a XAnimEntry> {
+        let tree = self.tree.as_ptr();
         let index = index as u32;
-        // SAFETY: the header is valid and `nodeCount` entries follow
-        // (constructor contract); the index is checked against the count.
+        // SAFETY: the header is valid and `nodeCount` entries follow, not
+        // written during `'a` (constructor contract); the node read is
+        // `index` or `index - 2^31`, both below the checked count.
         unsafe {
             if index < (*tree).nodeCount {
                 let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
-                Some(&*first.add(index as usize))
+                let doubled = index.wrapping_add(index) as usize;
+                Some(&*first.byte_add(doubled * (core::mem::size_of::<XAnimEntry>() / 2)))
             } else {
                 None
             }
@@ -156,8 +188,12 @@ impl XAnimHandle {
     }
 
     /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
+    #[inline(always)]
     pub fn num_children(self, index: i32) -> i32 {
-        self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
+        match self.entry_at(index) {
+            Some(e) => i32::from(e.childCount),
+            None => no_node(),
+        }
     }
 
     /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
@@ -165,6 +201,7 @@ impl XAnimHandle {
     ///
     /// Quirk: no child-range or leaf check, like the original: on a leaf it
     /// reads bits of the asset pointer.
+    #[inline(always)]
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
         let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
         i32::from(first).wrapping_add(child_index)
@@ -180,42 +217,63 @@ impl XAnimHandle {
     }
 
     /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
+    #[inline(always)]
     pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
         let Some(tree) = tree else { return missing_name() };
         match tree.entry_at(index) {
-            Some(e) if e.childCount == 0 => match leaf_asset(e) {
-                // SAFETY: a valid record (constructor contract).
-                Some(asset) => unsafe { asset.as_ref().name },
-                None => missing_name(),
-            },
-            Some(_) => non_leaf_name(),
+            Some(e) => {
+                let (child_count, payload) = (e.childCount, payload_word(e));
+                if child_count != 0 {
+                    return non_leaf_name();
+                }
+                match NonNull::new(payload as *mut fileData_t) {
+                    // SAFETY: a leaf's payload is NULL or a valid record
+                    // (constructor contract).
+                    Some(asset) => unsafe { asset.as_ref().name },
+                    None => missing_name(),
+                }
+            }
             None => missing_name(),
         }
     }
 
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
-    #[inline]
+    #[inline(always)]
     pub fn has_time(self, index: i32) -> i32 {
         match self.entry_at(index) {
             Some(e) if e.childCount == 0 => 1,
-            Some(e) => i32::from(parent_view(e).flags & FLAG_SYNC_MASK != 0),
-            None => 0,
+            // The parent's flags are the payload's low 16 bits.
+            Some(e) => i32::from(payload_word(e) as u16 & FLAG_SYNC_MASK != 0),
+            None => no_node(),
         }
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
+    #[inline(always)]
     pub fn is_primitive(self, index: i32) -> i32 {
-        self.entry_at(index).map_or(0, |e| i32::from(e.childCount == 0))
+        match self.entry_at(index) {
+            Some(e) => i32::from(e.childCount == 0),
+            None => no_node(),
+        }
     }
 
     /// `XAnimIsLooped`: parent: the looping sync bit; leaf: the asset's raw
     /// `looped` byte. 0 outside the tree or without loaded asset.
+    #[inline(always)]
     pub fn is_looped(self, index: i32) -> i32 {
-        match self.entry_at(index) {
-            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING != 0),
+        let Some(e) = self.entry_at(index) else { return no_node() };
+        // One load of the payload for both views (the parent's flags are its
+        // low 16 bits).
+        let (child_count, payload) = (e.childCount, payload_word(e));
+        if child_count != 0 {
+            return i32::from(payload as u16 & FLAG_SYNC_LOOPING);
+        }
+        // SAFETY: a leaf's payload is NULL or a valid record whose parts
+        // are NULL or valid (constructor contract).
+        match unsafe { (payload as *const fileData_t).as_ref().and_then(|a| a.data.xanimParts.as_ref()) } {
             // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-            Some(e) => leaf_parts(e).map_or(0, |p| i32::from(p.looped)),
-            None => 0,
+            Some(parts) => i32::from(parts.looped),
+            None => no_node(),
         }
     }
 
@@ -245,6 +303,48 @@ impl XAnimHandle {
     }
 }
 
+impl<'a> XAnimMut<'a> {
+    /// An exclusive view of `tree` (None for NULL).
+    ///
+    /// # Safety
+    /// `tree` is NULL or a tree as the module documentation states ("Tree
+    /// memory"), writable, and nobody else reads or writes its header and
+    /// entries during `'a`; names and assets are only read.
+    pub unsafe fn from_raw(tree: *mut XAnim) -> Option<Self> {
+        NonNull::new(tree).map(|tree| Self { tree, _tree: PhantomData })
+    }
+
+    /// The C pointer.
+    pub fn as_ptr(&self) -> *mut XAnim {
+        self.tree.as_ptr()
+    }
+
+    /// Shared access for as long as this view is borrowed.
+    pub fn handle(&self) -> XAnimHandle<'_> {
+        XAnimHandle { tree: self.tree, _tree: PhantomData }
+    }
+
+    /// The tree's name bytes and its entries, mutable.
+    fn split(&mut self) -> (&[u8], &mut [XAnimEntry]) {
+        let tree = self.tree.as_ptr();
+        // SAFETY: the header and `nodeCount` entries are valid and accessed
+        // only through this view (constructor contract), borrowed mutably
+        // here; the name is outside the entries and only read; the length
+        // is cut to what one object can span (`entry_slice_len`).
+        unsafe {
+            let name = c_bytes((*tree).name);
+            let first = core::ptr::addr_of_mut!((*tree).entries) as *mut XAnimEntry;
+            let count = entry_slice_len((*tree).nodeCount, first as usize);
+            (name, core::slice::from_raw_parts_mut(first, count))
+        }
+    }
+
+    /// The tree's entries, mutable.
+    pub fn entries_mut(&mut self) -> &mut [XAnimEntry] {
+        self.split().1
+    }
+}
+
 /// How many of a tree's `node_count` entries at address `first` a slice may
 /// cover: a slice spans at most `isize::MAX` bytes and cannot wrap around
 /// the address space. No tree the engine allocates comes near that (on
@@ -267,6 +367,25 @@ fn non_leaf_name() -> *const c_char {
 #[inline(never)]
 fn missing_name() -> *const c_char {
     core::hint::black_box(MISSING_NAME.as_ptr())
+}
+
+/// What an integer query returns where the original has no node or asset
+/// to read (no tree, index outside the tree, leaf without loaded asset): 0,
+/// out of line, so that the path that reads the node does not set up the
+/// register first.
+#[cold]
+#[inline(never)]
+pub fn no_node() -> i32 {
+    core::hint::black_box(0)
+}
+
+/// A node's payload as one word: the leaf's asset pointer, or the parent's
+/// flags and first child in its low 32 bits (x86 is little-endian).
+#[inline(always)]
+fn payload_word(entry: &XAnimEntry) -> usize {
+    // SAFETY: the payload's bytes are initialised (the contract's
+    // initialised entries); read as the pointer member, as an integer.
+    unsafe { entry.payload.leafAsset as usize }
 }
 
 /// The parent view of a node's payload (what the original reads for any
@@ -331,14 +450,15 @@ pub fn tree_alloc_size(node_count: u32) -> usize {
 /// allocator gives them (zero-filled by the engine's allocators), and since
 /// only parents stamp `parentIndex`, the root's stays whatever that was.
 ///
-/// None when the allocator returns NULL, a misaligned block, or the size
-/// wrapped around (the original writes the header regardless).
+/// The block, header written (the caller makes the views of it); None when
+/// the allocator returns NULL, a misaligned block, or the size wrapped
+/// around (the original writes the header regardless).
 pub fn alloc_tree<E: XAnimEngine + ?Sized>(
     engine: &mut E,
     name: *const c_char,
     node_count: u32,
     alloc: script_anim_tree_alloc_t,
-) -> Option<XAnimHandle> {
+) -> Option<NonNull<XAnim>> {
     let exact = (node_count as usize)
         .checked_mul(core::mem::size_of::<XAnimEntry>())
         .and_then(|n| n.checked_add(core::mem::size_of::<XAnim>()));
@@ -351,8 +471,7 @@ pub fn alloc_tree<E: XAnimEngine + ?Sized>(
         (*block).name = name;
         (*block).nodeCount = node_count;
     }
-    // SAFETY: header written, `nodeCount` entries of allocator memory follow.
-    unsafe { XAnimHandle::from_raw(block) }
+    NonNull::new(block)
 }
 
 /// `XAnimSetLeafNode`: looks the asset up (`FS_GetDataForFile("xanim",
@@ -362,12 +481,12 @@ pub fn alloc_tree<E: XAnimEngine + ?Sized>(
 /// the tree is not written.
 pub fn set_leaf_node<E: XAnimEngine + ?Sized>(
     engine: &mut E,
-    tree: XAnimHandle,
+    tree: &mut XAnimMut<'_>,
     node_index: u16,
     anim_name: &CStr,
 ) -> Outcome<()> {
     let asset = find_leaf_asset(engine, anim_name)?;
-    if let Some(entry) = tree.entries().get_mut(usize::from(node_index)) {
+    if let Some(entry) = tree.entries_mut().get_mut(usize::from(node_index)) {
         entry.childCount = 0;
         entry.payload.leafAsset = asset.as_ptr();
     }
@@ -396,8 +515,8 @@ pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr
 /// check): a crash. The node then answers as a leaf without asset: name
 /// `""`, not looped, no note track, length +0, primitive, has time, no
 /// children, `XAnimGetChildAt(node, k) == k`.
-pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u16, child_count: u16, flags: u16) {
-    let entries = tree.entries();
+pub fn set_parent_node(tree: &mut XAnimMut<'_>, node_index: u16, first_child_index: u16, child_count: u16, flags: u16) {
+    let entries = tree.entries_mut();
     if let Some(entry) = entries.get_mut(usize::from(node_index)) {
         entry.childCount = child_count;
         if child_count == 0 {
@@ -422,7 +541,7 @@ pub fn set_parent_node(tree: XAnimHandle, node_index: u16, first_child_index: u1
 mod sync;
 
 /// `XAnimSetupSyncNodes`: the sync setup from the root.
-pub fn setup_sync_nodes(tree: XAnimHandle) -> Outcome<()> {
+pub fn setup_sync_nodes(tree: &mut XAnimMut<'_>) -> Outcome<()> {
     setup_sync_nodes_r(tree, ROOT_NODE_INDEX)
 }
 
@@ -434,7 +553,7 @@ pub fn setup_sync_nodes(tree: XAnimHandle) -> Outcome<()> {
 /// The original walks every path; this walk gives the same result without
 /// walking a shared subtree again when that cannot change anything
 /// (`sync` module), and ends at a cycle (docs/DIVERGENCES.md).
-pub fn setup_sync_nodes_r(tree: XAnimHandle, anim_index: u32) -> Outcome<()> {
+pub fn setup_sync_nodes_r(tree: &mut XAnimMut<'_>, anim_index: u32) -> Outcome<()> {
     sync::Walk::new(tree).setup(anim_index)
 }
 
@@ -446,14 +565,14 @@ pub fn setup_sync_nodes_r(tree: XAnimHandle, anim_index: u32) -> Outcome<()> {
 /// '%s', %d nodes above '%s'"` (tree name, first-child depth to a leaf,
 /// that leaf's name); otherwise the parent gets the sync bit and its
 /// children are filled in.
-pub fn fill_in_sync_nodes(tree: XAnimHandle, anim_index: u32, require_looping: u8) -> Outcome<()> {
+pub fn fill_in_sync_nodes(tree: &mut XAnimMut<'_>, anim_index: u32, require_looping: u8) -> Outcome<()> {
     sync::Walk::new(tree).fill(anim_index, require_looping)
 }
 
 /// The nested-sync error: counts first-child steps from `index` down to a
 /// leaf. A chain that leaves the tree or runs longer than the tree (a
 /// cycle) stops there and names no leaf.
-fn duplicate_sync(tree: XAnimHandle, entries: &[XAnimEntry], index: u32) -> Failure {
+fn duplicate_sync(tree_name: &[u8], entries: &[XAnimEntry], index: u32) -> Failure {
     let mut depth: i32 = 0;
     let mut cursor = entries.get(index as usize);
     let mut leaf: &[u8] = b"";
@@ -474,7 +593,7 @@ fn duplicate_sync(tree: XAnimHandle, entries: &[XAnimEntry], index: u32) -> Fail
     Failure::drop(
         concat(&[
             b"\x15duplicate specification of animation sync in '",
-            tree.name_bytes(),
+            tree_name,
             b"', ",
             depth_text.as_bytes(),
             b" nodes above '",
@@ -502,7 +621,7 @@ pub fn runtime_tree_size(node_count: u32) -> usize {
 /// small for the header (wrapped size) is returned unwritten.
 pub fn alloc_runtime_tree<E: XAnimEngine + ?Sized>(
     engine: &mut E,
-    source: Option<XAnimHandle>,
+    source: Option<XAnimHandle<'_>>,
     alloc: script_anim_tree_alloc_t,
 ) -> *mut XAnimTree {
     let Some(source) = source else { return core::ptr::null_mut() };

@@ -7,7 +7,7 @@ use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
 use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
-use crate::tree::xanim::{self as xtree, XAnimHandle};
+use crate::tree::xanim::{self as xtree, XAnimMut};
 use alloc::vec::Vec;
 use core::ffi::{c_char, c_void, CStr};
 
@@ -28,11 +28,14 @@ pub struct Engine {
     pub alloc: script_anim_tree_alloc_t,
 }
 
-/// The handle of a tree this module allocated.
-fn tree_handle(tree: TreeAddr) -> Option<XAnimHandle> {
+/// Exclusive access, for one step of the build, to a tree this module
+/// allocated.
+fn tree_mut<'a>(tree: TreeAddr) -> Option<XAnimMut<'a>> {
     // SAFETY: `tree` is 0 or a tree `XAnimAllocTree` made for the load in
-    // progress (header and `nodeCount` entries of allocator memory).
-    unsafe { XAnimHandle::from_raw(tree as *mut XAnim) }
+    // progress (header and `nodeCount` entries of allocator memory), which
+    // only this module's build writes, one step at a time, while the engine
+    // waits for the load to return.
+    unsafe { XAnimMut::from_raw(tree as *mut XAnim) }
 }
 
 /// A module name as the C string it is.
@@ -97,14 +100,14 @@ impl TreeEngine for Engine {
     }
 
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first_child: u16, child_count: u16, flags: u16) {
-        if let Some(tree) = tree_handle(tree) {
-            xtree::set_parent_node(tree, index, first_child, child_count, flags);
+        if let Some(mut tree) = tree_mut(tree) {
+            xtree::set_parent_node(&mut tree, index, first_child, child_count, flags);
         }
     }
 
     fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
-        match tree_handle(tree) {
-            Some(tree) => xtree::set_leaf_node(&mut super::xanim::Engine, tree, index, c_name(name)),
+        match tree_mut(tree) {
+            Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::Engine, &mut tree, index, c_name(name)),
             None => Ok(()),
         }
     }
@@ -116,8 +119,8 @@ impl TreeEngine for Engine {
     }
 
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
-        match tree_handle(tree) {
-            Some(tree) => xtree::setup_sync_nodes(tree),
+        match tree_mut(tree) {
+            Some(mut tree) => xtree::setup_sync_nodes(&mut tree),
             None => Ok(()),
         }
     }

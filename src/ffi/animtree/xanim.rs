@@ -12,7 +12,7 @@ use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
 };
 use crate::ffi::{guard, guard_infallible};
-use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle};
+use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle, XAnimMut};
 use core::ffi::{c_char, c_void, CStr};
 
 /// The engine imports of these exports (kept out of the unit's header).
@@ -31,13 +31,25 @@ impl XAnimEngine for Engine {
     }
 }
 
-/// A handle for an engine tree pointer.
+/// Shared access to an engine tree for one exported call.
 ///
 /// # Safety
-/// `tree` is NULL or an engine tree (see the module documentation).
-unsafe fn handle(tree: *mut XAnim) -> Option<XAnimHandle> {
+/// `tree` is NULL or an engine tree (see the module documentation); the
+/// engine does not write it during the call.
+#[inline(always)]
+unsafe fn handle<'a>(tree: *mut XAnim) -> Option<XAnimHandle<'a>> {
     // SAFETY: guaranteed by the caller.
     unsafe { XAnimHandle::from_raw(tree) }
+}
+
+/// Exclusive access to an engine tree for one exported call.
+///
+/// # Safety
+/// `tree` is NULL or an engine tree; nothing else accesses it during the
+/// call (the engine's calls are not reentrant).
+unsafe fn handle_mut<'a>(tree: *mut XAnim) -> Option<XAnimMut<'a>> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { XAnimMut::from_raw(tree) }
 }
 
 /// Tag the engine flavour's `MT_AllocAnimTree` passes to `MT_Alloc`.
@@ -59,8 +71,8 @@ pub unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, anim
         // SAFETY: checked non-NULL, NUL-terminated by contract.
         let name = unsafe { CStr::from_ptr(animName) };
         // SAFETY: engine tree by contract.
-        match unsafe { handle(tree) } {
-            Some(tree) => core_tree::set_leaf_node(&mut Engine, tree, nodeIndex, name),
+        match unsafe { handle_mut(tree) } {
+            Some(mut tree) => core_tree::set_leaf_node(&mut Engine, &mut tree, nodeIndex, name),
             None => core_tree::find_leaf_asset(&mut Engine, name).map(|_| ()),
         }
     })
@@ -83,8 +95,8 @@ pub unsafe extern "C" fn XAnimSetParentNode(
     let _ = unusedName;
     guard(|| {
         // SAFETY: engine tree by contract.
-        if let Some(tree) = unsafe { handle(tree) } {
-            core_tree::set_parent_node(tree, nodeIndex, firstChildIndex, childCount, flags);
+        if let Some(mut tree) = unsafe { handle_mut(tree) } {
+            core_tree::set_parent_node(&mut tree, nodeIndex, firstChildIndex, childCount, flags);
         }
         Ok(())
     })
@@ -208,8 +220,8 @@ pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
 pub unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32, requireLooping: u8) {
     guard(|| {
         // SAFETY: engine tree by contract.
-        match unsafe { handle(tree) } {
-            Some(tree) => core_tree::fill_in_sync_nodes(tree, animIndex, requireLooping),
+        match unsafe { handle_mut(tree) } {
+            Some(mut tree) => core_tree::fill_in_sync_nodes(&mut tree, animIndex, requireLooping),
             None => Ok(()),
         }
     })
@@ -223,8 +235,8 @@ pub unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32
 pub unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32) {
     guard(|| {
         // SAFETY: engine tree by contract.
-        match unsafe { handle(tree) } {
-            Some(tree) => core_tree::setup_sync_nodes_r(tree, animIndex),
+        match unsafe { handle_mut(tree) } {
+            Some(mut tree) => core_tree::setup_sync_nodes_r(&mut tree, animIndex),
             None => Ok(()),
         }
     })
@@ -238,8 +250,8 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32)
 pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
     guard(|| {
         // SAFETY: engine tree by contract.
-        match unsafe { handle(tree) } {
-            Some(tree) => core_tree::setup_sync_nodes(tree),
+        match unsafe { handle_mut(tree) } {
+            Some(mut tree) => core_tree::setup_sync_nodes(&mut tree),
             None => Ok(()),
         }
     })
@@ -255,7 +267,7 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex)))
     })
 }
 
@@ -318,7 +330,7 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex)))
     })
 }
 
@@ -330,7 +342,7 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex)))
     })
 }
 
@@ -342,7 +354,7 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex)))
+        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex)))
     })
 }
 
@@ -358,23 +370,13 @@ pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, 
     })
 }
 
-// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: a tail
-// jump to the flavour's assembly routine (crate::tree::xanim, module
-// `length`; a jump rather than an alias, which would need both in one object
-// file). Engine: `long double` (st(0); x86_64 Windows: stored through the
-// hidden result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
+// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
+// flavour's assembly routine itself (crate::tree::xanim, module `length`),
+// which reads the node with the checks of the other queries and divides.
+// Engine: `long double` (st(0); x86_64 Windows: stored through the hidden
+// result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
 #[cfg(not(feature = "client"))]
-core::arch::global_asm!(
-    crate::asm::asm_function!("XAnimGetLength"),
-    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_extended")),
-    crate::asm::asm_function_end!("XAnimGetLength"),
-    options(att_syntax)
-);
+crate::tree::xanim::length::length_extended_routine!("XAnimGetLength");
 
 #[cfg(feature = "client")]
-core::arch::global_asm!(
-    crate::asm::asm_function!("XAnimGetLength"),
-    concat!("    jmp ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64")),
-    crate::asm::asm_function_end!("XAnimGetLength"),
-    options(att_syntax)
-);
+crate::tree::xanim::length::length_binary64_routine!("XAnimGetLength");

@@ -58,7 +58,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 use super::{
-    duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimHandle, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
+    duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
     FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
 };
 use crate::abi::xanim::XAnimEntry;
@@ -202,7 +202,8 @@ enum Arrival {
 }
 
 pub(super) struct Walk<'a> {
-    tree: XAnimHandle,
+    /// The tree's name (for the diagnostics) and its entries.
+    name: &'a [u8],
     entries: &'a mut [XAnimEntry],
     marks: Vec<u32>,
     filled: Vec<u32>,
@@ -226,14 +227,14 @@ pub(super) struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    pub(super) fn new(tree: XAnimHandle) -> Self {
+    pub(super) fn new(tree: &'a mut XAnimMut<'_>) -> Self {
         Self::with_budget(tree, REVISIT_BUDGET)
     }
 
     /// A walk whose walks again stop after `budget` node visits (the tests
     /// use small budgets).
-    pub(super) fn with_budget(tree: XAnimHandle, budget: u64) -> Self {
-        let entries = tree.entries();
+    pub(super) fn with_budget(tree: &'a mut XAnimMut<'_>, budget: u64) -> Self {
+        let (name, entries) = tree.split();
         let slots = entries.len().min(REACHABLE);
         let mut parents = NodeSet::new(slots, false);
         for (index, entry) in entries[..slots].iter().enumerate() {
@@ -242,7 +243,7 @@ impl<'a> Walk<'a> {
             }
         }
         Walk {
-            tree,
+            name,
             entries,
             marks: vec![UNSEEN; slots],
             filled: vec![NOT_FILLED; slots],
@@ -356,13 +357,13 @@ impl<'a> Walk<'a> {
         self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(None) };
         if entry.childCount == 0 {
-            check_leaf(self.tree, entry, require_looping)?;
+            check_leaf(self.name, entry, require_looping)?;
             self.fill_todo(require_looping).remove(index);
             return Ok(None);
         }
         let parent = parent_view(entry);
         if parent.flags & FLAG_SYNC_MASK != 0 {
-            return Err(duplicate_sync(self.tree, self.entries, index));
+            return Err(duplicate_sync(self.name, self.entries, index));
         }
         let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
         let (first, end) = self.children(entry);
@@ -454,7 +455,7 @@ impl<'a> Walk<'a> {
             // Filled before under this bit's requirement: the leaves before
             // the first parent child pass again, and that child has its bit.
             NO_PARENT_CHILD => return Ok(()),
-            child => return Err(duplicate_sync(self.tree, self.entries, child)),
+            child => return Err(duplicate_sync(self.name, self.entries, child)),
         }
         let first_parent = self.first_parent_child(first, end);
         self.set_filled(index, first_parent);
@@ -528,7 +529,7 @@ impl<'a> Walk<'a> {
 /// The fill's leaf check: the raw `looped` byte must equal the requirement.
 /// A leaf without loaded asset is not checked (the original dereferences
 /// it).
-fn check_leaf(tree: XAnimHandle, entry: &XAnimEntry, require_looping: u8) -> Outcome<()> {
+fn check_leaf(tree_name: &[u8], entry: &XAnimEntry, require_looping: u8) -> Outcome<()> {
     let Some(parts) = leaf_parts(entry) else { return Ok(()) };
     // Quirk: the raw byte must equal the requirement, so a looped byte of 2
     // fails under both sync kinds.
@@ -538,7 +539,7 @@ fn check_leaf(tree: XAnimHandle, entry: &XAnimEntry, require_looping: u8) -> Out
     let which: &[u8] =
         if require_looping != 0 { b"' cannot be sync looping and nonlooping" } else { b"' cannot be sync nonlooping and looping" };
     Err(Failure::drop(
-        super::concat(&[b"\x15animation '", leaf_name(entry), b"' in '", tree.name_bytes(), which]).as_bytes(),
+        super::concat(&[b"\x15animation '", leaf_name(entry), b"' in '", tree_name, which]).as_bytes(),
     ))
 }
 

@@ -101,7 +101,7 @@ struct TreeMem {
     _name: CString,
 }
 
-fn tree_mem(name: &str, n: u32) -> (TreeMem, XAnimHandle) {
+fn tree_mem(name: &str, n: u32) -> (TreeMem, XAnimMut<'static>) {
     let name = CString::new(name).unwrap();
     let mut buf = vec![0u64; tree_alloc_size(n).div_ceil(8)];
     let p = buf.as_mut_ptr() as *mut XAnim;
@@ -111,7 +111,7 @@ fn tree_mem(name: &str, n: u32) -> (TreeMem, XAnimHandle) {
         (*p).nodeCount = n;
     }
     // SAFETY: as above; the memory lives in the returned TreeMem.
-    let h = unsafe { XAnimHandle::from_raw(p) }.unwrap();
+    let h = unsafe { XAnimMut::from_raw(p) }.unwrap();
     (TreeMem { _buf: buf, _name: name }, h)
 }
 
@@ -125,19 +125,19 @@ fn err_text(r: Outcome<()>) -> Vec<u8> {
     }
 }
 
-fn flags(t: XAnimHandle, i: u32) -> u16 {
+fn flags(t: XAnimHandle<'_>, i: u32) -> u16 {
     parent_view(&t.entry(i).unwrap()).flags
 }
 
 /// root(0) -> a(1) b(2); a -> l3 l4; b -> l5
-fn small_tree(m: &mut Mock) -> (TreeMem, XAnimHandle) {
-    let (mem, t) = tree_mem("small.atr", 6);
-    set_parent_node(t, 0, 1, 2, 0);
-    set_parent_node(t, 1, 3, 2, FLAG_SYNC_LOOPING | FLAG_COMPLETE);
-    set_parent_node(t, 2, 5, 1, 0);
-    set_leaf_node(m, t, 3, c"walk").unwrap();
-    set_leaf_node(m, t, 4, c"run").unwrap();
-    set_leaf_node(m, t, 5, c"idle").unwrap();
+fn small_tree(m: &mut Mock) -> (TreeMem, XAnimMut<'static>) {
+    let (mem, mut t) = tree_mem("small.atr", 6);
+    set_parent_node(&mut t, 0, 1, 2, 0);
+    set_parent_node(&mut t, 1, 3, 2, FLAG_SYNC_LOOPING | FLAG_COMPLETE);
+    set_parent_node(&mut t, 2, 5, 1, 0);
+    set_leaf_node(m, &mut t, 3, c"walk").unwrap();
+    set_leaf_node(m, &mut t, 4, c"run").unwrap();
+    set_leaf_node(m, &mut t, 5, c"idle").unwrap();
     (mem, t)
 }
 
@@ -156,6 +156,8 @@ fn alloc_tree_asks_header_plus_entries_and_writes_header_only() {
     let name = c"x.atr";
     let t = alloc_tree(&mut m, name.as_ptr(), 3, None).unwrap();
     assert_eq!(m.allocs, vec![core::mem::size_of::<XAnim>() + 3 * core::mem::size_of::<XAnimEntry>()]);
+    // SAFETY: the mock block holds the header and 3 entries.
+    let t = unsafe { XAnimHandle::from_raw(t.as_ptr()) }.unwrap();
     assert_eq!(t.node_count(), 3);
     assert_eq!(t.name_ptr(), name.as_ptr());
     // entries untouched (the poisoned mock memory shows through)
@@ -180,38 +182,38 @@ fn tree_alloc_size_wraps_like_size_t() {
 #[test]
 fn leaf_node_missing_asset_error_text() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("t", 2);
-    let r = set_leaf_node(&mut m, t, 1, c"Nope");
+    let (_mem, mut t) = tree_mem("t", 2);
+    let r = set_leaf_node(&mut m, &mut t, 1, c"Nope");
     assert_eq!(err_text(r), b"\x15Cannot find 'xanim/Nope'");
     assert_eq!(m.lookups, vec![b"Nope".to_vec()]);
     // not written
-    assert_eq!(t.entry(1).unwrap().childCount, 0);
+    assert_eq!(t.handle().entry(1).unwrap().childCount, 0);
     // SAFETY: zeroed union.
-    assert!(unsafe { t.entry(1).unwrap().payload.leafAsset }.is_null());
+    assert!(unsafe { t.handle().entry(1).unwrap().payload.leafAsset }.is_null());
 }
 
 #[test]
 fn leaf_node_sets_asset_and_clears_child_count() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("t", 2);
-    set_parent_node(t, 1, 0, 7, 3);
-    set_leaf_node(&mut m, t, 1, c"run").unwrap();
-    let e = t.entry(1).unwrap();
+    let (_mem, mut t) = tree_mem("t", 2);
+    set_parent_node(&mut t, 1, 0, 7, 3);
+    set_leaf_node(&mut m, &mut t, 1, c"run").unwrap();
+    let e = t.handle().entry(1).unwrap();
     assert_eq!(e.childCount, 0);
     // SAFETY: pointer member just written.
     assert_eq!(unsafe { e.payload.leafAsset }, m.record(1));
     // outside the tree: looked up, nothing written, no failure
-    set_leaf_node(&mut m, t, 9, c"run").unwrap();
+    set_leaf_node(&mut m, &mut t, 9, c"run").unwrap();
     assert_eq!(m.lookups.len(), 2);
 }
 
 #[test]
 fn parent_node_stamps_children_and_keeps_upper_payload() {
-    let (_mem, t) = tree_mem("t", 4);
-    let entries = t.entries();
+    let (_mem, mut t) = tree_mem("t", 4);
+    let entries = t.entries_mut();
     entries[0].payload.leafAsset = usize::MAX as *mut fileData_t;
-    set_parent_node(t, 0, 1, 3, 0x0009);
-    let e = t.entry(0).unwrap();
+    set_parent_node(&mut t, 0, 1, 3, 0x0009);
+    let e = t.handle().entry(0).unwrap();
     assert_eq!(e.childCount, 3);
     assert_eq!(parent_view(&e), XAnimParentPayload { flags: 9, firstChildIndex: 1 });
     // SAFETY: reading the pointer member's bits.
@@ -221,53 +223,53 @@ fn parent_node_stamps_children_and_keeps_upper_payload() {
     #[cfg(target_pointer_width = "32")]
     assert_eq!(bits, 0x0001_0009);
     for i in 1..4 {
-        assert_eq!(t.entry(i).unwrap().parentIndex, 0);
+        assert_eq!(t.handle().entry(i).unwrap().parentIndex, 0);
     }
-    set_parent_node(t, 2, 3, 5, 0); // children 3..8: only 3 exists
-    assert_eq!(t.entry(3).unwrap().parentIndex, 2);
-    set_parent_node(t, 40, 1, 1, 0); // node outside: its child is still stamped
-    assert_eq!(t.entry(1).unwrap().parentIndex, 40);
+    set_parent_node(&mut t, 2, 3, 5, 0); // children 3..8: only 3 exists
+    assert_eq!(t.handle().entry(3).unwrap().parentIndex, 2);
+    set_parent_node(&mut t, 40, 1, 1, 0); // node outside: its child is still stamped
+    assert_eq!(t.handle().entry(1).unwrap().parentIndex, 40);
 }
 
 #[test]
 fn sync_setup_marks_source_and_descendants() {
     let mut m = small_mock();
-    let (_mem, t) = small_tree(&mut m);
-    setup_sync_nodes(t).unwrap();
-    assert_eq!(flags(t, 0), 0);
-    assert_eq!(flags(t, 1), FLAG_SYNC_LOOPING | FLAG_COMPLETE | FLAG_NOTIFY_SOURCE);
-    assert_eq!(flags(t, 2), 0);
+    let (_mem, mut t) = small_tree(&mut m);
+    setup_sync_nodes(&mut t).unwrap();
+    assert_eq!(flags(t.handle(), 0), 0);
+    assert_eq!(flags(t.handle(), 1), FLAG_SYNC_LOOPING | FLAG_COMPLETE | FLAG_NOTIFY_SOURCE);
+    assert_eq!(flags(t.handle(), 2), 0);
 }
 
 #[test]
 fn sync_fill_marks_nested_parents() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("nest", 5);
-    set_parent_node(t, 0, 1, 1, FLAG_SYNC_NON_LOOPING);
-    set_parent_node(t, 1, 2, 2, 0);
-    set_leaf_node(&mut m, t, 2, c"idle").unwrap();
-    set_parent_node(t, 3, 4, 1, 0);
-    set_leaf_node(&mut m, t, 4, c"idle").unwrap();
-    setup_sync_nodes(t).unwrap();
-    assert_eq!(flags(t, 0), FLAG_SYNC_NON_LOOPING | FLAG_NOTIFY_SOURCE);
-    assert_eq!(flags(t, 1), FLAG_SYNC_NON_LOOPING);
-    assert_eq!(flags(t, 3), FLAG_SYNC_NON_LOOPING);
+    let (_mem, mut t) = tree_mem("nest", 5);
+    set_parent_node(&mut t, 0, 1, 1, FLAG_SYNC_NON_LOOPING);
+    set_parent_node(&mut t, 1, 2, 2, 0);
+    set_leaf_node(&mut m, &mut t, 2, c"idle").unwrap();
+    set_parent_node(&mut t, 3, 4, 1, 0);
+    set_leaf_node(&mut m, &mut t, 4, c"idle").unwrap();
+    setup_sync_nodes(&mut t).unwrap();
+    assert_eq!(flags(t.handle(), 0), FLAG_SYNC_NON_LOOPING | FLAG_NOTIFY_SOURCE);
+    assert_eq!(flags(t.handle(), 1), FLAG_SYNC_NON_LOOPING);
+    assert_eq!(flags(t.handle(), 3), FLAG_SYNC_NON_LOOPING);
 }
 
 #[test]
 fn sync_errors_name_asset_and_tree() {
     let mut m = small_mock();
-    let (_mem, t) = small_tree(&mut m);
-    set_leaf_node(&mut m, t, 4, c"idle").unwrap();
-    assert_eq!(err_text(setup_sync_nodes(t)), b"\x15animation 'idle' in 'small.atr' cannot be sync looping and nonlooping");
+    let (_mem, mut t) = small_tree(&mut m);
+    set_leaf_node(&mut m, &mut t, 4, c"idle").unwrap();
+    assert_eq!(err_text(setup_sync_nodes(&mut t)), b"\x15animation 'idle' in 'small.atr' cannot be sync looping and nonlooping");
     // the source flag and the earlier leaf's check happened before the error
-    assert_ne!(flags(t, 1) & FLAG_NOTIFY_SOURCE, 0);
+    assert_ne!(flags(t.handle(), 1) & FLAG_NOTIFY_SOURCE, 0);
 
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("nl", 2);
-    set_parent_node(t, 0, 1, 1, FLAG_SYNC_NON_LOOPING);
-    set_leaf_node(&mut m, t, 1, c"walk").unwrap();
-    assert_eq!(err_text(setup_sync_nodes(t)), b"\x15animation 'walk' in 'nl' cannot be sync nonlooping and looping");
+    let (_mem, mut t) = tree_mem("nl", 2);
+    set_parent_node(&mut t, 0, 1, 1, FLAG_SYNC_NON_LOOPING);
+    set_leaf_node(&mut m, &mut t, 1, c"walk").unwrap();
+    assert_eq!(err_text(setup_sync_nodes(&mut t)), b"\x15animation 'walk' in 'nl' cannot be sync nonlooping and looping");
 }
 
 #[test]
@@ -277,10 +279,10 @@ fn quirk_looped_byte_two_fails_both_sync_kinds() {
         (FLAG_SYNC_NON_LOOPING, &b"nonlooping and looping"[..]),
     ] {
         let mut m = small_mock();
-        let (_mem, t) = tree_mem("q", 2);
-        set_parent_node(t, 0, 1, 1, flag);
-        set_leaf_node(&mut m, t, 1, c"twice").unwrap();
-        let text = err_text(setup_sync_nodes(t));
+        let (_mem, mut t) = tree_mem("q", 2);
+        set_parent_node(&mut t, 0, 1, 1, flag);
+        set_leaf_node(&mut m, &mut t, 1, c"twice").unwrap();
+        let text = err_text(setup_sync_nodes(&mut t));
         assert!(text.ends_with(msg), "{:?}", String::from_utf8_lossy(&text));
     }
 }
@@ -288,25 +290,25 @@ fn quirk_looped_byte_two_fails_both_sync_kinds() {
 #[test]
 fn both_sync_bits_error() {
     let mut m = small_mock();
-    let (_mem, t) = small_tree(&mut m);
-    set_parent_node(t, 2, 5, 1, FLAG_SYNC_MASK);
+    let (_mem, mut t) = small_tree(&mut m);
+    set_parent_node(&mut t, 2, 5, 1, FLAG_SYNC_MASK);
     // node 1 (first child) is processed fully before node 2
-    assert_eq!(err_text(setup_sync_nodes(t)), b"\x15animation cannot be sync looping and sync nonlooping");
-    assert_ne!(flags(t, 1) & FLAG_NOTIFY_SOURCE, 0);
+    assert_eq!(err_text(setup_sync_nodes(&mut t)), b"\x15animation cannot be sync looping and sync nonlooping");
+    assert_ne!(flags(t.handle(), 1) & FLAG_NOTIFY_SOURCE, 0);
 }
 
 #[test]
 fn nested_sync_error_counts_first_child_chain() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("deep.atr", 6);
-    set_parent_node(t, 0, 1, 1, FLAG_SYNC_LOOPING);
-    set_parent_node(t, 1, 2, 1, 0);
-    set_parent_node(t, 2, 3, 1, FLAG_SYNC_LOOPING);
-    set_parent_node(t, 3, 4, 2, 0);
-    set_leaf_node(&mut m, t, 4, c"run").unwrap();
-    set_leaf_node(&mut m, t, 5, c"walk").unwrap();
+    let (_mem, mut t) = tree_mem("deep.atr", 6);
+    set_parent_node(&mut t, 0, 1, 1, FLAG_SYNC_LOOPING);
+    set_parent_node(&mut t, 1, 2, 1, 0);
+    set_parent_node(&mut t, 2, 3, 1, FLAG_SYNC_LOOPING);
+    set_parent_node(&mut t, 3, 4, 2, 0);
+    set_leaf_node(&mut m, &mut t, 4, c"run").unwrap();
+    set_leaf_node(&mut m, &mut t, 5, c"walk").unwrap();
     assert_eq!(
-        err_text(setup_sync_nodes(t)),
+        err_text(setup_sync_nodes(&mut t)),
         b"\x15duplicate specification of animation sync in 'deep.atr', 2 nodes above 'run'"
     );
 }
@@ -314,98 +316,98 @@ fn nested_sync_error_counts_first_child_chain() {
 #[test]
 fn fill_in_directly_with_odd_require_value() {
     let mut m = small_mock();
-    let (_mem, t) = small_tree(&mut m);
+    let (_mem, mut t) = small_tree(&mut m);
     // requireLooping 5 is "looping" for the error choice and the flag, and no
     // looped byte equals it
-    let text = err_text(fill_in_sync_nodes(t, 2, 5));
+    let text = err_text(fill_in_sync_nodes(&mut t, 2, 5));
     assert_eq!(text, b"\x15animation 'idle' in 'small.atr' cannot be sync looping and nonlooping");
-    assert_eq!(flags(t, 2), FLAG_SYNC_LOOPING);
+    assert_eq!(flags(t.handle(), 2), FLAG_SYNC_LOOPING);
     // leaf directly: fine when equal
-    fill_in_sync_nodes(t, 3, 1).unwrap();
+    fill_in_sync_nodes(&mut t, 3, 1).unwrap();
 }
 
 #[test]
 fn sync_walk_survives_cycles_and_bad_indices() {
-    let (_mem, t) = tree_mem("cyc", 3);
+    let (_mem, mut t) = tree_mem("cyc", 3);
     // 0 -> 1 -> 2 -> 0, no sync bits: the original recurses forever
-    set_parent_node(t, 0, 1, 1, 0);
-    set_parent_node(t, 1, 2, 1, 0);
-    set_parent_node(t, 2, 0, 1, 0);
-    setup_sync_nodes(t).unwrap();
+    set_parent_node(&mut t, 0, 1, 1, 0);
+    set_parent_node(&mut t, 1, 2, 1, 0);
+    set_parent_node(&mut t, 2, 0, 1, 0);
+    setup_sync_nodes(&mut t).unwrap();
     // with a sync bit: the fill comes back to a marked node
-    set_parent_node(t, 1, 2, 1, FLAG_SYNC_LOOPING);
-    let text = err_text(setup_sync_nodes(t));
+    set_parent_node(&mut t, 1, 2, 1, FLAG_SYNC_LOOPING);
+    let text = err_text(setup_sync_nodes(&mut t));
     assert_eq!(text, b"\x15duplicate specification of animation sync in 'cyc', 4 nodes above ''");
     // indices outside the tree are skipped
-    let (_mem, t) = tree_mem("oob", 1);
-    set_parent_node(t, 0, 5, 3, FLAG_SYNC_LOOPING);
-    setup_sync_nodes(t).unwrap();
-    setup_sync_nodes_r(t, 77).unwrap();
-    fill_in_sync_nodes(t, 77, 1).unwrap();
+    let (_mem, mut t) = tree_mem("oob", 1);
+    set_parent_node(&mut t, 0, 5, 3, FLAG_SYNC_LOOPING);
+    setup_sync_nodes(&mut t).unwrap();
+    setup_sync_nodes_r(&mut t, 77).unwrap();
+    fill_in_sync_nodes(&mut t, 77, 1).unwrap();
 }
 
 #[test]
 fn queries_on_parents_and_leaves() {
     let mut m = small_mock();
-    let (_mem, t) = small_tree(&mut m);
-    setup_sync_nodes(t).unwrap();
-    assert_eq!(t.node_count(), 6);
-    assert_eq!(t.num_children(0), 2);
-    assert_eq!(t.num_children(3), 0);
-    assert_eq!(t.child_at(0, 0), 1);
-    assert_eq!(t.child_at(0, 1), 2);
-    assert_eq!(t.child_at(1, 5), 8); // no range check
+    let (_mem, mut t) = small_tree(&mut m);
+    setup_sync_nodes(&mut t).unwrap();
+    assert_eq!(t.handle().node_count(), 6);
+    assert_eq!(t.handle().num_children(0), 2);
+    assert_eq!(t.handle().num_children(3), 0);
+    assert_eq!(t.handle().child_at(0, 0), 1);
+    assert_eq!(t.handle().child_at(0, 1), 2);
+    assert_eq!(t.handle().child_at(1, 5), 8); // no range check
     // SAFETY: names are C strings.
-    let name = |i| unsafe { CStr::from_ptr(t.anim_name(i)) }.to_bytes().to_vec();
+    let name = |i| unsafe { CStr::from_ptr(t.handle().anim_name(i)) }.to_bytes().to_vec();
     assert_eq!(name(0), b"<non-leaf anim>");
     assert_eq!(name(4), b"run");
-    assert_eq!((t.is_primitive(0), t.is_primitive(5)), (0, 1));
-    assert_eq!((t.has_time(0), t.has_time(1), t.has_time(2), t.has_time(5)), (0, 1, 0, 1));
-    assert_eq!((t.is_looped(0), t.is_looped(1), t.is_looped(3), t.is_looped(5)), (0, 1, 1, 0));
-    assert_eq!((t.notetrack_exists(3, 9), t.notetrack_exists(3, 8), t.notetrack_exists(4, 9)), (1, 0, 0));
+    assert_eq!((t.handle().is_primitive(0), t.handle().is_primitive(5)), (0, 1));
+    assert_eq!((t.handle().has_time(0), t.handle().has_time(1), t.handle().has_time(2), t.handle().has_time(5)), (0, 1, 0, 1));
+    assert_eq!((t.handle().is_looped(0), t.handle().is_looped(1), t.handle().is_looped(3), t.handle().is_looped(5)), (0, 1, 1, 0));
+    assert_eq!((t.handle().notetrack_exists(3, 9), t.handle().notetrack_exists(3, 8), t.handle().notetrack_exists(4, 9)), (1, 0, 0));
 }
 
 #[test]
 fn quirk_is_looped_returns_the_raw_byte() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("t", 1);
-    set_leaf_node(&mut m, t, 0, c"twice").unwrap();
-    assert_eq!(t.is_looped(0), 2);
+    let (_mem, mut t) = tree_mem("t", 1);
+    set_leaf_node(&mut m, &mut t, 0, c"twice").unwrap();
+    assert_eq!(t.handle().is_looped(0), 2);
 }
 
 #[test]
 fn child_at_on_a_leaf_reads_the_pointer_bits() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("t", 1);
-    set_leaf_node(&mut m, t, 0, c"run").unwrap();
+    let (_mem, mut t) = tree_mem("t", 1);
+    set_leaf_node(&mut m, &mut t, 0, c"run").unwrap();
     let bits = m.record(1) as usize;
-    assert_eq!(t.child_at(0, 3), ((bits >> 16) & 0xffff) as i32 + 3);
+    assert_eq!(t.handle().child_at(0, 3), ((bits >> 16) & 0xffff) as i32 + 3);
 }
 
 #[test]
 fn defined_results_outside_the_tree() {
     let (_mem, t) = tree_mem("t", 2);
     for i in [-1, 2, i32::MAX, i32::MIN] {
-        assert_eq!(t.num_children(i), 0);
-        assert_eq!(t.child_at(i, 4), 4);
-        assert_eq!(t.is_primitive(i), 0);
-        assert_eq!(t.has_time(i), 0);
-        assert_eq!(t.is_looped(i), 0);
-        assert_eq!(t.notetrack_exists(i, 1), 0);
-        assert_eq!(t.anim_name(i), MISSING_NAME.as_ptr());
-        assert_eq!(length_operands(Some(t), i), LengthOperands::NONE);
+        assert_eq!(t.handle().num_children(i), 0);
+        assert_eq!(t.handle().child_at(i, 4), 4);
+        assert_eq!(t.handle().is_primitive(i), 0);
+        assert_eq!(t.handle().has_time(i), 0);
+        assert_eq!(t.handle().is_looped(i), 0);
+        assert_eq!(t.handle().notetrack_exists(i, 1), 0);
+        assert_eq!(t.handle().anim_name(i), MISSING_NAME.as_ptr());
+        assert_eq!(length_operands(Some(t.handle()), i), LengthOperands::NONE);
     }
     // leaf without asset
-    assert_eq!(t.anim_name(1), MISSING_NAME.as_ptr());
-    assert_eq!(t.is_looped(1), 0);
+    assert_eq!(t.handle().anim_name(1), MISSING_NAME.as_ptr());
+    assert_eq!(t.handle().is_looped(1), 0);
     assert_eq!(length_operands(None, 0), LengthOperands::NONE);
 }
 
 #[test]
 fn child_at_wraps() {
-    let (_mem, t) = tree_mem("t", 1);
-    set_parent_node(t, 0, 0xffff, 1, 0);
-    assert_eq!(t.child_at(0, i32::MAX), 0xffff_i32.wrapping_add(i32::MAX));
+    let (_mem, mut t) = tree_mem("t", 1);
+    set_parent_node(&mut t, 0, 0xffff, 1, 0);
+    assert_eq!(t.handle().child_at(0, i32::MAX), 0xffff_i32.wrapping_add(i32::MAX));
 }
 
 #[test]
@@ -421,7 +423,7 @@ fn runtime_tree_size_matches_the_original_formula() {
 fn runtime_tree_is_zeroed_and_points_at_its_source() {
     let mut m = Mock::default();
     let (_mem, t) = tree_mem("t", 5);
-    let rt = alloc_runtime_tree(&mut m, Some(t), None);
+    let rt = alloc_runtime_tree(&mut m, Some(t.handle()), None);
     let size = runtime_tree_size(5);
     assert_eq!(m.allocs, vec![size]);
     // SAFETY: the mock block has size + 16 bytes.
@@ -434,7 +436,7 @@ fn runtime_tree_is_zeroed_and_points_at_its_source() {
     assert!(alloc_runtime_tree(&mut m, None, None).is_null());
     assert_eq!(m.allocs.len(), 1);
     let mut m = Mock { fail_alloc: true, ..Default::default() };
-    assert!(alloc_runtime_tree(&mut m, Some(t), None).is_null());
+    assert!(alloc_runtime_tree(&mut m, Some(t.handle()), None).is_null());
 }
 
 // ---------------------------------------------------------------- lengths
@@ -522,11 +524,11 @@ core::arch::global_asm!(
 );
 
 /// One-leaf tree for a length.
-fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimHandle) {
+fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimMut<'static>) {
     let mut m = Mock::with(vec![asset("a", frames, 0, rate, &[])]);
-    let (mem, t) = tree_mem("len", 2);
-    set_leaf_node(&mut m, t, 1, c"a").unwrap();
-    set_parent_node(t, 0, 1, 1, 0);
+    let (mem, mut t) = tree_mem("len", 2);
+    set_leaf_node(&mut m, &mut t, 1, c"a").unwrap();
+    set_parent_node(&mut t, 0, 1, 1, 0);
     (m, mem, t)
 }
 
@@ -548,14 +550,14 @@ fn with_x87_pc64<R>(f: impl FnOnce() -> R) -> R {
     result
 }
 
-fn extended(t: XAnimHandle, i: i32) -> (u64, u16) {
+fn extended(t: &XAnimMut<'_>, i: i32) -> (u64, u16) {
     let mut out = [0u8; 16];
     // SAFETY: a valid tree; the probe writes 10 bytes.
     with_x87_pc64(|| unsafe { uoanim_internal_xanim_length_extended_probe(t.as_ptr(), i, &mut out) });
     (u64::from_le_bytes(out[..8].try_into().unwrap()), u16::from_le_bytes([out[8], out[9]]))
 }
 
-fn binary64(t: XAnimHandle, i: i32) -> f64 {
+fn binary64(t: &XAnimMut<'_>, i: i32) -> f64 {
     let mut out = 0.0f64;
     // SAFETY: a valid tree.
     unsafe { uoanim_internal_xanim_length_binary64_probe(t.as_ptr(), i, &mut out) };
@@ -594,9 +596,9 @@ fn exact_extended(frames: u32, rate: f32) -> (u64, u16) {
 fn extended_length_is_the_64_bit_rounded_quotient() {
     // values of the protocol: 1/30 and 65535/30
     let (_m, _mem, t) = length_fixture(1, 30.0);
-    assert_eq!(extended(t, 1), (0x8888_8888_8888_8889, 0x3ffa));
+    assert_eq!(extended(&t, 1), (0x8888_8888_8888_8889, 0x3ffa));
     let (_m, _mem, t) = length_fixture(65535, 30.0);
-    assert_eq!(extended(t, 1), (0x8888_0000_0000_0000, 16383 + 11));
+    assert_eq!(extended(&t, 1), (0x8888_0000_0000_0000, 16383 + 11));
     let mut seed = 0x1234_5678_9abc_def0u64;
     for _ in 0..3000 {
         seed ^= seed << 13;
@@ -605,26 +607,26 @@ fn extended_length_is_the_64_bit_rounded_quotient() {
         let frames = (seed as u16).max(1);
         let rate = f32::from_bits(((seed >> 20) as u32 & 0x07ff_ffff) + 0x3800_0000);
         let (_m, _mem, t) = length_fixture(frames, rate);
-        assert_eq!(extended(t, 1), exact_extended(u32::from(frames), rate), "{frames}/{rate}");
+        assert_eq!(extended(&t, 1), exact_extended(u32::from(frames), rate), "{frames}/{rate}");
     }
 }
 
 #[test]
 fn extended_length_specials() {
     let (_m, _mem, t) = length_fixture(5, 0.0);
-    assert_eq!(extended(t, 1), (0x8000_0000_0000_0000, 0x7fff)); // +inf
+    assert_eq!(extended(&t, 1), (0x8000_0000_0000_0000, 0x7fff)); // +inf
     let (_m, _mem, t) = length_fixture(0, 0.0);
-    assert_eq!(extended(t, 1), (0xc000_0000_0000_0000, 0xffff)); // default NaN
+    assert_eq!(extended(&t, 1), (0xc000_0000_0000_0000, 0xffff)); // default NaN
     let (_m, _mem, t) = length_fixture(5, -f32::INFINITY);
-    assert_eq!(extended(t, 1), (0, 0x8000)); // -0
+    assert_eq!(extended(&t, 1), (0, 0x8000)); // -0
     // parents, NULL and outside: 0 / 1 = +0
-    assert_eq!(extended(t, 0), (0, 0));
-    assert_eq!(extended(t, 9), (0, 0));
+    assert_eq!(extended(&t, 0), (0, 0));
+    assert_eq!(extended(&t, 9), (0, 0));
     // a leaf without asset
     let (_mem, bare) = tree_mem("bare", 2);
-    assert_eq!(extended(bare, 1), (0, 0));
-    assert_eq!(binary64(bare, 1).to_bits(), 0);
-    assert_eq!(binary64(bare, -1).to_bits(), 0);
+    assert_eq!(extended(&bare, 1), (0, 0));
+    assert_eq!(binary64(&bare, 1).to_bits(), 0);
+    assert_eq!(binary64(&bare, -1).to_bits(), 0);
     let mut out = [0xffu8; 16];
     // SAFETY: NULL tree is accepted.
     unsafe { uoanim_internal_xanim_length_extended_probe(core::ptr::null_mut(), 0, &mut out) };
@@ -635,7 +637,7 @@ fn extended_length_specials() {
 fn binary64_length_is_rounded_once() {
     // 1/30 in binary64 (the protocol's client value)
     let (_m, _mem, t) = length_fixture(1, 30.0);
-    assert_eq!(binary64(t, 1).to_bits(), 0x3fa1_1111_1111_1111);
+    assert_eq!(binary64(&t, 1).to_bits(), 0x3fa1_1111_1111_1111);
     let mut seed = 0x0fed_cba9_8765_4321u64;
     for _ in 0..3000 {
         seed ^= seed << 13;
@@ -645,7 +647,7 @@ fn binary64_length_is_rounded_once() {
         let rate = f32::from_bits((seed >> 32) as u32);
         let (_m, _mem, t) = length_fixture(frames, rate);
         let want = length_binary64(LengthOperands { frames: u32::from(frames), rate_bits: rate.to_bits() });
-        assert_eq!(binary64(t, 1).to_bits(), want.to_bits(), "{frames}/{rate}");
+        assert_eq!(binary64(&t, 1).to_bits(), want.to_bits(), "{frames}/{rate}");
     }
 }
 
@@ -673,7 +675,7 @@ fn binary64_length_avoids_double_rounding() {
         if twice.to_bits() != once.to_bits() {
             found += 1;
             let (_m, _mem, t) = length_fixture(frames, rate);
-            assert_eq!(binary64(t, 1).to_bits(), once.to_bits());
+            assert_eq!(binary64(&t, 1).to_bits(), once.to_bits());
         }
     }
     assert!(found > 0);
@@ -691,10 +693,10 @@ fn binary64_length_specials() {
     ];
     for (frames, rate, bits) in cases {
         let (_m, _mem, t) = length_fixture(frames, rate);
-        assert_eq!(binary64(t, 1).to_bits(), bits, "{frames}/{rate}");
+        assert_eq!(binary64(&t, 1).to_bits(), bits, "{frames}/{rate}");
     }
     let (_m, _mem, t) = length_fixture(5, 1.0);
-    assert_eq!(binary64(t, 0).to_bits(), 0);
+    assert_eq!(binary64(&t, 0).to_bits(), 0);
 }
 
 #[test]
@@ -721,31 +723,31 @@ fn entry_slices_never_claim_more_than_an_object_can_span() {
 #[test]
 fn divergence_a_parent_of_zero_children_is_a_leaf_without_asset() {
     let mut m = small_mock();
-    let (_mem, t) = tree_mem("hand", 2);
+    let (_mem, mut t) = tree_mem("hand", 2);
     // an earlier leaf: on x86_64 the upper half of its pointer was what the
     // original then read as part of an asset pointer
-    set_leaf_node(&mut m, t, 0, c"walk").unwrap();
-    set_parent_node(t, 0, 0x65, 0, 0x63);
-    set_parent_node(t, 1, 0x65, 0, 0x63);
+    set_leaf_node(&mut m, &mut t, 0, c"walk").unwrap();
+    set_parent_node(&mut t, 0, 0x65, 0, 0x63);
+    set_parent_node(&mut t, 1, 0x65, 0, 0x63);
     for i in [0, 1] {
-        let e = t.entry(i).unwrap();
+        let e = t.handle().entry(i).unwrap();
         assert_eq!(e.childCount, 0);
         // SAFETY: reading the pointer member of the payload.
         assert!(unsafe { e.payload.leafAsset }.is_null());
-        assert_eq!(t.anim_name(i as i32), MISSING_NAME.as_ptr());
-        assert_eq!(t.is_looped(i as i32), 0);
-        assert_eq!(t.notetrack_exists(i as i32, 1), 0);
-        assert_eq!(length_operands(Some(t), i as i32), LengthOperands::NONE);
-        assert_eq!((t.is_primitive(i as i32), t.has_time(i as i32), t.num_children(i as i32)), (1, 1, 0));
-        assert_eq!(t.child_at(i as i32, 3), 3);
+        assert_eq!(t.handle().anim_name(i as i32), MISSING_NAME.as_ptr());
+        assert_eq!(t.handle().is_looped(i as i32), 0);
+        assert_eq!(t.handle().notetrack_exists(i as i32, 1), 0);
+        assert_eq!(length_operands(Some(t.handle()), i as i32), LengthOperands::NONE);
+        assert_eq!((t.handle().is_primitive(i as i32), t.handle().has_time(i as i32), t.handle().num_children(i as i32)), (1, 1, 0));
+        assert_eq!(t.handle().child_at(i as i32, 3), 3);
     }
-    setup_sync_nodes(t).unwrap();
-    fill_in_sync_nodes(t, 0, 1).unwrap();
+    setup_sync_nodes(&mut t).unwrap();
+    fill_in_sync_nodes(&mut t, 0, 1).unwrap();
     // a parent with children is written as before: the low half only
-    set_leaf_node(&mut m, t, 1, c"run").unwrap();
-    let before = t.entry(1).unwrap();
-    set_parent_node(t, 1, 7, 2, 0x0009);
-    let after = t.entry(1).unwrap();
+    set_leaf_node(&mut m, &mut t, 1, c"run").unwrap();
+    let before = t.handle().entry(1).unwrap();
+    set_parent_node(&mut t, 1, 7, 2, 0x0009);
+    let after = t.handle().entry(1).unwrap();
     assert_eq!(parent_view(&after), XAnimParentPayload { flags: 9, firstChildIndex: 7 });
     // SAFETY: reading the pointer member of the payload.
     let (b, a) = unsafe { (before.payload.leafAsset as usize, after.payload.leafAsset as usize) };
@@ -781,13 +783,13 @@ fn sync_mock() -> Mock {
 /// A random hand-built tree of `n` nodes: parents share children, point
 /// back at their ancestors and outside the tree; leaves have any of the
 /// looped bytes, or no asset.
-fn random_tree(rng: &mut Rng, m: &mut Mock, n: u32) -> (TreeMem, XAnimHandle) {
-    let (mem, t) = tree_mem("rand", n);
+fn random_tree(rng: &mut Rng, m: &mut Mock, n: u32) -> (TreeMem, XAnimMut<'static>) {
+    let (mem, mut t) = tree_mem("rand", n);
     for i in 0..n {
         if rng.below(3) == 0 {
             match rng.below(4) {
                 0 => {}
-                k => set_leaf_node(m, t, i as u16, [c"loop", c"once", c"twice"][k as usize - 1]).unwrap(),
+                k => set_leaf_node(m, &mut t, i as u16, [c"loop", c"once", c"twice"][k as usize - 1]).unwrap(),
             }
         } else {
             let first = rng.below(u64::from(n) + 1) as u16;
@@ -795,25 +797,25 @@ fn random_tree(rng: &mut Rng, m: &mut Mock, n: u32) -> (TreeMem, XAnimHandle) {
             let flags = [0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING, FLAG_SYNC_MASK][rng.below(7) as usize]
                 | if rng.below(4) == 0 { FLAG_COMPLETE } else { 0 }
                 | if rng.below(8) == 0 { FLAG_NOTIFY_SOURCE } else { 0 };
-            set_parent_node(t, i as u16, first, count, flags);
+            set_parent_node(&mut t, i as u16, first, count, flags);
         }
     }
     (mem, t)
 }
 
-fn entry_bytes(t: XAnimHandle) -> Vec<u8> {
-    let n = t.node_count() as usize;
+fn entry_bytes(t: &XAnimMut<'_>) -> Vec<u8> {
+    let n = t.handle().node_count() as usize;
     // SAFETY: the tree's entries are initialised plain bytes.
     unsafe { core::slice::from_raw_parts(addr_of_entries(t) as *const u8, n * core::mem::size_of::<XAnimEntry>()) }
         .to_vec()
 }
 
-fn addr_of_entries(t: XAnimHandle) -> *const XAnimEntry {
+fn addr_of_entries(t: &XAnimMut<'_>) -> *const XAnimEntry {
     // SAFETY: a valid header.
     unsafe { core::ptr::addr_of!((*t.as_ptr()).entries) as *const XAnimEntry }
 }
 
-fn restore(t: XAnimHandle, bytes: &[u8]) {
+fn restore(t: &mut XAnimMut<'_>, bytes: &[u8]) {
     // SAFETY: the same tree, the same size.
     unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), addr_of_entries(t) as *mut u8, bytes.len()) }
 }
@@ -821,7 +823,7 @@ fn restore(t: XAnimHandle, bytes: &[u8]) {
 /// Runs one operation with the new walk and with the path walk (with and
 /// without depth guard) from the same bytes; compares what they wrote and
 /// raised. Returns (original ended, old walk's guard stayed silent).
-fn compare_walks(t: XAnimHandle, start: u32, fill: Option<u8>) -> (bool, bool) {
+fn compare_walks(t: &mut XAnimMut<'_>, start: u32, fill: Option<u8>) -> (bool, bool) {
     let initial = entry_bytes(t);
     let new_result = match fill {
         None => setup_sync_nodes_r(t, start),
@@ -859,15 +861,15 @@ fn sync_walk_equals_the_path_walk_on_small_trees_dags_and_cycles() {
     let (mut runs, mut ended, mut silent, mut raised) = (0, 0, 0, 0);
     for round in 0..20_000 {
         let n = 1 + (round % 9) as u32;
-        let (_mem, t) = random_tree(&mut rng, &mut m, n);
+        let (_mem, mut t) = random_tree(&mut rng, &mut m, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
         let fill = if rng.below(6) == 0 { Some(rng.below(2) as u8) } else { None };
-        let before = entry_bytes(t);
-        let (c, o) = compare_walks(t, start, fill);
-        restore(t, &before);
+        let before = entry_bytes(&t);
+        let (c, o) = compare_walks(&mut t, start, fill);
+        restore(&mut t, &before);
         let new = match fill {
-            None => setup_sync_nodes_r(t, start),
-            Some(r) => fill_in_sync_nodes(t, start, r),
+            None => setup_sync_nodes_r(&mut t, start),
+            Some(r) => fill_in_sync_nodes(&mut t, start, r),
         };
         runs += 1;
         ended += usize::from(c);
@@ -889,87 +891,87 @@ fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
     let mut rng = Rng(12345);
     for _ in 0..300 {
         let n = 18;
-        let (_mem, t) = tree_mem("dag", n);
+        let (_mem, mut t) = tree_mem("dag", n);
         for i in 0..n - 2 {
             let flags = [0, 0, 0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING][rng.below(8) as usize];
-            set_parent_node(t, i as u16, i as u16 + 1, 2, flags);
+            set_parent_node(&mut t, i as u16, i as u16 + 1, 2, flags);
         }
         for i in n - 2..n {
             match rng.below(3) {
                 0 => {}
-                k => set_leaf_node(&mut m, t, i as u16, [c"loop", c"once"][k as usize - 1]).unwrap(),
+                k => set_leaf_node(&mut m, &mut t, i as u16, [c"loop", c"once"][k as usize - 1]).unwrap(),
             }
         }
-        assert_eq!(compare_walks(t, 0, None), (true, true));
+        assert_eq!(compare_walks(&mut t, 0, None), (true, true));
     }
 }
 
 #[test]
 fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
     // sync_dag: node i has children i+1, i+2 (Fibonacci many paths)
-    let (_mem, t) = tree_mem("dag", 64);
+    let (_mem, mut t) = tree_mem("dag", 64);
     for i in 0..62u16 {
-        set_parent_node(t, i, i + 1, 2, 0);
+        set_parent_node(&mut t, i, i + 1, 2, 0);
     }
     let start = std::time::Instant::now();
-    setup_sync_nodes(t).unwrap();
+    setup_sync_nodes(&mut t).unwrap();
     // sync_cycle: both nodes list nodes 0 and 1
-    let (_mem, c) = tree_mem("cycle", 64);
-    set_parent_node(c, 0, 0, 2, 0);
-    set_parent_node(c, 1, 0, 2, 0);
-    setup_sync_nodes(c).unwrap();
+    let (_mem, mut c) = tree_mem("cycle", 64);
+    set_parent_node(&mut c, 0, 0, 2, 0);
+    set_parent_node(&mut c, 1, 0, 2, 0);
+    setup_sync_nodes(&mut c).unwrap();
     // a dense DAG: node i has every later node as a child (2^4094 paths)
-    let (_mem, w) = tree_mem("wide", 4096);
+    let (_mem, mut w) = tree_mem("wide", 4096);
     for i in 0..4095u16 {
-        set_parent_node(w, i, i + 1, 4095 - i, 0);
+        set_parent_node(&mut w, i, i + 1, 4095 - i, 0);
     }
-    setup_sync_nodes(w).unwrap();
+    setup_sync_nodes(&mut w).unwrap();
     // the widest range the 16-bit fields allow, every parent listing the
     // same 65535 children (a cycle through each of them)
-    let (_mem, x) = tree_mem("widest", 0x1_0000);
+    let (_mem, mut x) = tree_mem("widest", 0x1_0000);
     for i in 0..0x1_0000u32 {
-        set_parent_node(x, i as u16, 1, 0xffff, 0);
+        set_parent_node(&mut x, i as u16, 1, 0xffff, 0);
     }
-    setup_sync_nodes(x).unwrap();
+    setup_sync_nodes(&mut x).unwrap();
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     // nothing was written: no sync bits
-    assert_eq!(flags(t, 0), 0);
-    assert_eq!(flags(w, 5), 0);
+    assert_eq!(flags(t.handle(), 0), 0);
+    assert_eq!(flags(w.handle(), 5), 0);
 }
 
 #[test]
 fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
     let mut m = sync_mock();
     // 0 -> [1, 2]; 1 -> [0] (cycle); 2: source with parent child 3; 3 -> leaf 4
-    let (_mem, t) = tree_mem("lap", 5);
-    set_parent_node(t, 0, 1, 2, 0);
-    set_parent_node(t, 1, 0, 1, 0);
-    set_parent_node(t, 2, 3, 1, FLAG_SYNC_LOOPING);
-    set_parent_node(t, 3, 4, 1, 0);
-    set_leaf_node(&mut m, t, 4, c"loop").unwrap();
+    let (_mem, mut t) = tree_mem("lap", 5);
+    set_parent_node(&mut t, 0, 1, 2, 0);
+    set_parent_node(&mut t, 1, 0, 1, 0);
+    set_parent_node(&mut t, 2, 3, 1, FLAG_SYNC_LOOPING);
+    set_parent_node(&mut t, 3, 4, 1, 0);
+    set_leaf_node(&mut m, &mut t, 4, c"loop").unwrap();
     // the original: 0, 1, 0 again (second lap), 1, 0 ... for ever: node 2
     // is never reached; the setup ends without a diagnostic
-    setup_sync_nodes(t).unwrap();
-    assert_eq!((flags(t, 2), flags(t, 3)), (FLAG_SYNC_LOOPING, 0));
-    assert!(matches!(path_walk(t, 0, None, false, 1_000_000), PathWalk::Endless));
+    setup_sync_nodes(&mut t).unwrap();
+    assert_eq!((flags(t.handle(), 2), flags(t.handle(), 3)), (FLAG_SYNC_LOOPING, 0));
+    assert!(matches!(path_walk(&mut t, 0, None, false, 1_000_000), PathWalk::Endless));
     // when the second lap meets a source again, it raises what the
     // original raises: 0 -> [2, 1]; 1 -> [0]
-    let (_mem, t) = tree_mem("lap2", 5);
-    set_parent_node(t, 0, 1, 2, 0);
-    set_parent_node(t, 1, 3, 2, FLAG_SYNC_LOOPING);
-    set_parent_node(t, 2, 0, 1, 0);
-    set_parent_node(t, 3, 4, 1, 0);
-    set_leaf_node(&mut m, t, 4, c"loop").unwrap();
-    let before = entry_bytes(t);
-    let text = err_text(setup_sync_nodes(t));
+    let (_mem, mut t) = tree_mem("lap2", 5);
+    set_parent_node(&mut t, 0, 1, 2, 0);
+    set_parent_node(&mut t, 1, 3, 2, FLAG_SYNC_LOOPING);
+    set_parent_node(&mut t, 2, 0, 1, 0);
+    set_parent_node(&mut t, 3, 4, 1, 0);
+    set_leaf_node(&mut m, &mut t, 4, c"loop").unwrap();
+    let before = entry_bytes(&t);
+    let text = err_text(setup_sync_nodes(&mut t));
     assert_eq!(text, b"\x15duplicate specification of animation sync in 'lap2', 1 nodes above 'loop'");
-    let after = entry_bytes(t);
-    restore(t, &before);
-    match path_walk(t, 0, None, false, 1_000_000) {
+    let after = entry_bytes(&t);
+    restore(&mut t, &before);
+    match path_walk(&mut t, 0, None, false, 1_000_000) {
         PathWalk::Ended { result, .. } => assert_eq!(err_text(result), text),
         PathWalk::Endless => std::panic!("the original ends here"),
     }
-    assert_eq!(entry_bytes(t), after);
+    assert_eq!(entry_bytes(&t), after);
 }
 
 /// The cubic case of the walk without budget. The root's children
@@ -978,19 +980,19 @@ fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
 /// source whose only child is Y_i. Each X_i fills Y_i, after which the next
 /// D_i walks every B_j again (k × k child visits): about 2k³ visits, as
 /// many as the original makes.
-fn cubic_tree(m: &mut Mock, k: u16) -> (TreeMem, XAnimHandle) {
+fn cubic_tree(m: &mut Mock, k: u16) -> (TreeMem, XAnimMut<'static>) {
     let b0 = 1 + 2 * k;
     let y0 = b0 + k;
     let leaf = y0 + k;
-    let (mem, t) = tree_mem("cubic", u32::from(leaf) + 1);
-    set_parent_node(t, 0, 1, 2 * k, 0);
+    let (mem, mut t) = tree_mem("cubic", u32::from(leaf) + 1);
+    set_parent_node(&mut t, 0, 1, 2 * k, 0);
     for i in 0..k {
-        set_parent_node(t, 1 + 2 * i, b0, k, 0);
-        set_parent_node(t, 2 + 2 * i, y0 + i, 1, FLAG_SYNC_LOOPING);
-        set_parent_node(t, b0 + i, y0, k, 0);
-        set_parent_node(t, y0 + i, leaf, 1, 0);
+        set_parent_node(&mut t, 1 + 2 * i, b0, k, 0);
+        set_parent_node(&mut t, 2 + 2 * i, y0 + i, 1, FLAG_SYNC_LOOPING);
+        set_parent_node(&mut t, b0 + i, y0, k, 0);
+        set_parent_node(&mut t, y0 + i, leaf, 1, 0);
     }
-    set_leaf_node(m, t, leaf, c"loop").unwrap();
+    set_leaf_node(m, &mut t, leaf, c"loop").unwrap();
     (mem, t)
 }
 
@@ -1003,21 +1005,21 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
     let (mut compared, mut cut) = (0, 0);
     for round in 0..20_000 {
         let n = 1 + (round % 9) as u32;
-        let (_mem, t) = random_tree(&mut rng, &mut m, n);
+        let (_mem, mut t) = random_tree(&mut rng, &mut m, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
         let budget = 2 + rng.below(24);
-        let initial = entry_bytes(t);
-        let mut walk = super::sync::Walk::with_budget(t, budget);
+        let initial = entry_bytes(&t);
+        let mut walk = super::sync::Walk::with_budget(&mut t, budget);
         let new_result = walk.setup(start);
         let visits = walk.visits();
         drop(walk);
-        let new_bytes = entry_bytes(t);
-        restore(t, &initial);
-        match path_walk(t, start, None, false, budget) {
+        let new_bytes = entry_bytes(&t);
+        restore(&mut t, &initial);
+        match path_walk(&mut t, start, None, false, budget) {
             PathWalk::Ended { result, .. } => {
                 assert!(visits <= budget, "{visits} visits, budget {budget}, tree {initial:?}");
                 assert_eq!(result, new_result, "budget {budget}, start {start}, tree {initial:?}");
-                assert_eq!(entry_bytes(t), new_bytes, "budget {budget}, start {start}, tree {initial:?}");
+                assert_eq!(entry_bytes(&t), new_bytes, "budget {budget}, start {start}, tree {initial:?}");
                 compared += 1;
             }
             PathWalk::Endless => cut += usize::from(visits > budget),
@@ -1033,23 +1035,24 @@ fn sync_walk_costs_at_most_the_budget_plus_linear_passes() {
     let mut m = sync_mock();
     // small: the result of the path walk, which walks the Bs again after
     // every fill
-    let (_mem, t) = cubic_tree(&mut m, 6);
-    assert_eq!(compare_walks(t, 0, None), (true, true));
+    let (_mem, mut t) = cubic_tree(&mut m, 6);
+    assert_eq!(compare_walks(&mut t, 0, None), (true, true));
     // the path walk's 2k³ visits: here about 3k², each fill putting the
     // parents back once
     for k in [40u16, 80] {
-        let (_mem, t) = cubic_tree(&mut m, k);
-        let mut walk = super::sync::Walk::with_budget(t, u64::MAX);
+        let (_mem, mut t) = cubic_tree(&mut m, k);
+        let nodes = u64::from(t.handle().node_count());
+        let mut walk = super::sync::Walk::with_budget(&mut t, u64::MAX);
         walk.setup(0).unwrap();
-        let (k2, nodes) = (u64::from(k).pow(2), u64::from(t.node_count()));
+        let k2 = u64::from(k).pow(2);
         assert!(walk.visits() > k2 && walk.visits() < 4 * k2 + 8 * nodes, "k {k}: {} visits", walk.visits());
     }
     // past the budget: a bounded number of arrivals per node
-    let (_mem, t) = cubic_tree(&mut m, 3000);
+    let (_mem, mut t) = cubic_tree(&mut m, 3000);
+    let nodes = u64::from(t.handle().node_count());
     let start = std::time::Instant::now();
-    let mut walk = super::sync::Walk::new(t);
+    let mut walk = super::sync::Walk::new(&mut t);
     walk.setup(0).unwrap();
-    let nodes = u64::from(t.node_count());
     assert!(walk.visits() > super::sync::REVISIT_BUDGET, "{}", walk.visits());
     assert!(walk.visits() <= super::sync::REVISIT_BUDGET + 8 * nodes, "{}", walk.visits());
     println!("k 3000: {} visits in {:?}", walk.visits(), start.elapsed());
@@ -1059,20 +1062,22 @@ fn sync_walk_costs_at_most_the_budget_plus_linear_passes() {
 fn sync_walk_jumps_over_long_child_ranges() {
     // every parent lists every later node (65535 at most): 2^31 child slots,
     // of which the walk visits a few per node
-    let (_mem, t) = tree_mem("dense", 0xffff);
+    let (_mem, mut t) = tree_mem("dense", 0xffff);
     for i in 0..0xfffeu16 {
-        set_parent_node(t, i, i + 1, 0xffff, 0);
+        set_parent_node(&mut t, i, i + 1, 0xffff, 0);
     }
-    let mut walk = super::sync::Walk::new(t);
+    let mut walk = super::sync::Walk::new(&mut t);
     walk.setup(0).unwrap();
     assert!(walk.visits() < 4 * 0xffff, "{}", walk.visits());
+    drop(walk);
     // the same with a source in the middle whose fill reaches the rest:
     // the nested-sync error of its second parent child
-    set_parent_node(t, 0x8000, 0x8001, 0xffff, FLAG_SYNC_LOOPING);
-    let before = entry_bytes(t);
-    let mut walk = super::sync::Walk::new(t);
+    set_parent_node(&mut t, 0x8000, 0x8001, 0xffff, FLAG_SYNC_LOOPING);
+    let before = entry_bytes(&t);
+    let mut walk = super::sync::Walk::new(&mut t);
     let text = err_text(walk.setup(0));
     assert!(walk.visits() < 8 * 0xffff, "{}", walk.visits());
+    drop(walk);
     assert!(text.starts_with(b"\x15duplicate specification of animation sync in 'dense'"), "{:?}", text);
-    restore(t, &before);
+    restore(&mut t, &before);
 }

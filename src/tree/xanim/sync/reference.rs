@@ -6,7 +6,7 @@
 //! its steps, and its path depth is bounded too (the original's stack).
 
 use super::super::{
-    concat, duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimHandle, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
+    concat, duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
     FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
 };
 use crate::error::{Failure, Outcome};
@@ -30,8 +30,8 @@ pub enum PathWalk {
 /// `XAnimSetupSyncNodes_r` (`fill == None`) or `XAnimFillInSyncNodes_r`,
 /// the path walk.
 #[allow(clippy::result_large_err)]
-pub fn path_walk(tree: XAnimHandle, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk {
-    let entries = tree.entries();
+pub fn path_walk(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk {
+    let (name, entries) = tree.split();
     let node_count = entries.len() as u32;
     let mut stack = vec![match fill {
         None => SyncStep::Setup { index: start, depth: 0 },
@@ -92,7 +92,7 @@ pub fn path_walk(tree: XAnimHandle, start: u32, fill: Option<u8>, depth_guard: b
                             } else {
                                 b"' cannot be sync nonlooping and looping"
                             };
-                            let text = concat(&[b"\x15animation '", leaf_name(entry), b"' in '", tree.name_bytes(), which]);
+                            let text = concat(&[b"\x15animation '", leaf_name(entry), b"' in '", name, which]);
                             return ended(Err(Failure::drop(text.as_bytes())), guard_fired);
                         }
                     }
@@ -100,7 +100,7 @@ pub fn path_walk(tree: XAnimHandle, start: u32, fill: Option<u8>, depth_guard: b
                 }
                 let parent = parent_view(entry);
                 if parent.flags & FLAG_SYNC_MASK != 0 {
-                    return ended(Err(duplicate_sync(tree, entries, index)), guard_fired);
+                    return ended(Err(duplicate_sync(name, entries, index)), guard_fired);
                 }
                 let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
                 entry.payload.parent.flags = parent.flags | bit;
