@@ -9,7 +9,7 @@ use std::fmt::Write;
 use uoanim::abi::bg::*;
 use uoanim::script::runtime::engine::RuntimeEngine;
 use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
-use uoanim::script::tables::{self, ValueTable};
+use uoanim::script::tables;
 
 /// What to explain.
 #[derive(Clone, Debug, Default)]
@@ -41,10 +41,7 @@ fn zeroed<T>() -> Box<T> {
 fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
     let table = tables::CONDITION_TYPES.get(cond)?.1?;
     let mut m = world.module.module();
-    Some(table_names(match table {
-        ValueTable::External(_) => return None,
-        t => m.value_table(t),
-    }))
+    Some(table_names(m.value_table(table)))
 }
 
 fn index_of(names: &[Vec<u8>], name: &str) -> Option<usize> {

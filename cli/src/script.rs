@@ -72,7 +72,10 @@ impl World {
             tree: BuiltTree::default(),
             real_tree: false,
         };
-        let names: Vec<*const core::ffi::c_char> = world.weapon_names.iter().map(|c| c.as_ptr()).collect();
+        // SAFETY: the world keeps its weapon names, unchanged, as long as
+        // its module.
+        let names: Vec<tables::TableName> =
+            world.weapon_names.iter().map(|c| unsafe { tables::TableName::new(c.as_ptr()) }).collect();
         world.module.module().init_weapon_strings(names.into_iter().take(MAX_WEAPONS - 1));
         world
     }

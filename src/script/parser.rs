@@ -10,7 +10,7 @@ use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
-use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
+use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
 use core::ffi::{c_char, CStr};
 
@@ -150,7 +150,6 @@ impl Module<'_> {
             ValueTable::MoveTypes => &mut self.group_str[..],
             ValueTable::WeaponPosition => &mut self.weapon_position_str[..],
             ValueTable::Strafe => &mut self.strafe_str[..],
-            ValueTable::External(p) => external_table(p),
         }
     }
 
@@ -177,14 +176,14 @@ impl Module<'_> {
     }
 
     /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
-    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = *const c_char>) {
+    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = tables::TableName>) {
         for entry in self.weapon_strings.iter_mut() {
             *entry = S { name: core::ptr::null(), hash: 0 };
         }
         self.weapon_strings[0] = S { name: tables::WEAPON_NONE.as_ptr() as *const c_char, hash: string_hash(b"none") };
         for (slot, name) in self.weapon_strings.iter_mut().skip(1).zip(names) {
-            slot.name = name;
-            slot.hash = static_name(name).map_or(0, string_hash);
+            slot.name = name.as_ptr();
+            slot.hash = static_name(slot.name).map_or(0, string_hash);
         }
     }
 
@@ -197,22 +196,6 @@ impl Module<'_> {
         self.alias_buffer.fill(0);
         self.alias_counts.fill(0);
         *self.alias_used = 0;
-    }
-}
-
-/// A caller's NULL-name-terminated table as a slice (terminator included).
-fn external_table<'t>(p: *mut S) -> &'t mut [S] {
-    if p.is_null() {
-        return &mut [];
-    }
-    // SAFETY: a caller-provided table is terminated by an entry with a NULL
-    // name, as the C original requires; it is not one of the module's own.
-    unsafe {
-        let mut len = 0usize;
-        while !(*p.add(len)).name.is_null() {
-            len += 1;
-        }
-        core::slice::from_raw_parts_mut(p, len + 1)
     }
 }
 
@@ -398,19 +381,20 @@ pub struct ParseRun<'a, E: ParseEngine> {
     pub behaviour: Behaviour,
     /// Lookup indexes valid for this run (the tables do not change
     /// while one parse runs).
-    pub ix: Indexes,
+    pub ix: Indexes<'a>,
 }
 
 /// Per-run lookup indexes of the module's string tables and of the
-/// animation names (see [`tables::HashIndex`]).
-pub struct Indexes {
-    names: [tables::HashIndex<32>; 6],
-    values: [tables::HashIndex<128>; 8],
-    anims: tables::HashIndex<BG_ANIM_MAX_ANIMATIONS>,
+/// animation names (see [`tables::HashIndex`]); `'n` is the lifetime of the
+/// tables' names.
+pub struct Indexes<'n> {
+    names: [tables::HashIndex<'n, 32>; 6],
+    values: [tables::HashIndex<'n, 128>; 8],
+    anims: tables::HashIndex<'n, BG_ANIM_MAX_ANIMATIONS>,
     anims_built: bool,
 }
 
-impl Indexes {
+impl Indexes<'_> {
     /// Nothing indexed yet.
     pub const fn new() -> Self {
         Self {
@@ -422,14 +406,14 @@ impl Indexes {
     }
 }
 
-impl Default for Indexes {
+impl Default for Indexes<'_> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-fn value_slot(table: ValueTable) -> Option<usize> {
-    Some(match table {
+fn value_slot(table: ValueTable) -> usize {
+    match table {
         ValueTable::Weapons => 0,
         ValueTable::WeaponClass => 1,
         ValueTable::Mounted => 2,
@@ -438,8 +422,7 @@ fn value_slot(table: ValueTable) -> Option<usize> {
         ValueTable::MoveTypes => 5,
         ValueTable::WeaponPosition => 6,
         ValueTable::Strafe => 7,
-        ValueTable::External(_) => return None,
-    })
+    }
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
@@ -473,13 +456,8 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
 }
 
-fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
-    match value_slot(table) {
-        Some(slot) => {
-            tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[slot], static_name)
-        }
-        None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
-    }
+fn lookup_value<'n>(m: &mut Module<'_>, ix: &mut Indexes<'n>, name: &[u8], hash: i32, table: ValueTable) -> i32 {
+    tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[value_slot(table)], static_name)
 }
 
 /// The searchable entries of a section-level name table: all but its last
@@ -540,8 +518,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         Ok(index)
     }
 
-    fn index_values(&mut self, name: &[u8], hash: i32, table: ValueTable) -> Outcome<i32> {
-        let index = lookup_value(&mut self.m, &mut self.ix, name, hash, table);
+    fn index_values(&mut self, name: &[u8], hash: i32, values: &mut Values<'_>) -> Outcome<i32> {
+        let index = match values {
+            Values::Module(table) => lookup_value(&mut self.m, &mut self.ix, name, hash, *table),
+            Values::External(table) => table.index_of(name, hash),
+        };
         if index < 0 {
             return Err(unknown_token(self.ctx(), name));
         }
@@ -872,7 +853,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         }
         let Some(values) = values else { return Ok(()) };
         let mut unused = bg_condition_bits_t::ZERO;
-        self.parse_condition_bits(values, cond, BitsDest::Alias(base), &mut unused)?;
+        self.parse_condition_bits(&mut Values::Module(values), cond, BitsDest::Alias(base), &mut unused)?;
         self.m.alias_counts[cond_index] = self.m.alias_counts[cond_index].wrapping_add(1);
         Ok(())
     }
@@ -902,7 +883,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// word (four-word window `local`).
     pub fn parse_condition_bits(
         &mut self,
-        values: ValueTable,
+        values: &mut Values<'_>,
         cond: i32,
         dest: BitsDest,
         local_result: &mut bg_condition_bits_t,
@@ -1040,7 +1021,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             let (mode, values) = CONDITION_TYPES[cond as usize];
             if mode == ANIM_CONDMODE_BITMASK {
                 if let Some(values) = values {
-                    self.parse_condition_bits(values, cond, BitsDest::Local, &mut value)?;
+                    self.parse_condition_bits(&mut Values::Module(values), cond, BitsDest::Local, &mut value)?;
                 }
             } else if let Some(values) = values {
                 if self.tok.read(false).is_empty() {
