@@ -40,8 +40,7 @@ fn zeroed<T>() -> Box<T> {
 /// The names of the values of a condition type (None: no value table).
 fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
     let table = tables::CONDITION_TYPES.get(cond)?.1?;
-    let mut m = world.module.module();
-    Some(table_names(m.value_table(table)))
+    Some(table_names(world.module.value_table(table)))
 }
 
 fn index_of(names: &[Vec<u8>], name: &str) -> Option<usize> {

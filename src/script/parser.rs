@@ -23,26 +23,32 @@ pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 const MESSAGE_CAPACITY: usize = 1023;
 
 /// The module's own globals the parser reads and writes.
+///
+/// Its string tables hold raw name pointers, which the parser reads: they
+/// are written only by the parser itself (the initial literals, the
+/// [`TableName`](tables::TableName)s of [`Module::init_weapon_strings`],
+/// define names in the alias buffer), and a `Module` is made only by
+/// `unsafe` code, which vouches for the names it starts with.
 pub struct Module<'a> {
-    pub weapon_strings: &'a mut [S; MAX_WEAPONS],
-    pub state_str: &'a mut [S; 5],
-    pub group_str: &'a mut [S; 19],
-    pub event_str: &'a mut [S; 17],
-    pub body_parts_str: &'a mut [S; 5],
-    pub mounted_str: &'a mut [S; 9],
-    pub vehicle_motion_str: &'a mut [S; 5],
-    pub vehicle_str: &'a mut [S; 5],
-    pub weapon_class_str: &'a mut [S; 12],
-    pub weapon_position_str: &'a mut [S; 3],
-    pub strafe_str: &'a mut [S; 4],
-    pub condition_type_str: &'a mut [S; 12],
-    pub section_str: &'a mut [S; 6],
+    pub(crate) weapon_strings: &'a mut [S; MAX_WEAPONS],
+    pub(crate) state_str: &'a mut [S; 5],
+    pub(crate) group_str: &'a mut [S; 19],
+    pub(crate) event_str: &'a mut [S; 17],
+    pub(crate) body_parts_str: &'a mut [S; 5],
+    pub(crate) mounted_str: &'a mut [S; 9],
+    pub(crate) vehicle_motion_str: &'a mut [S; 5],
+    pub(crate) vehicle_str: &'a mut [S; 5],
+    pub(crate) weapon_class_str: &'a mut [S; 12],
+    pub(crate) weapon_position_str: &'a mut [S; 3],
+    pub(crate) strafe_str: &'a mut [S; 4],
+    pub(crate) condition_type_str: &'a mut [S; 12],
+    pub(crate) section_str: &'a mut [S; 6],
     /// `bgAnimParseCurrentAnimGroup`.
     pub current_anim_group: &'a mut i32,
     /// `bgAnimParseCurrentEvent`.
     pub current_event: &'a mut i32,
     /// `bgAnimConditionAliases`.
-    pub aliases: &'a mut [S; ALIAS_COUNT],
+    pub(crate) aliases: &'a mut [S; ALIAS_COUNT],
     /// `bgAnimConditionAliasBits`.
     pub alias_bits: &'a mut [bg_condition_bits_t; ALIAS_COUNT],
     /// `bgAnimConditionAliasCounts`.
@@ -103,7 +109,16 @@ impl ModuleData {
     };
 
     /// Borrows every global.
-    pub fn module(&mut self) -> Module<'_> {
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every name of
+    /// the string tables is NULL or a NUL-terminated string that stays valid
+    /// and unchanged while the `Module` is used, as those written by a
+    /// `Module` are (the initial literals, [`TableName`](tables::TableName)s);
+    /// define names point into this value's own alias buffer, so a value
+    /// moved since a parse stored them is parsed again from the start (which
+    /// clears them) before anything else.
+    pub unsafe fn module(&mut self) -> Module<'_> {
         Module {
             weapon_strings: &mut self.weapon_strings,
             state_str: &mut self.state_str,
@@ -134,13 +149,30 @@ impl ModuleData {
 fn static_name<'n>(name: *const c_char) -> Option<&'n [u8]> {
     // SAFETY: the module's tables hold NULL or pointers to NUL-terminated
     // strings that outlive the module (its own literals, the engine's weapon
-    // names), exactly what the C original relies on.
+    // names): what the unsafe code that made the `Module` vouched for, and
+    // all a `Module` writes itself (see `Module`).
     unsafe { c_string(name) }
+}
+
+impl ModuleData {
+    /// A value table by kind.
+    pub fn value_table(&self, table: ValueTable) -> &[S] {
+        match table {
+            ValueTable::Weapons => &self.weapon_strings[..],
+            ValueTable::WeaponClass => &self.weapon_class_str[..],
+            ValueTable::Mounted => &self.mounted_str[..],
+            ValueTable::Vehicle => &self.vehicle_str[..],
+            ValueTable::VehicleMotion => &self.vehicle_motion_str[..],
+            ValueTable::MoveTypes => &self.group_str[..],
+            ValueTable::WeaponPosition => &self.weapon_position_str[..],
+            ValueTable::Strafe => &self.strafe_str[..],
+        }
+    }
 }
 
 impl Module<'_> {
     /// A value table by kind.
-    pub fn value_table(&mut self, table: ValueTable) -> &mut [S] {
+    fn value_table(&mut self, table: ValueTable) -> &mut [S] {
         match table {
             ValueTable::Weapons => &mut self.weapon_strings[..],
             ValueTable::WeaponClass => &mut self.weapon_class_str[..],

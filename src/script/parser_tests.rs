@@ -105,7 +105,9 @@ impl Harness {
     }
 
     fn parse(&mut self, pass1: bool) -> Outcome<()> {
-        let mut m = self.data.module();
+        // SAFETY: the tables hold the initial literals and the harness's
+        // weapon names; the data is parsed from the start.
+        let mut m = unsafe { self.data.module() };
         // SAFETY: the harness keeps its weapon names as long as its module.
         m.init_weapon_strings(self.weapons.iter().map(|w| unsafe { TableName::new(w.as_ptr()) }));
         let runtime = if pass1 { Some(RuntimeNames { records: &mut self.runtime[..], count: &mut self.count }) } else { None };
@@ -812,7 +814,8 @@ fn observation_hooks_and_stop_point() {
     let plain_outcome = plain.parse(true);
     let mut h = Harness::new(script);
     let mut observer = Observer { inner: h.engine, blocks: Vec::new(), defines: Vec::new(), uses: Vec::new() };
-    let mut m = h.data.module();
+    // SAFETY: as in `Harness::parse`.
+    let mut m = unsafe { h.data.module() };
     // SAFETY: as in `Harness::parse`.
     m.init_weapon_strings(h.weapons.iter().map(|w| unsafe { TableName::new(w.as_ptr()) }));
     let input = ParseInput {

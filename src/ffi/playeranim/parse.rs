@@ -160,7 +160,10 @@ pub unsafe extern "C" fn uoanim_playeranim_reset() {
 ///
 /// # Safety
 /// Single-threaded module contract (crate::cell); the references must not
-/// outlive the export that takes them.
+/// outlive the export that takes them. The tables' names are what the
+/// module wrote (its literals, the engine's weapon names, define names in
+/// its own static buffer), or what the engine wrote into the exported
+/// tables, under the same contract (docs/ABI.md, "Raw engine memory").
 unsafe fn module<'a>() -> Module<'a> {
     // SAFETY: see above; every cell is a distinct static.
     unsafe {
