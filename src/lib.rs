@@ -14,6 +14,10 @@
 //! Which link unit is built (game, cgame, engine, client) is chosen in one
 //! place, [`flavour`].
 #![deny(unsafe_op_in_unsafe_fn)]
+// Raw engine memory enters the core only through `unsafe` constructors
+// (docs/ABI.md, "Raw engine memory"): no safe function dereferences a raw
+// pointer it is given.
+#![deny(clippy::not_unsafe_ptr_arg_deref)]
 // The link units need nothing but the C library: the crate uses `core` and
 // `alloc` (over the C allocator, src/runtime.rs); `std` only for its tests.
 #![no_std]
