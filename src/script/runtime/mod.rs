@@ -558,22 +558,19 @@ pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
         return Ok(-1);
     }
     let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
-    let mut found = None;
-    while found.is_none() && state >= 0 {
+    let script = loop {
+        if state < 0 {
+            return Ok(-1);
+        }
         if let Some(list) = animation_list(table, state, anim_group) {
             if list.count != 0 {
                 let list = scripts.list(list);
-                if let Some(slot) = first_valid_item(clients, client_num, list)? {
-                    found = list.script(slot);
+                if let Some(script) = first_valid_item(clients, client_num, list)?.and_then(|slot| list.script(slot)) {
+                    break script;
                 }
             }
         }
-        if found.is_none() {
-            state -= 1;
-        }
-    }
-    let Some(script) = found else {
-        return Ok(-1);
+        state -= 1;
     };
     if script.commandCount == 0 {
         return Ok(-1);
