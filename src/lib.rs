@@ -6,7 +6,8 @@
 //! * the **safe core** (`script`, `tree`, `action`): plain Rust over the
 //!   `#[repr(C)]` mirrors of `abi`, reporting failures as values
 //!   ([`error::Failure`]) and reaching the engine only through the traits it
-//!   declares;
+//!   declares; raw engine memory enters it only through a few `unsafe`
+//!   constructors (docs/ABI.md, "Raw engine memory");
 //! * the **FFI layer** (`ffi`, compiled only for a link unit): the exported C
 //!   functions and data symbols, the engine imports, and the one place that
 //!   turns a failure into the engine's `Com_Error`.
