@@ -178,7 +178,9 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
             writeln!(out, "  {label}: no blocks").ok();
             continue;
         }
-        let slot = runtime::first_valid_item(&clients, client, ScriptList::pooled(&world.table, list)).map_err(|e| format!("{e:?}"))?;
+        let slot = runtime::first_valid_item(&clients, client, ScriptList::pooled(&world.table, list))
+            .map_err(|e| format!("{e:?}"))?
+            .map(|(slot, _)| slot);
         for (i, &item) in items.iter().enumerate() {
             let line = obs.blocks.get(&item).map_or(0, |&p| line_col(&script.text, p).0);
             if Some(i) == slot {

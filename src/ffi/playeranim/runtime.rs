@@ -415,8 +415,8 @@ pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg
         let clients = unsafe { clients_ref() };
         // SAFETY: the list's slots hold NULL or live scripts (engine contract).
         let scripts = unsafe { core_rt::ScriptList::engine(list) };
-        let slot = core_rt::first_valid_item(clients, clientNum, scripts)?;
-        Ok(slot.and_then(|s| list.scripts.get(s).copied()).unwrap_or(ptr::null_mut()))
+        let found = core_rt::first_valid_item(clients, clientNum, scripts)?;
+        Ok(found.and_then(|(slot, _)| list.scripts.get(slot).copied()).unwrap_or(ptr::null_mut()))
     })
 }
 

@@ -245,17 +245,17 @@ pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim
     true
 }
 
-/// `BG_FirstValidItem`: the slot (in `list`) of the first script whose
-/// conditions hold for `bgs.clientinfo[client_num]`.
+/// `BG_FirstValidItem`: the slot (in `list`) and the script of the first
+/// script whose conditions hold for `bgs.clientinfo[client_num]`.
 ///
 /// `count <= 0` gives `None` before the client number is checked; a client
 /// number outside 0..64 is an error (a guard of the reconstruction). Slots
 /// that cannot be followed never match.
-pub fn first_valid_item<const RAW: bool>(
+pub fn first_valid_item<'t, const RAW: bool>(
     clients: &ClientInfos,
     client_num: i32,
-    scripts: ScriptList<'_, RAW>,
-) -> RtOutcome<Option<usize>> {
+    scripts: ScriptList<'t, RAW>,
+) -> RtOutcome<Option<(usize, &'t bg_anim_script_t)>> {
     let list = scripts.list;
     if list.count <= 0 {
         return Ok(None);
@@ -266,7 +266,7 @@ pub fn first_valid_item<const RAW: bool>(
     for slot in 0..list_len(list) {
         if let Some(script) = scripts.script(slot) {
             if evaluate_conditions(&client.conditionWords, script) {
-                return Ok(Some(slot));
+                return Ok(Some((slot, script)));
             }
         }
     }
@@ -509,13 +509,6 @@ pub fn is_dead(player: &playerState_t) -> bool {
     player.pmType as u32 >= PM_DEAD as u32
 }
 
-/// A list of the table addressed by (state, move type); `None` outside the
-/// 4 x 18 array.
-fn animation_list(table: &bg_static_animation_table_t, state: i32, move_type: i32) -> Option<&bg_anim_script_list_t> {
-    let row = table.animations.get(usize::try_from(state).ok()?)?;
-    row.get(usize::try_from(move_type).ok()?)
-}
-
 /// The list of an event: 0..9 in `events`, 10..15 in `scriptLists`.
 pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg_anim_script_list_t> {
     let event = usize::try_from(event).ok()?;
@@ -557,20 +550,26 @@ pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
     if is_dead(player) {
         return Ok(-1);
     }
-    let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
-    let script = loop {
-        if state < 0 {
+    // A move type outside 0..17 addresses no list in any state.
+    let Ok(move_type) = usize::try_from(anim_group) else {
+        return Ok(-1);
+    };
+    // The rows of the states from `state_index` (at most 3) down to 0.
+    let top = usize::try_from(state_index.min(ANIM_STATE_COUNT as i32 - 1)).map_or(0, |top| top + 1);
+    let mut found = None;
+    for row in table.animations[..top].iter().rev() {
+        let Some(list) = row.get(move_type) else {
             return Ok(-1);
-        }
-        if let Some(list) = animation_list(table, state, anim_group) {
-            if list.count != 0 {
-                let list = scripts.list(list);
-                if let Some(script) = first_valid_item(clients, client_num, list)?.and_then(|slot| list.script(slot)) {
-                    break script;
-                }
+        };
+        if list.count != 0 {
+            if let Some((_, script)) = first_valid_item(clients, client_num, scripts.list(list))? {
+                found = Some(script);
+                break;
             }
         }
-        state -= 1;
+    }
+    let Some(script) = found else {
+        return Ok(-1);
     };
     if script.commandCount == 0 {
         return Ok(-1);
@@ -598,10 +597,7 @@ fn draw_command<'t, const RAW: bool, E: RuntimeEngine>(
     if list.list.count == 0 {
         return Ok(None);
     }
-    let Some(slot) = first_valid_item(clients, client_num, list)? else {
-        return Ok(None);
-    };
-    let Some(script) = list.script(slot) else {
+    let Some((_, script)) = first_valid_item(clients, client_num, list)? else {
         return Ok(None);
     };
     if script.commandCount == 0 {

@@ -191,17 +191,17 @@ fn first_valid_item_order_and_guards() {
     w.add_animation(0, 1, a);
     w.add_animation(0, 1, b);
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap(), Some(1));
+    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap().map(|(slot, _)| slot), Some(1));
     w.clients[5].conditionWords[ANIM_COND_FIRING as usize][0] = 1;
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap(), Some(0));
+    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap().map(|(slot, _)| slot), Some(0));
     assert_eq!(
         err_text(first_valid_item(&w.clients, 64, ScriptList::pooled(&w.table, list))),
         b"\x15BG_FirstValidItem: invalid client number 64"
     );
     // an empty list answers before the client check
     let empty = &w.table.animations[0][2];
-    assert_eq!(first_valid_item(&w.clients, 999, ScriptList::pooled(&w.table, empty)).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 999, ScriptList::pooled(&w.table, empty)).unwrap().map(|(slot, _)| slot), None);
     // NULL and foreign pointers never match
     let mut foreign = zeroed::<bg_anim_script_t>();
     let mut list2 = w.table.animations[0][2];
@@ -209,9 +209,9 @@ fn first_valid_item_order_and_guards() {
     list2.scripts[1] = &mut *foreign as *mut _;
     list2.scripts[2] = (w.item_ptr(b) as usize + 4) as *mut _;
     list2.count = 3;
-    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap().map(|(slot, _)| slot), None);
     list2.count = 100_000; // bounded to the 128 slots
-    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap().map(|(slot, _)| slot), None);
 }
 
 // ---- playback --------------------------------------------------------------------
