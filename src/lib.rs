@@ -6,7 +6,8 @@
 //! * the **safe core** (`script`, `tree`, `action`): plain Rust over the
 //!   `#[repr(C)]` mirrors of `abi`, reporting failures as values
 //!   ([`error::Failure`]) and reaching the engine only through the traits it
-//!   declares;
+//!   declares; raw engine memory enters it only through a few `unsafe`
+//!   constructors (docs/ABI.md, "Raw engine memory");
 //! * the **FFI layer** (`ffi`, compiled only for a link unit): the exported C
 //!   functions and data symbols, the engine imports, and the one place that
 //!   turns a failure into the engine's `Com_Error`.
@@ -14,6 +15,10 @@
 //! Which link unit is built (game, cgame, engine, client) is chosen in one
 //! place, [`flavour`].
 #![deny(unsafe_op_in_unsafe_fn)]
+// Raw engine memory enters the core only through `unsafe` constructors
+// (docs/ABI.md, "Raw engine memory"): no safe function dereferences a raw
+// pointer it is given.
+#![deny(clippy::not_unsafe_ptr_arg_deref)]
 // The link units need nothing but the C library: the crate uses `core` and
 // `alloc` (over the C allocator, src/runtime.rs); `std` only for its tests.
 #![no_std]

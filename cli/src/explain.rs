@@ -8,8 +8,8 @@ use crate::script::{condition_names, table_names, Observed, World};
 use std::fmt::Write;
 use uoanim::abi::bg::*;
 use uoanim::script::runtime::engine::RuntimeEngine;
-use uoanim::script::runtime::{self, ClientInfos, PoolScripts};
-use uoanim::script::tables::{self, ValueTable};
+use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
+use uoanim::script::tables;
 
 /// What to explain.
 #[derive(Clone, Debug, Default)]
@@ -40,11 +40,7 @@ fn zeroed<T>() -> Box<T> {
 /// The names of the values of a condition type (None: no value table).
 fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
     let table = tables::CONDITION_TYPES.get(cond)?.1?;
-    let mut m = world.module.module();
-    Some(table_names(match table {
-        ValueTable::External(_) => return None,
-        t => m.value_table(t),
-    }))
+    Some(table_names(world.module.value_table(table)))
 }
 
 fn index_of(names: &[Vec<u8>], name: &str) -> Option<usize> {
@@ -182,7 +178,9 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
             writeln!(out, "  {label}: no blocks").ok();
             continue;
         }
-        let slot = runtime::first_valid_item(&PoolScripts(&world.table), &clients, client, list).map_err(|e| format!("{e:?}"))?;
+        let slot = runtime::first_valid_item(&clients, client, ScriptList::pooled(&world.table, list))
+            .map_err(|e| format!("{e:?}"))?
+            .map(|(slot, _)| slot);
         for (i, &item) in items.iter().enumerate() {
             let line = obs.blocks.get(&item).map_or(0, |&p| line_col(&script.text, p).0);
             if Some(i) == slot {
@@ -254,14 +252,14 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     // What the runtime itself does with it.
     let result = if let Some(e) = &q.event {
         let e = index_of(&events, e).unwrap_or(0) as i32;
-        runtime::anim_script_event(&world.table, &PoolScripts(&world.table), &clients, &mut ps, e, false, false, &mut Draw)
+        runtime::anim_script_event(Scripts::pool(&world.table), &clients, &mut ps, e, false, false, &mut Draw)
     } else if let Some((from, to)) = &q.statechange {
         let f = index_of(&states, from).unwrap_or(0) as i32;
         let t = index_of(&states, to).unwrap_or(0) as i32;
-        runtime::anim_script_state_change(&world.table, &PoolScripts(&world.table), &clients, &mut ps, f, t, &mut Draw)
+        runtime::anim_script_state_change(Scripts::pool(&world.table), &clients, &mut ps, f, t, &mut Draw)
     } else {
         let mt = movetype.unwrap_or(0) as i32;
-        runtime::execute_command(&world.table, &PoolScripts(&world.table), &mut clients, &mut ps, state as i32, mt, false, &mut Draw)
+        runtime::execute_command(Scripts::pool(&world.table), &mut clients, &mut ps, state as i32, mt, false, &mut Draw)
     }
     .map_err(|e| format!("{e:?}"))?;
     let anim = |v: i32| entry_name(world, (v as u32 & !ANIM_TOGGLEBIT) as i16);

@@ -72,8 +72,13 @@ impl World {
             tree: BuiltTree::default(),
             real_tree: false,
         };
-        let names: Vec<*const core::ffi::c_char> = world.weapon_names.iter().map(|c| c.as_ptr()).collect();
-        world.module.module().init_weapon_strings(names.into_iter().take(MAX_WEAPONS - 1));
+        // SAFETY: the world keeps its weapon names, unchanged, as long as
+        // its module.
+        let names: Vec<tables::TableName> =
+            world.weapon_names.iter().map(|c| unsafe { tables::TableName::new(c.as_ptr()) }).collect();
+        // SAFETY: the tables hold the initial literals (see below for the
+        // weapon names).
+        unsafe { world.module.module() }.init_weapon_strings(names.into_iter().take(MAX_WEAPONS - 1));
         world
     }
 }
@@ -259,7 +264,9 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             text: &buffer,
             behaviour: BEHAVIOUR,
         };
-        parser::parse_script_stop(module.module(), input)
+        // SAFETY: the tables hold the initial literals and the world's weapon
+        // names; the boxed data never moves, and the parse starts afresh.
+        parser::parse_script_stop(unsafe { module.module() }, input)
     };
     world.sound_names = std::mem::take(&mut sounds);
     if let (Err(f), stop) = pass1 {
@@ -314,7 +321,9 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let World { module, table, .. } = &mut world;
         let mut engine = PaEngine { text, pass: 2, cursor: None, obs: &mut obs, sound_names: &mut sounds };
         let input = ParseInput { table, runtime: None, engine: &mut engine, path: None, text: &buffer, behaviour: BEHAVIOUR };
-        parser::parse_script_stop(module.module(), input)
+        // SAFETY: the tables hold the initial literals and the world's weapon
+        // names; the boxed data never moves, and the parse starts afresh.
+        parser::parse_script_stop(unsafe { module.module() }, input)
     };
     world.sound_names.append(&mut sounds);
     if let (Err(f), stop) = pass2 {

@@ -10,7 +10,7 @@ use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
-use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, CONDITION_TYPES};
+use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
 use core::ffi::{c_char, CStr};
 
@@ -23,26 +23,32 @@ pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 const MESSAGE_CAPACITY: usize = 1023;
 
 /// The module's own globals the parser reads and writes.
+///
+/// Its string tables hold raw name pointers, which the parser reads: they
+/// are written only by the parser itself (the initial literals, the
+/// [`TableName`](tables::TableName)s of [`Module::init_weapon_strings`],
+/// define names in the alias buffer), and a `Module` is made only by
+/// `unsafe` code, which vouches for the names it starts with.
 pub struct Module<'a> {
-    pub weapon_strings: &'a mut [S; MAX_WEAPONS],
-    pub state_str: &'a mut [S; 5],
-    pub group_str: &'a mut [S; 19],
-    pub event_str: &'a mut [S; 17],
-    pub body_parts_str: &'a mut [S; 5],
-    pub mounted_str: &'a mut [S; 9],
-    pub vehicle_motion_str: &'a mut [S; 5],
-    pub vehicle_str: &'a mut [S; 5],
-    pub weapon_class_str: &'a mut [S; 12],
-    pub weapon_position_str: &'a mut [S; 3],
-    pub strafe_str: &'a mut [S; 4],
-    pub condition_type_str: &'a mut [S; 12],
-    pub section_str: &'a mut [S; 6],
+    pub(crate) weapon_strings: &'a mut [S; MAX_WEAPONS],
+    pub(crate) state_str: &'a mut [S; 5],
+    pub(crate) group_str: &'a mut [S; 19],
+    pub(crate) event_str: &'a mut [S; 17],
+    pub(crate) body_parts_str: &'a mut [S; 5],
+    pub(crate) mounted_str: &'a mut [S; 9],
+    pub(crate) vehicle_motion_str: &'a mut [S; 5],
+    pub(crate) vehicle_str: &'a mut [S; 5],
+    pub(crate) weapon_class_str: &'a mut [S; 12],
+    pub(crate) weapon_position_str: &'a mut [S; 3],
+    pub(crate) strafe_str: &'a mut [S; 4],
+    pub(crate) condition_type_str: &'a mut [S; 12],
+    pub(crate) section_str: &'a mut [S; 6],
     /// `bgAnimParseCurrentAnimGroup`.
     pub current_anim_group: &'a mut i32,
     /// `bgAnimParseCurrentEvent`.
     pub current_event: &'a mut i32,
     /// `bgAnimConditionAliases`.
-    pub aliases: &'a mut [S; ALIAS_COUNT],
+    pub(crate) aliases: &'a mut [S; ALIAS_COUNT],
     /// `bgAnimConditionAliasBits`.
     pub alias_bits: &'a mut [bg_condition_bits_t; ALIAS_COUNT],
     /// `bgAnimConditionAliasCounts`.
@@ -103,7 +109,16 @@ impl ModuleData {
     };
 
     /// Borrows every global.
-    pub fn module(&mut self) -> Module<'_> {
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every name of
+    /// the string tables is NULL or a NUL-terminated string that stays valid
+    /// and unchanged while the `Module` is used, as those written by a
+    /// `Module` are (the initial literals, [`TableName`](tables::TableName)s);
+    /// define names point into this value's own alias buffer, so a value
+    /// moved since a parse stored them is parsed again from the start (which
+    /// clears them) before anything else.
+    pub unsafe fn module(&mut self) -> Module<'_> {
         Module {
             weapon_strings: &mut self.weapon_strings,
             state_str: &mut self.state_str,
@@ -134,13 +149,30 @@ impl ModuleData {
 fn static_name<'n>(name: *const c_char) -> Option<&'n [u8]> {
     // SAFETY: the module's tables hold NULL or pointers to NUL-terminated
     // strings that outlive the module (its own literals, the engine's weapon
-    // names), exactly what the C original relies on.
+    // names): what the unsafe code that made the `Module` vouched for, and
+    // all a `Module` writes itself (see `Module`).
     unsafe { c_string(name) }
+}
+
+impl ModuleData {
+    /// A value table by kind.
+    pub fn value_table(&self, table: ValueTable) -> &[S] {
+        match table {
+            ValueTable::Weapons => &self.weapon_strings[..],
+            ValueTable::WeaponClass => &self.weapon_class_str[..],
+            ValueTable::Mounted => &self.mounted_str[..],
+            ValueTable::Vehicle => &self.vehicle_str[..],
+            ValueTable::VehicleMotion => &self.vehicle_motion_str[..],
+            ValueTable::MoveTypes => &self.group_str[..],
+            ValueTable::WeaponPosition => &self.weapon_position_str[..],
+            ValueTable::Strafe => &self.strafe_str[..],
+        }
+    }
 }
 
 impl Module<'_> {
     /// A value table by kind.
-    pub fn value_table(&mut self, table: ValueTable) -> &mut [S] {
+    fn value_table(&mut self, table: ValueTable) -> &mut [S] {
         match table {
             ValueTable::Weapons => &mut self.weapon_strings[..],
             ValueTable::WeaponClass => &mut self.weapon_class_str[..],
@@ -150,7 +182,6 @@ impl Module<'_> {
             ValueTable::MoveTypes => &mut self.group_str[..],
             ValueTable::WeaponPosition => &mut self.weapon_position_str[..],
             ValueTable::Strafe => &mut self.strafe_str[..],
-            ValueTable::External(p) => external_table(p),
         }
     }
 
@@ -177,14 +208,14 @@ impl Module<'_> {
     }
 
     /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
-    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = *const c_char>) {
+    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = tables::TableName>) {
         for entry in self.weapon_strings.iter_mut() {
             *entry = S { name: core::ptr::null(), hash: 0 };
         }
         self.weapon_strings[0] = S { name: tables::WEAPON_NONE.as_ptr() as *const c_char, hash: string_hash(b"none") };
         for (slot, name) in self.weapon_strings.iter_mut().skip(1).zip(names) {
-            slot.name = name;
-            slot.hash = static_name(name).map_or(0, string_hash);
+            slot.name = name.as_ptr();
+            slot.hash = static_name(slot.name).map_or(0, string_hash);
         }
     }
 
@@ -197,22 +228,6 @@ impl Module<'_> {
         self.alias_buffer.fill(0);
         self.alias_counts.fill(0);
         *self.alias_used = 0;
-    }
-}
-
-/// A caller's NULL-name-terminated table as a slice (terminator included).
-fn external_table<'t>(p: *mut S) -> &'t mut [S] {
-    if p.is_null() {
-        return &mut [];
-    }
-    // SAFETY: a caller-provided table is terminated by an entry with a NULL
-    // name, as the C original requires; it is not one of the module's own.
-    unsafe {
-        let mut len = 0usize;
-        while !(*p.add(len)).name.is_null() {
-            len += 1;
-        }
-        core::slice::from_raw_parts_mut(p, len + 1)
     }
 }
 
@@ -398,19 +413,20 @@ pub struct ParseRun<'a, E: ParseEngine> {
     pub behaviour: Behaviour,
     /// Lookup indexes valid for this run (the tables do not change
     /// while one parse runs).
-    pub ix: Indexes,
+    pub ix: Indexes<'a>,
 }
 
 /// Per-run lookup indexes of the module's string tables and of the
-/// animation names (see [`tables::HashIndex`]).
-pub struct Indexes {
-    names: [tables::HashIndex<32>; 6],
-    values: [tables::HashIndex<128>; 8],
-    anims: tables::HashIndex<BG_ANIM_MAX_ANIMATIONS>,
+/// animation names (see [`tables::HashIndex`]); `'n` is the lifetime of the
+/// tables' names.
+pub struct Indexes<'n> {
+    names: [tables::HashIndex<'n, 32>; 6],
+    values: [tables::HashIndex<'n, 128>; 8],
+    anims: tables::HashIndex<'n, BG_ANIM_MAX_ANIMATIONS>,
     anims_built: bool,
 }
 
-impl Indexes {
+impl Indexes<'_> {
     /// Nothing indexed yet.
     pub const fn new() -> Self {
         Self {
@@ -422,14 +438,14 @@ impl Indexes {
     }
 }
 
-impl Default for Indexes {
+impl Default for Indexes<'_> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-fn value_slot(table: ValueTable) -> Option<usize> {
-    Some(match table {
+fn value_slot(table: ValueTable) -> usize {
+    match table {
         ValueTable::Weapons => 0,
         ValueTable::WeaponClass => 1,
         ValueTable::Mounted => 2,
@@ -438,8 +454,7 @@ fn value_slot(table: ValueTable) -> Option<usize> {
         ValueTable::MoveTypes => 5,
         ValueTable::WeaponPosition => 6,
         ValueTable::Strafe => 7,
-        ValueTable::External(_) => return None,
-    })
+    }
 }
 
 /// A copy of a token (the session buffer is overwritten by the next read).
@@ -473,13 +488,8 @@ fn is(token: &[u8], keyword: &[u8]) -> bool {
     same_name(token, keyword)
 }
 
-fn lookup_value(m: &mut Module<'_>, ix: &mut Indexes, name: &[u8], hash: i32, table: ValueTable) -> i32 {
-    match value_slot(table) {
-        Some(slot) => {
-            tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[slot], static_name)
-        }
-        None => tables::index_for_string_hashed(name, hash, m.value_table(table), static_name),
-    }
+fn lookup_value<'n>(m: &mut Module<'_>, ix: &mut Indexes<'n>, name: &[u8], hash: i32, table: ValueTable) -> i32 {
+    tables::index_for_string_indexed(name, || hash, m.value_table(table), &mut ix.values[value_slot(table)], static_name)
 }
 
 /// The searchable entries of a section-level name table: all but its last
@@ -540,8 +550,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         Ok(index)
     }
 
-    fn index_values(&mut self, name: &[u8], hash: i32, table: ValueTable) -> Outcome<i32> {
-        let index = lookup_value(&mut self.m, &mut self.ix, name, hash, table);
+    fn index_values(&mut self, name: &[u8], hash: i32, values: &mut Values<'_>) -> Outcome<i32> {
+        let index = match values {
+            Values::Module(table) => lookup_value(&mut self.m, &mut self.ix, name, hash, *table),
+            Values::External(table) => table.index_of(name, hash),
+        };
         if index < 0 {
             return Err(unknown_token(self.ctx(), name));
         }
@@ -873,7 +886,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         }
         let Some(values) = values else { return Ok(()) };
         let mut unused = bg_condition_bits_t::ZERO;
-        self.parse_condition_bits(values, cond, BitsDest::Alias(base), &mut unused)?;
+        self.parse_condition_bits(&mut Values::Module(values), cond, BitsDest::Alias(base), &mut unused)?;
         self.m.alias_counts[cond_index] = self.m.alias_counts[cond_index].wrapping_add(1);
         Ok(())
     }
@@ -903,7 +916,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// word (four-word window `local`).
     pub fn parse_condition_bits(
         &mut self,
-        values: ValueTable,
+        values: &mut Values<'_>,
         cond: i32,
         dest: BitsDest,
         local_result: &mut bg_condition_bits_t,
@@ -1041,7 +1054,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             let (mode, values) = CONDITION_TYPES[cond as usize];
             if mode == ANIM_CONDMODE_BITMASK {
                 if let Some(values) = values {
-                    self.parse_condition_bits(values, cond, BitsDest::Local, &mut value)?;
+                    self.parse_condition_bits(&mut Values::Module(values), cond, BitsDest::Local, &mut value)?;
                 }
             } else if let Some(values) = values {
                 if self.tok.read(false).is_empty() {

@@ -4,6 +4,7 @@
 use std::prelude::rust_2021::*;
 
 use super::*;
+use crate::script::tables::TableName;
 use crate::abi::common::scr_anim_t;
 use std::ffi::CString;
 
@@ -104,8 +105,11 @@ impl Harness {
     }
 
     fn parse(&mut self, pass1: bool) -> Outcome<()> {
-        let mut m = self.data.module();
-        m.init_weapon_strings(self.weapons.iter().map(|w| w.as_ptr()));
+        // SAFETY: the tables hold the initial literals and the harness's
+        // weapon names; the data is parsed from the start.
+        let mut m = unsafe { self.data.module() };
+        // SAFETY: the harness keeps its weapon names as long as its module.
+        m.init_weapon_strings(self.weapons.iter().map(|w| unsafe { TableName::new(w.as_ptr()) }));
         let runtime = if pass1 { Some(RuntimeNames { records: &mut self.runtime[..], count: &mut self.count }) } else { None };
         let input = ParseInput {
             table: &mut self.table,
@@ -810,8 +814,10 @@ fn observation_hooks_and_stop_point() {
     let plain_outcome = plain.parse(true);
     let mut h = Harness::new(script);
     let mut observer = Observer { inner: h.engine, blocks: Vec::new(), defines: Vec::new(), uses: Vec::new() };
-    let mut m = h.data.module();
-    m.init_weapon_strings(h.weapons.iter().map(|w| w.as_ptr()));
+    // SAFETY: as in `Harness::parse`.
+    let mut m = unsafe { h.data.module() };
+    // SAFETY: as in `Harness::parse`.
+    m.init_weapon_strings(h.weapons.iter().map(|w| unsafe { TableName::new(w.as_ptr()) }));
     let input = ParseInput {
         table: &mut h.table,
         runtime: Some(RuntimeNames { records: &mut h.runtime[..], count: &mut h.count }),

@@ -129,6 +129,36 @@ pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = [
     S::END,
 ];
 
+/// A name the module's string tables may hold: NULL, a literal, or a string
+/// of engine memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableName(*const c_char);
+
+impl TableName {
+    /// No name.
+    pub const NULL: Self = TableName(core::ptr::null());
+
+    /// A name that lives as long as the program.
+    pub const fn of_static(name: &'static core::ffi::CStr) -> Self {
+        TableName(name.as_ptr())
+    }
+
+    /// A name of engine memory.
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): `name` is NULL
+    /// or a NUL-terminated string that stays valid and unchanged for as long
+    /// as a table of the module holds it.
+    pub const unsafe fn new(name: *const c_char) -> Self {
+        TableName(name)
+    }
+
+    /// The pointer a table entry stores.
+    pub const fn as_ptr(self) -> *const c_char {
+        self.0
+    }
+}
+
 /// The literal stored as weapon 0.
 pub const WEAPON_NONE: &[u8] = b"none\0";
 
@@ -143,9 +173,51 @@ pub enum ValueTable {
     MoveTypes,
     WeaponPosition,
     Strafe,
-    /// A caller's NULL-name-terminated table (the standalone
-    /// `BG_ParseConditionBits` export).
-    External(*mut bg_indexed_string_t),
+}
+
+/// A caller's NULL-name-terminated value table (the standalone
+/// `BG_ParseConditionBits` export), terminator included.
+pub struct ExternalTable<'t>(&'t mut [S]);
+
+impl<'t> ExternalTable<'t> {
+    /// The table at `table`, up to and including its first entry with a NULL
+    /// name; NULL gives an empty table.
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): `table` is NULL
+    /// or points at entries up to one with a NULL name, whose other names
+    /// are NUL-terminated strings, all valid, and neither read nor written
+    /// through another path, for `'t`.
+    pub unsafe fn new(table: *mut S) -> Self {
+        if table.is_null() {
+            return ExternalTable(&mut []);
+        }
+        let mut len = 0usize;
+        // SAFETY: guaranteed by the caller: every entry up to the
+        // terminator is readable, and the slice covers exactly those.
+        unsafe {
+            while !(*table.add(len)).name.is_null() {
+                len += 1;
+            }
+            ExternalTable(core::slice::from_raw_parts_mut(table, len + 1))
+        }
+    }
+
+    /// [`index_for_string_hashed`] in this table (which stores the hashes
+    /// it computes, as the original does).
+    pub fn index_of(&mut self, name: &[u8], hash: i32) -> i32 {
+        // SAFETY: the names are NUL-terminated strings (the constructor's
+        // contract), and no one else can write them meanwhile.
+        index_for_string_hashed(name, hash, self.0, |p| unsafe { c_string(p) })
+    }
+}
+
+/// The table `BG_ParseConditionBits` looks values up in.
+pub enum Values<'t> {
+    /// One of the module's own tables.
+    Module(ValueTable),
+    /// A caller's table.
+    External(ExternalTable<'t>),
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.
@@ -391,9 +463,10 @@ mod tests {
 
 /// A sorted `(hash, index)` view of a table, answering "first entry with
 /// this hash and name" exactly like the linear scan, in O(log n). Used only
-/// while the table cannot change (within one parse).
+/// while the table cannot change (within one parse); `'n` is the lifetime of
+/// the table's names.
 #[derive(Clone, Copy)]
-pub struct HashIndex<const N: usize> {
+pub struct HashIndex<'n, const N: usize> {
     ready: bool,
     len: usize,
     keys: [(i32, u16); N],
@@ -405,13 +478,13 @@ pub struct HashIndex<const N: usize> {
     /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
     /// more): a name of another length cannot match.
     lengths: u64,
-    /// Each entry's name (pointer and length, from the table's resolver),
-    /// for small tables compared directly instead of hashing the query.
-    names: [(*const u8, usize); N],
+    /// Each entry's name (from the table's resolver), for small tables
+    /// compared directly instead of hashing the query.
+    names: [&'n [u8]; N],
     names_ok: bool,
 }
 
-impl<const N: usize> HashIndex<N> {
+impl<const N: usize> HashIndex<'_, N> {
     /// An empty, not yet built index.
     pub const fn new() -> Self {
         Self {
@@ -421,7 +494,7 @@ impl<const N: usize> HashIndex<N> {
             hashes: [0; N],
             filled: 0,
             lengths: u64::MAX,
-            names: [(core::ptr::null(), 0); N],
+            names: [b""; N],
             names_ok: false,
         }
     }
@@ -466,7 +539,7 @@ impl<const N: usize> HashIndex<N> {
     }
 }
 
-impl<const N: usize> Default for HashIndex<N> {
+impl<const N: usize> Default for HashIndex<'_, N> {
     fn default() -> Self {
         Self::new()
     }
@@ -482,7 +555,7 @@ pub fn index_for_string_indexed<'n, const N: usize>(
     name: &[u8],
     hash: impl FnOnce() -> i32,
     strings: &mut [bg_indexed_string_t],
-    index: &mut HashIndex<N>,
+    index: &mut HashIndex<'n, N>,
     resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
 ) -> i32 {
     if !index.ready {
@@ -496,7 +569,7 @@ pub fn index_for_string_indexed<'n, const N: usize>(
             let resolved = resolve(e.name);
             index.names_ok &= resolved.is_some();
             let entry_name = resolved.unwrap_or(b"");
-            index.names[i] = (entry_name.as_ptr(), entry_name.len());
+            index.names[i] = entry_name;
             lengths |= 1u64 << entry_name.len().min(63);
             index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
         }
@@ -517,16 +590,7 @@ pub fn index_for_string_indexed<'n, const N: usize>(
         // Small table: the first entry with an equal name is the answer
         // (equal names have equal hashes: the hash folds case exactly as
         // the compare does), no need to hash the query.
-        index.names[..index.len].iter().position(|&(ptr, len)| {
-            len == name.len() && {
-                // SAFETY: `ptr`/`len` are a name slice `resolve` gave for
-                // this table when the index was built; the table's strings
-                // stay valid and unchanged while the index is used (one
-                // parse run).
-                let entry_name = unsafe { core::slice::from_raw_parts(ptr, len) };
-                same_name(name, entry_name)
-            }
-        })
+        index.names[..index.len].iter().position(|&entry_name| entry_name.len() == name.len() && same_name(name, entry_name))
     } else {
         let hash = hash();
         index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))

@@ -160,7 +160,10 @@ pub unsafe extern "C" fn uoanim_playeranim_reset() {
 ///
 /// # Safety
 /// Single-threaded module contract (crate::cell); the references must not
-/// outlive the export that takes them.
+/// outlive the export that takes them. The tables' names are what the
+/// module wrote (its literals, the engine's weapon names, define names in
+/// its own static buffer), or what the engine wrote into the exported
+/// tables, under the same contract (docs/ABI.md, "Raw engine memory").
 unsafe fn module<'a>() -> Module<'a> {
     // SAFETY: see above; every cell is a distinct static.
     unsafe {
@@ -394,19 +397,20 @@ impl ParseEngine for Engine {
 /// Single-threaded module contract.
 unsafe fn init_weapon_strings(m: &mut Module<'_>) {
     // SAFETY: engine globals read as the C original reads them; a NULL
-    // weapon record gives a NULL name (divergence: the C would crash).
+    // weapon record gives a NULL name (divergence: the C would crash). The
+    // weapon names are engine memory that outlives the module's use.
     unsafe {
         let count = (*bg_numWeapons.get()).clamp(0, MAX_WEAPONS as i32 - 1) as usize;
         let infos = *bg_weaponInfos.get();
         let names = (1..=count).map(|i| {
             if infos.is_null() {
-                return core::ptr::null();
+                return tables::TableName::NULL;
             }
             let info = *infos.add(i);
             if info.is_null() {
-                core::ptr::null()
+                tables::TableName::NULL
             } else {
-                (*info).pickupName
+                tables::TableName::new((*info).pickupName)
             }
         });
         m.init_weapon_strings(names);
@@ -719,7 +723,10 @@ unsafe fn with_session<R>(
 }
 
 /// The module's own value table behind a pointer, or the caller's table.
-fn value_table_of(values: *mut bg_indexed_string_t) -> tables::ValueTable {
+///
+/// # Safety
+/// As [`tables::ExternalTable::new`] for a table not of the module's own.
+unsafe fn value_table_of<'t>(values: *mut bg_indexed_string_t) -> tables::Values<'t> {
     use tables::ValueTable as V;
     let known: [(*mut S, V); 8] = [
         (weaponStrings.as_ptr().cast(), V::Weapons),
@@ -731,7 +738,11 @@ fn value_table_of(values: *mut bg_indexed_string_t) -> tables::ValueTable {
         (animWeaponPositionStr.as_ptr().cast(), V::WeaponPosition),
         (animStrafeStateStr.as_ptr().cast(), V::Strafe),
     ];
-    known.iter().find(|(p, _)| *p == values).map_or(V::External(values), |&(_, v)| v)
+    match known.iter().find(|(p, _)| *p == values) {
+        Some(&(_, v)) => tables::Values::Module(v),
+        // SAFETY: guaranteed by the caller.
+        None => tables::Values::External(unsafe { tables::ExternalTable::new(values) }),
+    }
 }
 
 /// `void BG_ParseConditionBits(char **parse, bg_indexed_string_t *values, int32_t conditionIndex, bg_condition_bits_t *bits)`.
@@ -748,7 +759,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
         if bits.is_null() {
             return Ok(());
         }
-        let table = value_table_of(values);
+        let mut table = value_table_of(values);
         let alias_base = bgAnimConditionAliasBits.as_ptr() as *mut bg_condition_bits_t;
         let offset = (bits as usize).wrapping_sub(alias_base as usize);
         let size = core::mem::size_of::<bg_condition_bits_t>();
@@ -756,7 +767,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
             let index = offset / size;
             with_session(parse, |run| {
                 let mut unused = bg_condition_bits_t::ZERO;
-                run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Alias(index), &mut unused)
+                run.parse_condition_bits(&mut table, conditionIndex, parser::BitsDest::Alias(index), &mut unused)
             })
         } else {
             // The caller's record may lie inside the published table (the
@@ -765,7 +776,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
             // its partial writes in place when it raises).
             let mut target = bits.read_unaligned();
             let outcome =
-                with_session(parse, |run| run.parse_condition_bits(table, conditionIndex, parser::BitsDest::Local, &mut target));
+                with_session(parse, |run| run.parse_condition_bits(&mut table, conditionIndex, parser::BitsDest::Local, &mut target));
             bits.write_unaligned(target);
             outcome
         }

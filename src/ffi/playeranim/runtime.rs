@@ -284,28 +284,6 @@ impl RuntimeEngine for Runtime {
     }
 }
 
-/// Script pointers followed as the original follows them: the lists of the
-/// engine's table hold NULL or pointers into its pool, stored by the parser
-/// (the same trust as in `bgAnimStaticTable` itself).
-struct EngineScripts<'t>(core::marker::PhantomData<&'t bg_anim_script_t>);
-
-impl EngineScripts<'_> {
-    /// # Safety
-    /// Every non-NULL list slot read through it must point at a live script
-    /// that is not written while the reference is used.
-    unsafe fn new() -> Self {
-        EngineScripts(core::marker::PhantomData)
-    }
-}
-
-impl<'t> core_rt::ScriptAccess<'t> for EngineScripts<'t> {
-    #[inline]
-    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
-        // SAFETY: guaranteed by the constructor's contract.
-        unsafe { pointer.as_ref() }
-    }
-}
-
 /// The XAnim queries of the finalize step.
 struct Finalize;
 
@@ -435,10 +413,10 @@ pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg
         };
         // SAFETY: only shared references are formed in this export.
         let clients = unsafe { clients_ref() };
-        // SAFETY: list slots hold pointers the parser stored (engine contract).
-        let scripts = unsafe { EngineScripts::new() };
-        let slot = core_rt::first_valid_item(&scripts, clients, clientNum, list)?;
-        Ok(slot.and_then(|s| list.scripts.get(s).copied()).unwrap_or(ptr::null_mut()))
+        // SAFETY: the list's slots hold NULL or live scripts (engine contract).
+        let scripts = unsafe { core_rt::ScriptList::engine(list) };
+        let found = core_rt::first_valid_item(clients, clientNum, scripts)?;
+        Ok(found.and_then(|(slot, _)| list.scripts.get(slot).copied()).unwrap_or(ptr::null_mut()))
     })
 }
 
@@ -546,9 +524,10 @@ pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateInde
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        // SAFETY: list slots hold pointers the parser stored (engine contract).
-        let scripts = unsafe { EngineScripts::new() };
-        core_rt::execute_command(table, &scripts, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
+        // SAFETY: the lists' slots hold NULL or pointers into the table's pool
+        // the parser stored (engine contract).
+        let scripts = unsafe { core_rt::Scripts::engine(table) };
+        core_rt::execute_command(scripts, clients, player, stateIndex, animGroup, restartSame != 0, &mut engine)
     })
 }
 
@@ -565,9 +544,10 @@ pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fr
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        // SAFETY: list slots hold pointers the parser stored (engine contract).
-        let scripts = unsafe { EngineScripts::new() };
-        core_rt::anim_script_state_change(table, &scripts, clients, player, fromState, toState, &mut engine)
+        // SAFETY: the lists' slots hold NULL or pointers into the table's pool
+        // the parser stored (engine contract).
+        let scripts = unsafe { core_rt::Scripts::engine(table) };
+        core_rt::anim_script_state_change(scripts, clients, player, fromState, toState, &mut engine)
     })
 }
 
@@ -584,9 +564,10 @@ pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        // SAFETY: list slots hold pointers the parser stored (engine contract).
-        let scripts = unsafe { EngineScripts::new() };
-        core_rt::anim_script_event(table, &scripts, clients, player, event, restartSame != 0, force != 0, &mut engine)
+        // SAFETY: the lists' slots hold NULL or pointers into the table's pool
+        // the parser stored (engine contract).
+        let scripts = unsafe { core_rt::Scripts::engine(table) };
+        core_rt::anim_script_event(scripts, clients, player, event, restartSame != 0, force != 0, &mut engine)
     })
 }
 
@@ -603,9 +584,10 @@ pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event
             return Ok(-1);
         };
         let mut engine = Runtime { table: table as *const _ };
-        // SAFETY: list slots hold pointers the parser stored (engine contract).
-        let scripts = unsafe { EngineScripts::new() };
-        core_rt::get_anim_script_event(table, &scripts, clients, player, event, &mut engine)
+        // SAFETY: the lists' slots hold NULL or pointers into the table's pool
+        // the parser stored (engine contract).
+        let scripts = unsafe { core_rt::Scripts::engine(table) };
+        core_rt::get_anim_script_event(scripts, clients, player, event, &mut engine)
     })
 }
 

@@ -3,11 +3,13 @@
 //! `bg_animation_execution.c`, `bg_load_anim_for_index.c`).
 //!
 //! Everything here works on the `#[repr(C)]` mirrors by reference. The lists
-//! of the table hold raw pointers into `globalItems`; they are resolved into
-//! pool indices ([`resolve_script`]) instead of being dereferenced, so the
-//! core never follows a pointer it cannot check. Every index the original
-//! leaves unchecked is bounded here; the defined results are listed in
-//! docs/DIVERGENCES.md ("Player animation runtime").
+//! of the table hold raw pointers into `globalItems`; the runtime reads them
+//! only through a [`ScriptList`], which either resolves them into pool
+//! indices ([`resolve_script`]) or, for engine memory whose contract the
+//! boundary vouched for in an `unsafe` constructor, follows them as the
+//! original does. Every index the original leaves unchecked is bounded
+//! here; the defined results are listed in docs/DIVERGENCES.md ("Player
+//! animation runtime").
 
 // A `Failure` carries its whole text (no heap): large by design.
 #![allow(clippy::result_large_err)]
@@ -92,28 +94,102 @@ pub fn resolve_script(table: &bg_static_animation_table_t, script: *const bg_ani
     (index * SIZE == offset).then_some(index)
 }
 
-/// How the runtime follows the script pointers stored in a list.
-pub trait ScriptAccess<'t> {
-    /// The script `pointer` designates, `None` when it cannot be followed.
-    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t>;
+/// A table whose script lists the runtime reads, and how it follows their
+/// slots: `RAW` false resolves every pointer into the table's pool (see
+/// [`resolve_script`]); `RAW` true follows it as the original does, for a
+/// table of engine memory.
+#[derive(Clone, Copy)]
+pub struct Scripts<'t, const RAW: bool> {
+    table: &'t bg_static_animation_table_t,
 }
 
-/// Checked access: only pointers at an element of the table's pool are
-/// followed (see [`resolve_script`]).
-#[derive(Clone, Copy)]
-pub struct PoolScripts<'t>(pub &'t bg_static_animation_table_t);
-
-impl<'t> ScriptAccess<'t> for PoolScripts<'t> {
-    #[inline]
-    fn script(&self, pointer: *mut bg_anim_script_t) -> Option<&'t bg_anim_script_t> {
-        self.0.globalItems.get(resolve_script(self.0, pointer)?)
+impl<'t> Scripts<'t, false> {
+    /// Checked access: only pointers at an element of `table`'s pool are
+    /// followed.
+    pub fn pool(table: &'t bg_static_animation_table_t) -> Self {
+        Scripts { table }
     }
 }
 
-/// The script a list slot points at.
-#[inline]
-fn list_script<'t, S: ScriptAccess<'t>>(scripts: &S, list: &bg_anim_script_list_t, slot: usize) -> Option<&'t bg_anim_script_t> {
-    scripts.script(*list.scripts.get(slot)?)
+impl<'t> Scripts<'t, true> {
+    /// The engine's table, whose list slots are followed as stored.
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every non-NULL
+    /// slot among the first `count` (at most `BG_ANIM_MAX_LIST_ITEMS`) of
+    /// each script list of `table` points at a live `bg_anim_script_t` that
+    /// is not written during `'t`.
+    pub unsafe fn engine(table: &'t bg_static_animation_table_t) -> Self {
+        Scripts { table }
+    }
+}
+
+impl<'t, const RAW: bool> Scripts<'t, RAW> {
+    /// The table.
+    #[inline]
+    pub fn table(self) -> &'t bg_static_animation_table_t {
+        self.table
+    }
+
+    /// One of the table's own lists (never another: the constructors'
+    /// contracts speak of these).
+    #[inline]
+    fn list(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, RAW> {
+        ScriptList { list, pool: Some(self.table) }
+    }
+}
+
+/// A script list, and how the runtime follows its slots (see [`Scripts`]).
+#[derive(Clone, Copy)]
+pub struct ScriptList<'t, const RAW: bool> {
+    list: &'t bg_anim_script_list_t,
+    /// The table whose pool the slots resolve into (`RAW` false).
+    pool: Option<&'t bg_static_animation_table_t>,
+}
+
+impl<'t> ScriptList<'t, false> {
+    /// Checked access: only pointers at an element of `table`'s pool are
+    /// followed.
+    pub fn pooled(table: &'t bg_static_animation_table_t, list: &'t bg_anim_script_list_t) -> Self {
+        ScriptList { list, pool: Some(table) }
+    }
+}
+
+impl<'t> ScriptList<'t, true> {
+    /// A list of engine memory, whose slots are followed as stored.
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every non-NULL
+    /// slot among the first `count` (at most `BG_ANIM_MAX_LIST_ITEMS`) of
+    /// `list` points at a live `bg_anim_script_t` that is not written during
+    /// `'t`.
+    pub unsafe fn engine(list: &'t bg_anim_script_list_t) -> Self {
+        ScriptList { list, pool: None }
+    }
+}
+
+impl<'t, const RAW: bool> ScriptList<'t, RAW> {
+    /// The list.
+    #[inline]
+    pub fn list(self) -> &'t bg_anim_script_list_t {
+        self.list
+    }
+
+    /// The script `slot` (below [`list_len`]) points at, `None` when it
+    /// cannot be followed.
+    #[inline]
+    fn script(self, slot: usize) -> Option<&'t bg_anim_script_t> {
+        let pointer = *self.list.scripts.get(slot)?;
+        if RAW {
+            // SAFETY: `slot` is below the list's `count`; the constructor's
+            // contract (`ScriptList::engine`, or `Scripts::engine` for the
+            // table's own lists) makes the pointer NULL or a live script.
+            unsafe { pointer.as_ref() }
+        } else {
+            let table = self.pool?;
+            table.globalItems.get(resolve_script(table, pointer)?)
+        }
+    }
 }
 
 /// Slots of a list the runtime looks at: `count`, bounded to the array.
@@ -169,18 +245,18 @@ pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim
     true
 }
 
-/// `BG_FirstValidItem`: the slot (in `list`) of the first script whose
-/// conditions hold for `bgs.clientinfo[client_num]`.
+/// `BG_FirstValidItem`: the slot (in `list`) and the script of the first
+/// script whose conditions hold for `bgs.clientinfo[client_num]`.
 ///
 /// `count <= 0` gives `None` before the client number is checked; a client
 /// number outside 0..64 is an error (a guard of the reconstruction). Slots
-/// whose pointer does not resolve into `table` never match.
-pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
-    scripts: &S,
+/// that cannot be followed never match.
+pub fn first_valid_item<'t, const RAW: bool>(
     clients: &ClientInfos,
     client_num: i32,
-    list: &bg_anim_script_list_t,
-) -> RtOutcome<Option<usize>> {
+    scripts: ScriptList<'t, RAW>,
+) -> RtOutcome<Option<(usize, &'t bg_anim_script_t)>> {
+    let list = scripts.list;
     if list.count <= 0 {
         return Ok(None);
     }
@@ -188,9 +264,9 @@ pub fn first_valid_item<'t, S: ScriptAccess<'t>>(
         return Err(RuntimeError::FirstValidClient(client_num));
     };
     for slot in 0..list_len(list) {
-        if let Some(script) = list_script(scripts, list, slot) {
+        if let Some(script) = scripts.script(slot) {
             if evaluate_conditions(&client.conditionWords, script) {
-                return Ok(Some(slot));
+                return Ok(Some((slot, script)));
             }
         }
     }
@@ -433,13 +509,6 @@ pub fn is_dead(player: &playerState_t) -> bool {
     player.pmType as u32 >= PM_DEAD as u32
 }
 
-/// A list of the table addressed by (state, move type); `None` outside the
-/// 4 x 18 array.
-fn animation_list(table: &bg_static_animation_table_t, state: i32, move_type: i32) -> Option<&bg_anim_script_list_t> {
-    let row = table.animations.get(usize::try_from(state).ok()?)?;
-    row.get(usize::try_from(move_type).ok()?)
-}
-
 /// The list of an event: 0..9 in `events`, 10..15 in `scriptLists`.
 pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg_anim_script_list_t> {
     let event = usize::try_from(event).ok()?;
@@ -467,9 +536,8 @@ pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg
 /// States above 3 and move types outside 0..17 address no list here (they
 /// count as empty), so the search starts at state 3 at most.
 #[allow(clippy::too_many_arguments)]
-pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
-    table: &bg_static_animation_table_t,
-    scripts: &S,
+pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
+    scripts: Scripts<'_, RAW>,
     clients: &mut ClientInfos,
     player: &mut playerState_t,
     state_index: i32,
@@ -477,22 +545,27 @@ pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     restart_same: bool,
     engine: &mut E,
 ) -> RtOutcome<i32> {
+    let table = scripts.table;
     let client_num = player.psClientNum;
     if is_dead(player) {
         return Ok(-1);
     }
-    let mut state = state_index.min(ANIM_STATE_COUNT as i32 - 1);
+    // A move type outside 0..17 addresses no list in any state.
+    let Ok(move_type) = usize::try_from(anim_group) else {
+        return Ok(-1);
+    };
+    // The rows of the states from `state_index` (at most 3) down to 0.
+    let top = usize::try_from(state_index.min(ANIM_STATE_COUNT as i32 - 1)).map_or(0, |top| top + 1);
     let mut found = None;
-    while found.is_none() && state >= 0 {
-        if let Some(list) = animation_list(table, state, anim_group) {
-            if list.count != 0 {
-                if let Some(slot) = first_valid_item(scripts, clients, client_num, list)? {
-                    found = list_script(scripts, list, slot);
-                }
+    for row in table.animations[..top].iter().rev() {
+        let Some(list) = row.get(move_type) else {
+            return Ok(-1);
+        };
+        if list.count != 0 {
+            if let Some((_, script)) = first_valid_item(clients, client_num, scripts.list(list))? {
+                found = Some(script);
+                break;
             }
-        }
-        if found.is_none() {
-            state -= 1;
         }
     }
     let Some(script) = found else {
@@ -515,20 +588,16 @@ pub fn execute_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 /// Selects a script of `list` and draws one of its commands at random:
 /// the chosen command, or `None` (no valid script, no commands, or a drawn
 /// index outside the commands).
-fn draw_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
-    scripts: &S,
+fn draw_command<'t, const RAW: bool, E: RuntimeEngine>(
     clients: &ClientInfos,
     client_num: i32,
-    list: &bg_anim_script_list_t,
+    list: ScriptList<'t, RAW>,
     engine: &mut E,
 ) -> RtOutcome<Option<&'t bg_anim_script_command_t>> {
-    if list.count == 0 {
+    if list.list.count == 0 {
         return Ok(None);
     }
-    let Some(slot) = first_valid_item(scripts, clients, client_num, list)? else {
-        return Ok(None);
-    };
-    let Some(script) = list_script(scripts, list, slot) else {
+    let Some((_, script)) = first_valid_item(clients, client_num, list)? else {
         return Ok(None);
     };
     if script.commandCount == 0 {
@@ -541,15 +610,15 @@ fn draw_command<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 /// `BG_AnimScriptStateChange`: plays a random command of the first valid
 /// script of `statechanges[to][from]`, with timers, no restart-same, not
 /// forced. -1 when dead, when nothing applies, or for states outside 0..3.
-pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
-    table: &bg_static_animation_table_t,
-    scripts: &S,
+pub fn anim_script_state_change<const RAW: bool, E: RuntimeEngine>(
+    scripts: Scripts<'_, RAW>,
     clients: &ClientInfos,
     player: &mut playerState_t,
     from_state: i32,
     to_state: i32,
     engine: &mut E,
 ) -> RtOutcome<i32> {
+    let table = scripts.table;
     if is_dead(player) {
         return Ok(-1);
     }
@@ -561,7 +630,7 @@ pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     let Some(list) = list else {
         return Ok(-1);
     };
-    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
+    match draw_command(clients, player.psClientNum, scripts.list(list), engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, false, false, engine)),
         None => Ok(-1),
     }
@@ -572,9 +641,8 @@ pub fn anim_script_state_change<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 /// still plays for a dead player. -1 when nothing applies or for events
 /// outside 0..15.
 #[allow(clippy::too_many_arguments)]
-pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
-    table: &bg_static_animation_table_t,
-    scripts: &S,
+pub fn anim_script_event<const RAW: bool, E: RuntimeEngine>(
+    scripts: Scripts<'_, RAW>,
     clients: &ClientInfos,
     player: &mut playerState_t,
     event: i32,
@@ -582,13 +650,14 @@ pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
     force: bool,
     engine: &mut E,
 ) -> RtOutcome<i32> {
+    let table = scripts.table;
     if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    match draw_command(scripts, clients, player.psClientNum, list, engine)? {
+    match draw_command(clients, player.psClientNum, scripts.list(list), engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, restart_same, force, engine)),
         None => Ok(-1),
     }
@@ -596,21 +665,21 @@ pub fn anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
 
 /// `BG_GetAnimScriptEvent`: like [`anim_script_event`] (same gates, same
 /// random draw) but only returns `animIndex[0]` of the drawn command.
-pub fn get_anim_script_event<'t, S: ScriptAccess<'t>, E: RuntimeEngine>(
-    table: &bg_static_animation_table_t,
-    scripts: &S,
+pub fn get_anim_script_event<const RAW: bool, E: RuntimeEngine>(
+    scripts: Scripts<'_, RAW>,
     clients: &ClientInfos,
     player: &playerState_t,
     event: i32,
     engine: &mut E,
 ) -> RtOutcome<i32> {
+    let table = scripts.table;
     if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
     }
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    Ok(draw_command(scripts, clients, player.psClientNum, list, engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
+    Ok(draw_command(clients, player.psClientNum, scripts.list(list), engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
 }
 
 // ---- lookups ---------------------------------------------------------------------

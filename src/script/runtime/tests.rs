@@ -89,11 +89,11 @@ impl World {
     }
 
     fn exec(&mut self, state: i32, mt: i32, restart: bool) -> RtOutcome<i32> {
-        execute_command(&self.table, &PoolScripts(&self.table), &mut self.clients, &mut self.ps, state, mt, restart, &mut self.engine)
+        execute_command(Scripts::pool(&self.table), &mut self.clients, &mut self.ps, state, mt, restart, &mut self.engine)
     }
 
     fn event(&mut self, event: i32) -> RtOutcome<i32> {
-        anim_script_event(&self.table, &PoolScripts(&self.table), &self.clients, &mut self.ps, event, false, false, &mut self.engine)
+        anim_script_event(Scripts::pool(&self.table), &self.clients, &mut self.ps, event, false, false, &mut self.engine)
     }
 }
 
@@ -191,17 +191,17 @@ fn first_valid_item_order_and_guards() {
     w.add_animation(0, 1, a);
     w.add_animation(0, 1, b);
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 5, list).unwrap(), Some(1));
+    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap().map(|(slot, _)| slot), Some(1));
     w.clients[5].conditionWords[ANIM_COND_FIRING as usize][0] = 1;
     let list = &w.table.animations[0][1];
-    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 5, list).unwrap(), Some(0));
+    assert_eq!(first_valid_item(&w.clients, 5, ScriptList::pooled(&w.table, list)).unwrap().map(|(slot, _)| slot), Some(0));
     assert_eq!(
-        err_text(first_valid_item(&PoolScripts(&w.table), &w.clients, 64, list)),
+        err_text(first_valid_item(&w.clients, 64, ScriptList::pooled(&w.table, list))),
         b"\x15BG_FirstValidItem: invalid client number 64"
     );
     // an empty list answers before the client check
     let empty = &w.table.animations[0][2];
-    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 999, empty).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 999, ScriptList::pooled(&w.table, empty)).unwrap().map(|(slot, _)| slot), None);
     // NULL and foreign pointers never match
     let mut foreign = zeroed::<bg_anim_script_t>();
     let mut list2 = w.table.animations[0][2];
@@ -209,9 +209,9 @@ fn first_valid_item_order_and_guards() {
     list2.scripts[1] = &mut *foreign as *mut _;
     list2.scripts[2] = (w.item_ptr(b) as usize + 4) as *mut _;
     list2.count = 3;
-    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 0, &list2).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap().map(|(slot, _)| slot), None);
     list2.count = 100_000; // bounded to the 128 slots
-    assert_eq!(first_valid_item(&PoolScripts(&w.table), &w.clients, 0, &list2).unwrap(), None);
+    assert_eq!(first_valid_item(&w.clients, 0, ScriptList::pooled(&w.table, &list2)).unwrap().map(|(slot, _)| slot), None);
 }
 
 // ---- playback --------------------------------------------------------------------
@@ -403,11 +403,11 @@ fn events_death_only_when_dead_and_one_draw() {
     // GetAnimScriptEvent: same draw, animIndex[0], no player writes
     w.engine.samples = vec![1];
     let before = (w.ps.legsAnim, w.ps.legsTimer);
-    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), 3);
+    assert_eq!(get_anim_script_event(Scripts::pool(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), 3);
     assert_eq!(before, (w.ps.legsAnim, w.ps.legsTimer));
     w.ps.pmType = 100;
-    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), -1);
-    assert_eq!(get_anim_script_event(&w.table, &PoolScripts(&w.table), &w.clients, &w.ps, ANIM_EVENT_DEATH, &mut w.engine).unwrap(), 4);
+    assert_eq!(get_anim_script_event(Scripts::pool(&w.table), &w.clients, &w.ps, ANIM_EVENT_PAIN, &mut w.engine).unwrap(), -1);
+    assert_eq!(get_anim_script_event(Scripts::pool(&w.table), &w.clients, &w.ps, ANIM_EVENT_DEATH, &mut w.engine).unwrap(), 4);
 }
 
 #[test]
@@ -417,17 +417,17 @@ fn state_change_is_indexed_to_from() {
     let p = w.item_ptr(s);
     // statechange <to=2> <from=1>
     World::push(&mut w.table.statechanges[2][1], p);
-    let r = anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 2, 1, &mut w.engine).unwrap();
+    let r = anim_script_state_change(Scripts::pool(&w.table), &w.clients, &mut w.ps, 2, 1, &mut w.engine).unwrap();
     assert_eq!(r, -1);
     assert!(w.engine.draws.is_empty());
-    let r = anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap();
+    let r = anim_script_state_change(Scripts::pool(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap();
     assert_eq!(r, 55);
     assert_eq!((w.ps.legsAnim, w.ps.legsTimer), (0x20b, 55));
     assert_eq!(w.engine.draws, vec![(0, 1)]);
-    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 4, 1, &mut w.engine).unwrap(), -1);
-    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, -2, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(Scripts::pool(&w.table), &w.clients, &mut w.ps, 4, 1, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(Scripts::pool(&w.table), &w.clients, &mut w.ps, 1, -2, &mut w.engine).unwrap(), -1);
     w.ps.pmType = 7;
-    assert_eq!(anim_script_state_change(&w.table, &PoolScripts(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap(), -1);
+    assert_eq!(anim_script_state_change(Scripts::pool(&w.table), &w.clients, &mut w.ps, 1, 2, &mut w.engine).unwrap(), -1);
 }
 
 #[test]
@@ -496,9 +496,9 @@ fn odd_table_contents_and_arguments_never_panic() {
         let (a, b, c) = (odd(), odd(), odd());
         let _ = w.exec(a, b, c & 1 != 0);
         let _ = w.event(a);
-        let scripts = PoolScripts(&w.table);
-        let _ = get_anim_script_event(&w.table, &scripts, &w.clients, &w.ps, b, &mut w.engine);
-        let _ = anim_script_state_change(&w.table, &scripts, &w.clients, &mut w.ps, a, b, &mut w.engine);
+        let scripts = Scripts::pool(&w.table);
+        let _ = get_anim_script_event(scripts, &w.clients, &w.ps, b, &mut w.engine);
+        let _ = anim_script_state_change(scripts, &w.clients, &mut w.ps, a, b, &mut w.engine);
         let _ = play_anim(&w.table.entries, &mut w.ps, a as u32, b as u32, c, true, false, true);
         let _ = update_condition_value(&mut w.clients, a & 127, b, c, true);
         let _ = get_condition_value(&w.clients[0], a, true);
