@@ -30,8 +30,6 @@ TARGET_DIR := target
 # The differential suites, and the game data their stock cases read (default:
 # the stock data of ../shared/difftest when it is there; tests/parity/README.md)
 PARITY := tests/parity
-# memcheck's sample of differential cases is drawn from ../shared/difftest
-DIFFTEST ?= ../shared/difftest
 UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
@@ -170,7 +168,9 @@ test-tool: $(TOOL)
 #                              (cargo-fuzz + libFuzzer + ASan; installs cargo-fuzz)
 #   make fuzz-minimise         the working corpus, minimised, as fuzz/regression/
 #   make memcheck              valgrind over the C tests, >= 100 differential
-#                              cases per suite and flavour and the corpus, both arches
+#                              cases of tests/parity per suite and flavour (those
+#                              that read game data only with UO_DATA) and the
+#                              corpus, both arches
 # `make test` also replays the regression corpus (stable toolchain, no
 # instrumentation) and runs a short memcheck.
 FUZZ_SECONDS ?= 60
@@ -183,12 +183,12 @@ fuzz-minimise:
 	scripts/fuzz.sh minimise
 
 memcheck: dist
-	ARCHES="$(LINUX_ARCHES)" DIFFTEST="$(DIFFTEST)" scripts/memcheck.sh
+	ARCHES="$(LINUX_ARCHES)" UO_DATA="$(UO_DATA)" scripts/memcheck.sh
 
 test-corpus: dist
 	ARCHES="$(LINUX_ARCHES)" scripts/replay-corpus.sh
 
 test-memcheck: dist
-	ARCHES="$(LINUX_ARCHES)" DIFFTEST="$(DIFFTEST)" scripts/memcheck.sh --short
+	ARCHES="$(LINUX_ARCHES)" UO_DATA="$(UO_DATA)" scripts/memcheck.sh --short
 
 test: test-corpus test-memcheck

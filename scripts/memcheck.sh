@@ -2,9 +2,13 @@
 # memcheck.sh [--short] — valgrind memcheck over the built units (dist/):
 #
 #   * every C test of c_tests/ (*_test.c, linked as c_tests/run.sh links them),
-#   * a sample of the differential cases of ../shared/difftest (when present):
-#     at least 100 per suite and flavour (at server/client, pa game/cgame),
-#     spread over the case list; each output must still equal the expected one,
+#   * a sample of the differential cases of tests/parity (pa game/cgame, at
+#     server/client): at least 100 per suite and flavour, spread over the case
+#     list; each output must still equal the expected one of the suite's store
+#     (or its SHA-256 digest, where the store holds one). The cases that read
+#     game data are in the sample only when UO_DATA names it (as for
+#     `make test`; tests/parity/README.md "Game data"); without it the sample
+#     is drawn from the others,
 #   * the fuzz regression corpus through the harness (fuzz/harness/replay.c),
 #
 # on x86_64 and i686, with --error-exitcode (any invalid access or read of
@@ -18,7 +22,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 short=0
 [ "${1:-}" = --short ] && short=1
-difftest=${DIFFTEST:-../shared/difftest}
+# the differential suites, and the game data (UO_DATA; empty: none) some of
+# their cases read; lib.sh finds it and the expected outputs as run.sh does
+parity=tests/parity
+game_data=${UO_DATA:-}
+expected=""
+. "$parity/lib.sh"
 arches=${ARCHES:-x86_64 i686}
 per_suite=$([ $short = 1 ] && echo 4 || echo 100)
 out=$(mktemp -d)
@@ -124,15 +133,14 @@ for arch in $arches; do
     done
   done
   # differential cases
-  [ -d "$difftest" ] || { echo "memcheck: $difftest not present, differential cases skipped"; continue; }
   for suite in at:server at:client pa:game pa:cgame; do
     s=${suite%%:*} flavour=${suite#*:}
-    here=$difftest/$s
+    here=$parity/$s
     case $suite in
-      at:server) lib=engine def=; cases=("$here"/cases/*.case); expected=$here/expected/$arch ;;
-      at:client) lib=client def=-DAT_FLAVOUR_CLIENT; cases=("$here"/cases/*.case "$here"/cases-client/*.case); expected=$here/expected-client/$arch ;;
-      pa:game) lib=game def=; cases=("$here"/cases/*.case); expected=$here/expected/$arch ;;
-      pa:cgame) lib=cgame def=-DPA_FLAVOUR_CGAME; cases=("$here"/cases/*.case "$here"/cases-cgame/*.case); expected=$here/expected-cgame/$arch ;;
+      at:server) lib=engine def=; dirs=("$here/cases") ;;
+      at:client) lib=client def=-DAT_FLAVOUR_CLIENT; dirs=("$here/cases" "$here/cases-client") ;;
+      pa:game) lib=game def=; dirs=("$here/cases") ;;
+      pa:cgame) lib=cgame def=-DPA_FLAVOUR_CGAME; dirs=("$here/cases" "$here/cases-cgame") ;;
     esac
     driver=$out/$s-$flavour-$arch
     if [ $s = at ]; then
@@ -140,16 +148,54 @@ for arch in $arches; do
     else
       gcc $m $def -std=c11 -D_DEFAULT_SOURCE -O1 -g -w -o "$driver" "$here/driver.c" "$here/stubs.c" "dist/$arch/libuoanim_$lib.a" -lpthread -ldl -lm
     fi
+    # the game data (as run.sh finds it) and the driver's arguments for it:
+    # at reads it as stock/ under its root, pa from --data
+    if [ $s = at ]; then
+      resolve_data at "$game_data" animtrees looped_leaves.txt
+      root_dir=$out/root-$s; rm -rf "$root_dir"; mkdir -p "$root_dir"
+      [ -z "$data" ] || ln -s "$data" "$root_dir/stock"
+      args=(-R "$root_dir")
+    else
+      resolve_data pa "$game_data" playeranim.script stock_tree.inc stock_weapons.inc
+      args=(${data:+--data "$data"})
+    fi
+    # the cases, sorted by name (as run.sh orders them); without game data
+    # those that read it are left out
+    for d in "${dirs[@]}"; do ls "$d"/*.case; done |
+      awk -F/ '{ n = $NF; sub(/\.case$/, "", n); print n "\t" $0 }' | sort -k1,1 | cut -f2 >"$out/$s-$flavour.paths"
+    if [ -z "$data" ]; then
+      needs_data_list $s "$out/$s-$flavour.paths" >"$out/$s-$flavour.data"
+      grep -vxF -f "$out/$s-$flavour.data" "$out/$s-$flavour.paths" >"$out/$s-$flavour.run" || true
+      [ "$arch" != "${arches%% *}" ] ||
+        echo "memcheck $s $flavour: the $(wc -l <"$out/$s-$flavour.data") cases that read game data are not sampled ($data_reason); $(wc -l <"$out/$s-$flavour.run") are"
+    else
+      cp "$out/$s-$flavour.paths" "$out/$s-$flavour.run"
+    fi
     with=()
-    for c in "${cases[@]}"; do [ -f "$expected/$(basename "$c" .case).out" ] && with+=("$c"); done
+    while IFS= read -r c; do
+      if [ -n "$(expected_for $s $flavour $arch "$(basename "$c" .case)")" ]; then with+=("$c"); fi
+    done <"$out/$s-$flavour.run"
     n=0 bad=0
     while IFS= read -r c; do
       name=$(basename "$c" .case)
       log=$out/$s-$flavour-$arch-$name.vg
-      if [ $s = at ]; then
-        vg "$s/$flavour $name ($arch)" "$log" "$driver" -R "$here" "$c" || { bad=$((bad + 1)); continue; }
-      else
-        vg "$s/$flavour $name ($arch)" "$log" "$driver" --data "$here/stock" "$c" || { bad=$((bad + 1)); continue; }
+      n=$((n + 1))
+      vg "$s/$flavour $name ($arch)" "$log" "$driver" "${args[@]}" "$c" || { bad=$((bad + 1)); continue; }
+      exp=$(expected_for $s $flavour $arch "$name")
+      # where the store holds only the output's digest (the cases that read
+      # game data), the output under valgrind passes when it has that digest;
+      # otherwise it is compared, under the masks below, with the output of
+      # the driver run without valgrind, which must have it
+      ref=$exp
+      if [ "${exp##*.}" = sha256 ]; then
+        [ "$(sha256sum <"$log.out" | cut -d' ' -f1)" = "$(cat "$exp")" ] && continue
+        ref=$log.native
+        "$driver" "${args[@]}" "$c" >"$ref" 2>/dev/null || true
+        if [ "$(sha256sum <"$ref" | cut -d' ' -f1)" != "$(cat "$exp")" ]; then
+          echo "MEMCHECK FAIL $s/$flavour $name ($arch): the output differs from the expected one (its SHA-256 is not the one in $exp) also without valgrind"
+          bad=$((bad + 1))
+          continue
+        fi
       fi
       # valgrind runs x87 arithmetic in binary64: the engine flavour's
       # long double lengths come out rounded there, so they are masked
@@ -158,14 +204,13 @@ for arch in $arches; do
       # i686: the at driver names a cell value "->cK" only above 8 MiB, and
       # valgrind's heap lies lower: in cases with such links (the in-cell
       # reference list) cell values are masked
-      if [ "$s" = at ] && [ "$arch" = i686 ] && grep -q -- '->c[0-9]' "$expected/$name.out"; then
+      if [ "$s" = at ] && [ "$arch" = i686 ] && grep -q -- '->c[0-9]' "$ref"; then
         mask="sed -E -e s/len=[^[:space:]]+[[:space:]][^[:space:]]+/len=*/g -e s/->c[0-9]+|0x[0-9a-f]{8}/CELL/g"
       fi
-      if ! cmp -s <($mask <"$log.out") <($mask <"$expected/$name.out"); then
+      if ! cmp -s <($mask <"$log.out") <($mask <"$ref"); then
         echo "MEMCHECK FAIL $s/$flavour $name ($arch): the output under valgrind differs from the expected one"
         bad=$((bad + 1))
       fi
-      n=$((n + 1))
     done < <(sample "$per_suite" "${with[@]}")
     echo "memcheck $s $flavour $arch: $n cases, $bad failed"
     [ $bad = 0 ] || failed=1
