@@ -84,8 +84,12 @@ case $mode in
         "fuzz/corpus/$target" "fuzz/seeds/$target" "fuzz/regression/$target" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
         >"$log" 2>&1 || status=$?
-      findings=$(grep -c 'Test unit written to' "$log" || true)
-      echo "  $target ($feature): $(stats "$log") findings=$findings (exit $status, log $log)"
+      # crashes, leaks, timeouts and out-of-memory inputs are findings; a
+      # slow unit (libFuzzer reports the slowest input so far when it took
+      # over 10 s, which a stalled machine also produces) is counted apart
+      findings=$(grep 'Test unit written to' "$log" | grep -vc '/slow-unit-' || true)
+      slow=$(grep 'Test unit written to' "$log" | grep -c '/slow-unit-' || true)
+      echo "  $target ($feature): $(stats "$log") findings=$findings slow-units=$slow (exit $status, log $log)"
       if [ "$status" != 0 ]; then failed=1; grep -m5 'ERROR\|SUMMARY\|Test unit written' "$log" | sed 's/^/    /'; fi
     done
     exit $failed ;;
