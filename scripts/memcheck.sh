@@ -82,7 +82,9 @@ vg() {
   shift 2
   runs=$((runs + 1))
   local rc=0
-  valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=none \
+  # valgrind runs a program some tens of times slower: the C tests' time
+  # limits are scaled (c_tests/reliability_test.c)
+  UOANIM_TEST_TIME_SCALE=50 valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=none \
       --track-origins=no --log-file="$log" "$@" >"$log.out" 2>"$log.err" || rc=$?
   if [ $rc != 0 ]; then
     echo "MEMCHECK FAIL $name (exit status $rc):"; sed 's/^/  /' "$log" | head -40; tail -5 "$log.err" | sed 's/^/  /'
