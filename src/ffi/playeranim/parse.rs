@@ -3,6 +3,7 @@
 #![allow(non_snake_case, non_upper_case_globals)]
 #![allow(clippy::result_large_err)]
 
+use super::engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::scr_anim_t;
@@ -220,65 +221,6 @@ unsafe fn outside_context<'a>() -> ErrorContext<'a> {
 
 // ---- engine --------------------------------------------------------------
 
-/// cbindgen:ignore
-#[allow(unused_doc_comments)]
-#[cfg(feature = "game")]
-extern "C" {
-    fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
-    fn trap_FS_Read(buffer: *mut core::ffi::c_void, length: c_int, handle: c_int);
-    fn trap_FS_FCloseFile(handle: c_int);
-    fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
-}
-
-/// cbindgen:ignore
-#[allow(unused_doc_comments)]
-#[cfg(feature = "cgame")]
-#[allow(non_upper_case_globals)]
-extern "C" {
-    #[cfg(target_pointer_width = "32")]
-    static cgame_syscall: ModuleCell<Option<unsafe extern "C" fn(command: isize, ...) -> isize>>;
-    #[cfg(target_pointer_width = "64")]
-    static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
-    static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
-}
-
-#[cfg(feature = "cgame")]
-mod cg {
-    use super::*;
-    pub const FS_FOPEN_FILE: isize = 15;
-    pub const FS_READ: isize = 16;
-    pub const FS_FCLOSE_FILE: isize = 18;
-    pub const SLOT_FIND_ANIM: usize = 81;
-
-    /// One engine trap with up to three argument words.
-    ///
-    /// # Safety
-    /// The words must be valid for the command.
-    pub unsafe fn syscall(command: isize, args: [isize; 3]) -> isize {
-        #[cfg(target_pointer_width = "32")]
-        {
-            // SAFETY: the engine's trap pointer, read when calling.
-            unsafe {
-                match *cgame_syscall.get() {
-                    Some(f) => f(command, args[0], args[1], args[2]),
-                    None => 0,
-                }
-            }
-        }
-        #[cfg(target_pointer_width = "64")]
-        {
-            let mut words = [command, args[0], args[1], args[2]];
-            // SAFETY: as above; the array outlives the call.
-            unsafe {
-                match *cgame_syscall_vector.get() {
-                    Some(f) => f(words.as_mut_ptr()),
-                    None => 0,
-                }
-            }
-        }
-    }
-}
-
 /// The engine imports the parser uses, and where the parse session in
 /// progress (if any) is kept while the engine is called.
 pub(crate) struct Engine {
@@ -307,58 +249,25 @@ impl Engine {
 impl ParseEngine for Engine {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         let mut handle: c_int = 0;
-        #[cfg(feature = "game")]
         // SAFETY: NUL-terminated path and a live handle slot.
-        let length = unsafe { trap_FS_FOpenFile(path.as_ptr(), &mut handle, 0) };
-        #[cfg(feature = "cgame")]
-        // SAFETY: as above, through the trap.
-        let length = unsafe {
-            cg::syscall(cg::FS_FOPEN_FILE, [path.as_ptr() as isize, &mut handle as *mut c_int as isize, 0]) as i32
-        };
+        let length = unsafe { engine::fs_open_read(path.as_ptr(), &mut handle) };
         (length, handle)
     }
 
     fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
         let length = length.clamp(0, buffer.len() as i32);
-        #[cfg(feature = "game")]
         // SAFETY: the buffer holds at least `length` bytes.
-        unsafe {
-            trap_FS_Read(buffer.as_mut_ptr().cast(), length, handle)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: as above.
-        unsafe {
-            cg::syscall(cg::FS_READ, [buffer.as_mut_ptr() as isize, length as isize, handle as isize]);
-        }
+        unsafe { engine::fs_read(buffer.as_mut_ptr().cast(), length, handle) }
     }
 
     fn fs_close(&mut self, handle: i32) {
-        #[cfg(feature = "game")]
         // SAFETY: plain value.
-        unsafe {
-            trap_FS_FCloseFile(handle)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: plain value.
-        unsafe {
-            cg::syscall(cg::FS_FCLOSE_FILE, [handle as isize, 0, 0]);
-        }
+        unsafe { engine::fs_close(handle) }
     }
 
     fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
-        #[cfg(feature = "game")]
         // SAFETY: NUL-terminated strings and a live output record.
-        unsafe {
-            Scr_FindAnim(tree.as_ptr(), name.as_ptr(), out)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: slot 81 of the import table has this signature.
-        unsafe {
-            if let Some(f) = (*cg_scriptImports.get())[cg::SLOT_FIND_ANIM] {
-                let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
-                f(tree.as_ptr(), name.as_ptr(), out);
-            }
-        }
+        unsafe { engine::find_anim(tree.as_ptr(), name.as_ptr(), out) }
     }
 
     fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
