@@ -32,43 +32,43 @@ crate::cell::module_globals! {
     fn reset_globals;
     /// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
     #[no_mangle]
-    pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS];
+    pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = parser::initial::weapon_strings;
     /// `animStateStr`.
     #[no_mangle]
-    pub static animStateStr: ModuleCell<[S; 5]> = tables::ANIM_STATE_STR;
+    pub static animStateStr: ModuleCell<[S; 5]> = parser::initial::state_str;
     /// `bgAnimGroupStrings`.
     #[no_mangle]
-    pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = tables::ANIM_GROUP_STRINGS;
+    pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = parser::initial::group_str;
     /// `bgAnimEventStrings`.
     #[no_mangle]
-    pub static bgAnimEventStrings: ModuleCell<[S; 17]> = tables::ANIM_EVENT_STRINGS;
+    pub static bgAnimEventStrings: ModuleCell<[S; 17]> = parser::initial::event_str;
     /// `animBodyPartsStr`.
     #[no_mangle]
-    pub static animBodyPartsStr: ModuleCell<[S; 5]> = tables::ANIM_BODY_PARTS_STR;
+    pub static animBodyPartsStr: ModuleCell<[S; 5]> = parser::initial::body_parts_str;
     /// `animMountedStr`.
     #[no_mangle]
-    pub static animMountedStr: ModuleCell<[S; 9]> = tables::ANIM_MOUNTED_STR;
+    pub static animMountedStr: ModuleCell<[S; 9]> = parser::initial::mounted_str;
     /// `animVehicleMotionStr`.
     #[no_mangle]
-    pub static animVehicleMotionStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_MOTION_STR;
+    pub static animVehicleMotionStr: ModuleCell<[S; 5]> = parser::initial::vehicle_motion_str;
     /// `animVehicleStr`.
     #[no_mangle]
-    pub static animVehicleStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_STR;
+    pub static animVehicleStr: ModuleCell<[S; 5]> = parser::initial::vehicle_str;
     /// `animWeaponClassStr`.
     #[no_mangle]
-    pub static animWeaponClassStr: ModuleCell<[S; 12]> = tables::ANIM_WEAPON_CLASS_STR;
+    pub static animWeaponClassStr: ModuleCell<[S; 12]> = parser::initial::weapon_class_str;
     /// `animWeaponPositionStr`.
     #[no_mangle]
-    pub static animWeaponPositionStr: ModuleCell<[S; 3]> = tables::ANIM_WEAPON_POSITION_STR;
+    pub static animWeaponPositionStr: ModuleCell<[S; 3]> = parser::initial::weapon_position_str;
     /// `animStrafeStateStr`.
     #[no_mangle]
-    pub static animStrafeStateStr: ModuleCell<[S; 4]> = tables::ANIM_STRAFE_STATE_STR;
+    pub static animStrafeStateStr: ModuleCell<[S; 4]> = parser::initial::strafe_str;
     /// `bgAnimConditionTypeStrings`.
     #[no_mangle]
-    pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = tables::ANIM_CONDITION_TYPE_STRINGS;
+    pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = parser::initial::condition_type_str;
     /// `bgAnimParseSectionStrings`.
     #[no_mangle]
-    pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = tables::ANIM_PARSE_SECTION_STRINGS;
+    pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = parser::initial::section_str;
     /// `bgAnimConditionTypes`: mode and value table per condition type.
     #[no_mangle]
     pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = [
@@ -86,25 +86,25 @@ crate::cell::module_globals! {
     ];
     /// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
     #[no_mangle]
-    pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ANIM_MT_UNUSED;
+    pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = parser::initial::current_anim_group;
     /// `bg_anim_event_t bgAnimParseCurrentEvent`.
     #[no_mangle]
-    pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ANIM_EVENT_PAIN;
+    pub static bgAnimParseCurrentEvent: ModuleCell<i32> = parser::initial::current_event;
     /// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
     #[no_mangle]
-    pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT];
+    pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = parser::initial::aliases;
     /// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> = [bg_condition_bits_t::ZERO; ALIAS_COUNT];
+    pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> = parser::initial::alias_bits;
     /// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = [0; ANIM_COND_COUNT];
+    pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = parser::initial::alias_counts;
     /// `bgAnimConditionAliasStringBuffer[10000]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> = [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE];
+    pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> = parser::initial::alias_buffer;
     /// `bgAnimConditionAliasStringUsed`.
     #[no_mangle]
-    pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = 0;
+    pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = parser::initial::alias_used;
     /// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
     #[no_mangle]
     pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> = [0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE];
