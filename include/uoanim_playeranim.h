@@ -234,22 +234,6 @@ typedef struct XAnim XAnim;
  */
 #define BG_INDEXED_STRING_HASH_UNSET -1
 
-#if defined(UOANIM_FLAVOUR_CGAME)
-#define FS_FOPEN_FILE 15
-#endif
-
-#if defined(UOANIM_FLAVOUR_CGAME)
-#define FS_READ 16
-#endif
-
-#if defined(UOANIM_FLAVOUR_CGAME)
-#define FS_FCLOSE_FILE 18
-#endif
-
-#if defined(UOANIM_FLAVOUR_CGAME)
-#define SLOT_FIND_ANIM 81
-#endif
-
 /*
  `bg_static_animation_t`: one entry of the static animation table.
 

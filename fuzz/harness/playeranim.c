@@ -168,12 +168,12 @@ static int32_t draw(int32_t minimum, int32_t maximum)
 static intptr_t cg_dispatch(intptr_t *w)
 {
     switch (w[0]) {
-    case FS_FOPEN_FILE:
+    case 15: /* FS_FOPEN_FILE */
         return fs_open((const char *)w[1], (int *)w[2]);
-    case FS_READ:
+    case 16: /* FS_READ */
         fs_read((void *)w[1], (int)w[2], (int)w[3]);
         return 0;
-    case FS_FCLOSE_FILE:
+    case 18: /* FS_FCLOSE_FILE */
         return 0;
     case 187:
         return tree_size((XAnim *)w[1]);

@@ -22,126 +22,101 @@ pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 /// Capacity of `BG_AnimParseError`'s message buffer, without its NUL.
 const MESSAGE_CAPACITY: usize = 1023;
 
-/// The module's own globals the parser reads and writes.
-///
-/// Its string tables hold raw name pointers, which the parser reads: they
-/// are written only by the parser itself (the initial literals, the
-/// [`TableName`](tables::TableName)s of [`Module::init_weapon_strings`],
-/// define names in the alias buffer), and a `Module` is made only by
-/// `unsafe` code, which vouches for the names it starts with.
-pub struct Module<'a> {
-    pub(crate) weapon_strings: &'a mut [S; MAX_WEAPONS],
-    pub(crate) state_str: &'a mut [S; 5],
-    pub(crate) group_str: &'a mut [S; 19],
-    pub(crate) event_str: &'a mut [S; 17],
-    pub(crate) body_parts_str: &'a mut [S; 5],
-    pub(crate) mounted_str: &'a mut [S; 9],
-    pub(crate) vehicle_motion_str: &'a mut [S; 5],
-    pub(crate) vehicle_str: &'a mut [S; 5],
-    pub(crate) weapon_class_str: &'a mut [S; 12],
-    pub(crate) weapon_position_str: &'a mut [S; 3],
-    pub(crate) strafe_str: &'a mut [S; 4],
-    pub(crate) condition_type_str: &'a mut [S; 12],
-    pub(crate) section_str: &'a mut [S; 6],
-    /// `bgAnimParseCurrentAnimGroup`.
-    pub current_anim_group: &'a mut i32,
-    /// `bgAnimParseCurrentEvent`.
-    pub current_event: &'a mut i32,
-    /// `bgAnimConditionAliases`.
-    pub(crate) aliases: &'a mut [S; ALIAS_COUNT],
-    /// `bgAnimConditionAliasBits`.
-    pub alias_bits: &'a mut [bg_condition_bits_t; ALIAS_COUNT],
-    /// `bgAnimConditionAliasCounts`.
-    pub alias_counts: &'a mut [i32; ANIM_COND_COUNT],
-    /// `bgAnimConditionAliasStringBuffer`.
-    pub alias_buffer: &'a mut [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
-    /// `bgAnimConditionAliasStringUsed`.
-    pub alias_used: &'a mut i32,
-}
-
-/// Owned storage for a [`Module`] (tests and tools).
-pub struct ModuleData {
-    pub weapon_strings: [S; MAX_WEAPONS],
-    pub state_str: [S; 5],
-    pub group_str: [S; 19],
-    pub event_str: [S; 17],
-    pub body_parts_str: [S; 5],
-    pub mounted_str: [S; 9],
-    pub vehicle_motion_str: [S; 5],
-    pub vehicle_str: [S; 5],
-    pub weapon_class_str: [S; 12],
-    pub weapon_position_str: [S; 3],
-    pub strafe_str: [S; 4],
-    pub condition_type_str: [S; 12],
-    pub section_str: [S; 6],
-    pub current_anim_group: i32,
-    pub current_event: i32,
-    pub aliases: [S; ALIAS_COUNT],
-    pub alias_bits: [bg_condition_bits_t; ALIAS_COUNT],
-    pub alias_counts: [i32; ANIM_COND_COUNT],
-    pub alias_buffer: [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
-    pub alias_used: i32,
-}
-
-impl ModuleData {
-    /// The initial values of the C globals.
-    pub const INITIAL: Self = Self {
-        weapon_strings: [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS],
-        state_str: tables::ANIM_STATE_STR,
-        group_str: tables::ANIM_GROUP_STRINGS,
-        event_str: tables::ANIM_EVENT_STRINGS,
-        body_parts_str: tables::ANIM_BODY_PARTS_STR,
-        mounted_str: tables::ANIM_MOUNTED_STR,
-        vehicle_motion_str: tables::ANIM_VEHICLE_MOTION_STR,
-        vehicle_str: tables::ANIM_VEHICLE_STR,
-        weapon_class_str: tables::ANIM_WEAPON_CLASS_STR,
-        weapon_position_str: tables::ANIM_WEAPON_POSITION_STR,
-        strafe_str: tables::ANIM_STRAFE_STATE_STR,
-        condition_type_str: tables::ANIM_CONDITION_TYPE_STRINGS,
-        section_str: tables::ANIM_PARSE_SECTION_STRINGS,
-        current_anim_group: ANIM_MT_UNUSED,
-        current_event: ANIM_EVENT_PAIN,
-        aliases: [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT],
-        alias_bits: [bg_condition_bits_t::ZERO; ALIAS_COUNT],
-        alias_counts: [0; ANIM_COND_COUNT],
-        alias_buffer: [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE],
-        alias_used: 0,
-    };
-
-    /// Borrows every global.
-    ///
-    /// # Safety
-    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every name of
-    /// the string tables is NULL or a NUL-terminated string that stays valid
-    /// and unchanged while the `Module` is used, as those written by a
-    /// `Module` are (the initial literals, [`TableName`](tables::TableName)s);
-    /// define names point into this value's own alias buffer, so a value
-    /// moved since a parse stored them is parsed again from the start (which
-    /// clears them) before anything else.
-    pub unsafe fn module(&mut self) -> Module<'_> {
-        Module {
-            weapon_strings: &mut self.weapon_strings,
-            state_str: &mut self.state_str,
-            group_str: &mut self.group_str,
-            event_str: &mut self.event_str,
-            body_parts_str: &mut self.body_parts_str,
-            mounted_str: &mut self.mounted_str,
-            vehicle_motion_str: &mut self.vehicle_motion_str,
-            vehicle_str: &mut self.vehicle_str,
-            weapon_class_str: &mut self.weapon_class_str,
-            weapon_position_str: &mut self.weapon_position_str,
-            strafe_str: &mut self.strafe_str,
-            condition_type_str: &mut self.condition_type_str,
-            section_str: &mut self.section_str,
-            current_anim_group: &mut self.current_anim_group,
-            current_event: &mut self.current_event,
-            aliases: &mut self.aliases,
-            alias_bits: &mut self.alias_bits,
-            alias_counts: &mut self.alias_counts,
-            alias_buffer: &mut self.alias_buffer,
-            alias_used: &mut self.alias_used,
+/// Makes [`Module`] (the parser's view: one `&mut` per global),
+/// [`ModuleData`] (owned storage of the same globals),
+/// [`ModuleData::INITIAL`] and [`ModuleData::module`] from one list of the
+/// globals, so the four cannot drift apart.
+macro_rules! parser_module {
+    ($($(#[$doc:meta])* $vis:vis $field:ident: $ty:ty = $init:expr;)*) => {
+        /// The module's own globals the parser reads and writes.
+        ///
+        /// Its string tables hold raw name pointers, which the parser reads:
+        /// they are written only by the parser itself (the initial literals,
+        /// the [`TableName`](tables::TableName)s of
+        /// [`Module::init_weapon_strings`], define names in the alias
+        /// buffer), and a `Module` is made only by `unsafe` code, which
+        /// vouches for the names it starts with.
+        pub struct Module<'a> {
+            $($(#[$doc])* $vis $field: &'a mut $ty,)*
         }
-    }
+
+        /// Owned storage for a [`Module`] (tests and tools).
+        pub struct ModuleData {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        /// The initial value of each global, one constant per field (so a
+        /// static or a reset that takes one does not take the whole
+        /// [`ModuleData::INITIAL`] with it).
+        #[allow(non_upper_case_globals)]
+        pub mod initial {
+            use super::*;
+            $(pub const $field: $ty = $init;)*
+        }
+
+        impl ModuleData {
+            /// The initial values of the C globals.
+            pub const INITIAL: Self = Self { $($field: initial::$field,)* };
+
+            /// Borrows every global.
+            ///
+            /// # Safety
+            /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every
+            /// name of the string tables is NULL or a NUL-terminated string
+            /// that stays valid and unchanged while the `Module` is used, as
+            /// those written by a `Module` are (the initial literals,
+            /// [`TableName`](tables::TableName)s); define names point into
+            /// this value's own alias buffer, so a value moved since a parse
+            /// stored them is parsed again from the start (which clears
+            /// them) before anything else.
+            pub unsafe fn module(&mut self) -> Module<'_> {
+                Module { $($field: &mut self.$field,)* }
+            }
+        }
+    };
+}
+
+parser_module! {
+    /// `weaponStrings`.
+    pub(crate) weapon_strings: [S; MAX_WEAPONS] = [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS];
+    /// `animStateStr`.
+    pub(crate) state_str: [S; 5] = tables::ANIM_STATE_STR;
+    /// `bgAnimGroupStrings`.
+    pub(crate) group_str: [S; 19] = tables::ANIM_GROUP_STRINGS;
+    /// `bgAnimEventStrings`.
+    pub(crate) event_str: [S; 17] = tables::ANIM_EVENT_STRINGS;
+    /// `animBodyPartsStr`.
+    pub(crate) body_parts_str: [S; 5] = tables::ANIM_BODY_PARTS_STR;
+    /// `animMountedStr`.
+    pub(crate) mounted_str: [S; 9] = tables::ANIM_MOUNTED_STR;
+    /// `animVehicleMotionStr`.
+    pub(crate) vehicle_motion_str: [S; 5] = tables::ANIM_VEHICLE_MOTION_STR;
+    /// `animVehicleStr`.
+    pub(crate) vehicle_str: [S; 5] = tables::ANIM_VEHICLE_STR;
+    /// `animWeaponClassStr`.
+    pub(crate) weapon_class_str: [S; 12] = tables::ANIM_WEAPON_CLASS_STR;
+    /// `animWeaponPositionStr`.
+    pub(crate) weapon_position_str: [S; 3] = tables::ANIM_WEAPON_POSITION_STR;
+    /// `animStrafeStateStr`.
+    pub(crate) strafe_str: [S; 4] = tables::ANIM_STRAFE_STATE_STR;
+    /// `bgAnimConditionTypeStrings`.
+    pub(crate) condition_type_str: [S; 12] = tables::ANIM_CONDITION_TYPE_STRINGS;
+    /// `bgAnimParseSectionStrings`.
+    pub(crate) section_str: [S; 6] = tables::ANIM_PARSE_SECTION_STRINGS;
+    /// `bgAnimParseCurrentAnimGroup`.
+    pub current_anim_group: i32 = ANIM_MT_UNUSED;
+    /// `bgAnimParseCurrentEvent`.
+    pub current_event: i32 = ANIM_EVENT_PAIN;
+    /// `bgAnimConditionAliases`.
+    pub(crate) aliases: [S; ALIAS_COUNT] = [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT];
+    /// `bgAnimConditionAliasBits`.
+    pub alias_bits: [bg_condition_bits_t; ALIAS_COUNT] = [bg_condition_bits_t::ZERO; ALIAS_COUNT];
+    /// `bgAnimConditionAliasCounts`.
+    pub alias_counts: [i32; ANIM_COND_COUNT] = [0; ANIM_COND_COUNT];
+    /// `bgAnimConditionAliasStringBuffer`.
+    pub alias_buffer: [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE] = [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE];
+    /// `bgAnimConditionAliasStringUsed`.
+    pub alias_used: i32 = 0;
 }
 
 /// Resolves a name pointer of one of the module's static tables (string

@@ -8,6 +8,10 @@
 use crate::abi::bg::{bg_runtime_animation_t, bg_static_animation_table_t, bgs_t, weaponInfo_t};
 use crate::cell::ModuleCell;
 
+/// The engine imports, one implementation per flavour.
+///
+/// cbindgen:ignore
+mod engine;
 mod parse;
 mod runtime;
 

@@ -3,6 +3,7 @@
 #![allow(non_snake_case, non_upper_case_globals)]
 #![allow(clippy::result_large_err)]
 
+use super::engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::scr_anim_t;
@@ -31,43 +32,43 @@ crate::cell::module_globals! {
     fn reset_globals;
     /// `bg_indexed_string_t weaponStrings[MAX_WEAPONS]`.
     #[no_mangle]
-    pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS];
+    pub static weaponStrings: ModuleCell<[S; MAX_WEAPONS]> = parser::initial::weapon_strings;
     /// `animStateStr`.
     #[no_mangle]
-    pub static animStateStr: ModuleCell<[S; 5]> = tables::ANIM_STATE_STR;
+    pub static animStateStr: ModuleCell<[S; 5]> = parser::initial::state_str;
     /// `bgAnimGroupStrings`.
     #[no_mangle]
-    pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = tables::ANIM_GROUP_STRINGS;
+    pub static bgAnimGroupStrings: ModuleCell<[S; 19]> = parser::initial::group_str;
     /// `bgAnimEventStrings`.
     #[no_mangle]
-    pub static bgAnimEventStrings: ModuleCell<[S; 17]> = tables::ANIM_EVENT_STRINGS;
+    pub static bgAnimEventStrings: ModuleCell<[S; 17]> = parser::initial::event_str;
     /// `animBodyPartsStr`.
     #[no_mangle]
-    pub static animBodyPartsStr: ModuleCell<[S; 5]> = tables::ANIM_BODY_PARTS_STR;
+    pub static animBodyPartsStr: ModuleCell<[S; 5]> = parser::initial::body_parts_str;
     /// `animMountedStr`.
     #[no_mangle]
-    pub static animMountedStr: ModuleCell<[S; 9]> = tables::ANIM_MOUNTED_STR;
+    pub static animMountedStr: ModuleCell<[S; 9]> = parser::initial::mounted_str;
     /// `animVehicleMotionStr`.
     #[no_mangle]
-    pub static animVehicleMotionStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_MOTION_STR;
+    pub static animVehicleMotionStr: ModuleCell<[S; 5]> = parser::initial::vehicle_motion_str;
     /// `animVehicleStr`.
     #[no_mangle]
-    pub static animVehicleStr: ModuleCell<[S; 5]> = tables::ANIM_VEHICLE_STR;
+    pub static animVehicleStr: ModuleCell<[S; 5]> = parser::initial::vehicle_str;
     /// `animWeaponClassStr`.
     #[no_mangle]
-    pub static animWeaponClassStr: ModuleCell<[S; 12]> = tables::ANIM_WEAPON_CLASS_STR;
+    pub static animWeaponClassStr: ModuleCell<[S; 12]> = parser::initial::weapon_class_str;
     /// `animWeaponPositionStr`.
     #[no_mangle]
-    pub static animWeaponPositionStr: ModuleCell<[S; 3]> = tables::ANIM_WEAPON_POSITION_STR;
+    pub static animWeaponPositionStr: ModuleCell<[S; 3]> = parser::initial::weapon_position_str;
     /// `animStrafeStateStr`.
     #[no_mangle]
-    pub static animStrafeStateStr: ModuleCell<[S; 4]> = tables::ANIM_STRAFE_STATE_STR;
+    pub static animStrafeStateStr: ModuleCell<[S; 4]> = parser::initial::strafe_str;
     /// `bgAnimConditionTypeStrings`.
     #[no_mangle]
-    pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = tables::ANIM_CONDITION_TYPE_STRINGS;
+    pub static bgAnimConditionTypeStrings: ModuleCell<[S; 12]> = parser::initial::condition_type_str;
     /// `bgAnimParseSectionStrings`.
     #[no_mangle]
-    pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = tables::ANIM_PARSE_SECTION_STRINGS;
+    pub static bgAnimParseSectionStrings: ModuleCell<[S; 6]> = parser::initial::section_str;
     /// `bgAnimConditionTypes`: mode and value table per condition type.
     #[no_mangle]
     pub static bgAnimConditionTypes: ModuleCell<[bg_anim_condition_type_t; ANIM_COND_COUNT]> = [
@@ -85,25 +86,25 @@ crate::cell::module_globals! {
     ];
     /// `bg_anim_move_type_t bgAnimParseCurrentAnimGroup`.
     #[no_mangle]
-    pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = ANIM_MT_UNUSED;
+    pub static bgAnimParseCurrentAnimGroup: ModuleCell<i32> = parser::initial::current_anim_group;
     /// `bg_anim_event_t bgAnimParseCurrentEvent`.
     #[no_mangle]
-    pub static bgAnimParseCurrentEvent: ModuleCell<i32> = ANIM_EVENT_PAIN;
+    pub static bgAnimParseCurrentEvent: ModuleCell<i32> = parser::initial::current_event;
     /// `bgAnimConditionAliases[ANIM_COND_COUNT * 16]`.
     #[no_mangle]
-    pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT];
+    pub static bgAnimConditionAliases: ModuleCell<[S; ALIAS_COUNT]> = parser::initial::aliases;
     /// `bgAnimConditionAliasBits[ANIM_COND_COUNT * 16]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> = [bg_condition_bits_t::ZERO; ALIAS_COUNT];
+    pub static bgAnimConditionAliasBits: ModuleCell<[bg_condition_bits_t; ALIAS_COUNT]> = parser::initial::alias_bits;
     /// `bgAnimConditionAliasCounts[ANIM_COND_COUNT]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = [0; ANIM_COND_COUNT];
+    pub static bgAnimConditionAliasCounts: ModuleCell<[i32; ANIM_COND_COUNT]> = parser::initial::alias_counts;
     /// `bgAnimConditionAliasStringBuffer[10000]`.
     #[no_mangle]
-    pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> = [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE];
+    pub static bgAnimConditionAliasStringBuffer: ModuleCell<[u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE]> = parser::initial::alias_buffer;
     /// `bgAnimConditionAliasStringUsed`.
     #[no_mangle]
-    pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = 0;
+    pub static bgAnimConditionAliasStringUsed: ModuleCell<i32> = parser::initial::alias_used;
     /// `bgAnimScriptFileBuffer[100000]`: the script text, loaded once.
     #[no_mangle]
     pub static bgAnimScriptFileBuffer: ModuleCell<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]> = [0; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE];
@@ -220,65 +221,6 @@ unsafe fn outside_context<'a>() -> ErrorContext<'a> {
 
 // ---- engine --------------------------------------------------------------
 
-/// cbindgen:ignore
-#[allow(unused_doc_comments)]
-#[cfg(feature = "game")]
-extern "C" {
-    fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
-    fn trap_FS_Read(buffer: *mut core::ffi::c_void, length: c_int, handle: c_int);
-    fn trap_FS_FCloseFile(handle: c_int);
-    fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
-}
-
-/// cbindgen:ignore
-#[allow(unused_doc_comments)]
-#[cfg(feature = "cgame")]
-#[allow(non_upper_case_globals)]
-extern "C" {
-    #[cfg(target_pointer_width = "32")]
-    static cgame_syscall: ModuleCell<Option<unsafe extern "C" fn(command: isize, ...) -> isize>>;
-    #[cfg(target_pointer_width = "64")]
-    static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
-    static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
-}
-
-#[cfg(feature = "cgame")]
-mod cg {
-    use super::*;
-    pub const FS_FOPEN_FILE: isize = 15;
-    pub const FS_READ: isize = 16;
-    pub const FS_FCLOSE_FILE: isize = 18;
-    pub const SLOT_FIND_ANIM: usize = 81;
-
-    /// One engine trap with up to three argument words.
-    ///
-    /// # Safety
-    /// The words must be valid for the command.
-    pub unsafe fn syscall(command: isize, args: [isize; 3]) -> isize {
-        #[cfg(target_pointer_width = "32")]
-        {
-            // SAFETY: the engine's trap pointer, read when calling.
-            unsafe {
-                match *cgame_syscall.get() {
-                    Some(f) => f(command, args[0], args[1], args[2]),
-                    None => 0,
-                }
-            }
-        }
-        #[cfg(target_pointer_width = "64")]
-        {
-            let mut words = [command, args[0], args[1], args[2]];
-            // SAFETY: as above; the array outlives the call.
-            unsafe {
-                match *cgame_syscall_vector.get() {
-                    Some(f) => f(words.as_mut_ptr()),
-                    None => 0,
-                }
-            }
-        }
-    }
-}
-
 /// The engine imports the parser uses, and where the parse session in
 /// progress (if any) is kept while the engine is called.
 pub(crate) struct Engine {
@@ -307,58 +249,25 @@ impl Engine {
 impl ParseEngine for Engine {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         let mut handle: c_int = 0;
-        #[cfg(feature = "game")]
         // SAFETY: NUL-terminated path and a live handle slot.
-        let length = unsafe { trap_FS_FOpenFile(path.as_ptr(), &mut handle, 0) };
-        #[cfg(feature = "cgame")]
-        // SAFETY: as above, through the trap.
-        let length = unsafe {
-            cg::syscall(cg::FS_FOPEN_FILE, [path.as_ptr() as isize, &mut handle as *mut c_int as isize, 0]) as i32
-        };
+        let length = unsafe { engine::fs_open_read(path.as_ptr(), &mut handle) };
         (length, handle)
     }
 
     fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
         let length = length.clamp(0, buffer.len() as i32);
-        #[cfg(feature = "game")]
         // SAFETY: the buffer holds at least `length` bytes.
-        unsafe {
-            trap_FS_Read(buffer.as_mut_ptr().cast(), length, handle)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: as above.
-        unsafe {
-            cg::syscall(cg::FS_READ, [buffer.as_mut_ptr() as isize, length as isize, handle as isize]);
-        }
+        unsafe { engine::fs_read(buffer.as_mut_ptr().cast(), length, handle) }
     }
 
     fn fs_close(&mut self, handle: i32) {
-        #[cfg(feature = "game")]
         // SAFETY: plain value.
-        unsafe {
-            trap_FS_FCloseFile(handle)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: plain value.
-        unsafe {
-            cg::syscall(cg::FS_FCLOSE_FILE, [handle as isize, 0, 0]);
-        }
+        unsafe { engine::fs_close(handle) }
     }
 
     fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
-        #[cfg(feature = "game")]
         // SAFETY: NUL-terminated strings and a live output record.
-        unsafe {
-            Scr_FindAnim(tree.as_ptr(), name.as_ptr(), out)
-        };
-        #[cfg(feature = "cgame")]
-        // SAFETY: slot 81 of the import table has this signature.
-        unsafe {
-            if let Some(f) = (*cg_scriptImports.get())[cg::SLOT_FIND_ANIM] {
-                let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
-                f(tree.as_ptr(), name.as_ptr(), out);
-            }
-        }
+        unsafe { engine::find_anim(tree.as_ptr(), name.as_ptr(), out) }
     }
 
     fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {

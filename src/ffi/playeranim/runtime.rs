@@ -13,6 +13,7 @@
 // A `Failure` carries its whole text (no heap): large by design.
 #![allow(clippy::result_large_err)]
 
+use super::engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::{qboolean, XAnim};
@@ -25,231 +26,6 @@ use crate::script::runtime::{self as core_rt, ClientInfos};
 use core::ffi::{c_char, c_int, CStr};
 use core::ptr;
 
-// ---- imports -------------------------------------------------------------------
-
-/// Game unit: the trap veneers and script-VM functions of the server game.
-///
-/// cbindgen:ignore
-#[cfg(feature = "game")]
-mod imports {
-    use crate::abi::bg::script_anim_tree_ref_t;
-    use crate::abi::common::{qboolean, scr_anim_t, XAnim};
-    use core::ffi::{c_char, c_int};
-
-    extern "C" {
-        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
-        fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
-        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
-        fn Scr_GetAnimsIndex(anims: *mut XAnim) -> u32;
-        fn trap_XAnimGetAnimTreeSize(anims: *mut XAnim) -> c_int;
-        fn trap_XAnimIsPrimitive(anim: u32) -> qboolean;
-        fn trap_XAnimGetAnimName(anim: u32) -> *const c_char;
-        fn trap_XAnimGetLength(anims: *mut XAnim, animIndex: u16) -> c_int;
-        fn trap_XAnimGetRelDelta(anim: u32, rotationDelta: *mut f32, moveDelta: *mut f32, startTime: f32, endTime: f32);
-        fn trap_XAnimIsLooped(anim: u32) -> qboolean;
-    }
-
-    /// The game's per-node traps take `(tree << 16) | node`.
-    fn packed(tree_index: u16, anim_index: u16) -> u32 {
-        (u32::from(tree_index) << 16) | u32::from(anim_index)
-    }
-
-    // SAFETY (all functions below): engine imports called with plain values
-    // and with pointers the callers guarantee (NUL-terminated names, live
-    // output records); any of them may end in Com_Error.
-
-    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
-        // SAFETY: see above.
-        unsafe { coduo_glibc_randrange(minimum, maximum) }
-    }
-    pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
-        // SAFETY: see above.
-        unsafe { Scr_FindAnim(tree, name, out) }
-    }
-    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
-        // SAFETY: see above.
-        unsafe { Scr_FindAnimTree(name) }.tree
-    }
-    pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
-        // SAFETY: see above.
-        unsafe { Scr_GetAnimsIndex(tree) }
-    }
-    pub unsafe fn tree_size(tree: *mut XAnim) -> i32 {
-        // SAFETY: see above.
-        unsafe { trap_XAnimGetAnimTreeSize(tree) }
-    }
-    pub unsafe fn is_primitive(tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: see above.
-        unsafe { trap_XAnimIsPrimitive(packed(tree_index, anim_index)) != 0 }
-    }
-    pub unsafe fn anim_name(tree_index: u16, anim_index: u16) -> *const c_char {
-        // SAFETY: see above.
-        unsafe { trap_XAnimGetAnimName(packed(tree_index, anim_index)) }
-    }
-    pub unsafe fn length(tree: *mut XAnim, anim_index: u16) -> i32 {
-        // SAFETY: see above.
-        unsafe { trap_XAnimGetLength(tree, anim_index) }
-    }
-    pub unsafe fn rel_delta(tree_index: u16, anim_index: u16, rotation: *mut f32, movement: *mut f32) {
-        // SAFETY: see above (2 rotation and 3 move floats are written).
-        unsafe { trap_XAnimGetRelDelta(packed(tree_index, anim_index), rotation, movement, 0.0, 1.0) }
-    }
-    pub unsafe fn is_looped(tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: see above.
-        unsafe { trap_XAnimIsLooped(packed(tree_index, anim_index)) != 0 }
-    }
-}
-
-/// cgame unit: the client engine's trap (a function-pointer variable the
-/// module reads at each call), the script-VM import table and the Windows
-/// CRT random range.
-///
-/// cbindgen:ignore
-#[cfg(feature = "cgame")]
-mod imports {
-    use crate::abi::common::{scr_anim_t, XAnim};
-    use crate::cell::ModuleCell;
-    use core::ffi::c_char;
-
-    #[allow(non_upper_case_globals)]
-    extern "C" {
-        fn coduo_crt_randrange(minimum: i32, maximum: i32) -> i32;
-        #[cfg(target_pointer_width = "32")]
-        static cgame_syscall: ModuleCell<Option<unsafe extern "C" fn(command: isize, ...) -> isize>>;
-        #[cfg(target_pointer_width = "64")]
-        static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
-        static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
-    }
-
-    const XANIM_IS_LOOPED_BY_TREE_INDEX: isize = 146;
-    const XANIM_GET_REL_DELTA: isize = 158;
-    const XANIM_GET_ANIM_NAME: isize = 164;
-    const XANIM_IS_PRIMITIVE: isize = 182;
-    const XANIM_GET_LENGTH: isize = 183;
-    const XANIM_GET_ANIM_TREE_SIZE: isize = 187;
-    const SLOT_FIND_ANIM_TREE: usize = 80;
-    const SLOT_FIND_ANIM: usize = 81;
-    const SLOT_GET_ANIMS_INDEX: usize = 98;
-    /// `1.0f` as the bit pattern the trap receives.
-    const ONE_F32_BITS: isize = 0x3f80_0000;
-
-    /// One engine trap with up to six argument words (unused words are not
-    /// read by the engine for the commands used here).
-    ///
-    /// # Safety
-    /// The words must be valid for the command.
-    unsafe fn syscall(command: isize, args: &[isize]) -> isize {
-        let mut w = [0isize; 6];
-        w[..args.len()].copy_from_slice(args);
-        #[cfg(target_pointer_width = "32")]
-        {
-            // SAFETY: the engine's trap pointer, read when calling; cdecl
-            // variadic, one word per argument.
-            unsafe {
-                match *cgame_syscall.as_ptr() {
-                    Some(f) => match args.len() {
-                        1 => f(command, w[0]),
-                        2 => f(command, w[0], w[1]),
-                        _ => f(command, w[0], w[1], w[2], w[3], w[4], w[5]),
-                    },
-                    None => 0,
-                }
-            }
-        }
-        #[cfg(target_pointer_width = "64")]
-        {
-            let mut words = [command, w[0], w[1], w[2], w[3], w[4], w[5]];
-            // SAFETY: as above; the array outlives the call.
-            unsafe {
-                match *cgame_syscall_vector.as_ptr() {
-                    Some(f) => f(words.as_mut_ptr()),
-                    None => 0,
-                }
-            }
-        }
-    }
-
-    /// The import-table slot `index`, read when calling.
-    ///
-    /// # Safety
-    /// Single-threaded module contract.
-    unsafe fn slot(index: usize) -> Option<unsafe extern "C" fn()> {
-        // SAFETY: plain read of the engine-filled table.
-        unsafe { (*cg_scriptImports.as_ptr())[index] }
-    }
-
-    // SAFETY (all functions below): engine calls with plain values and with
-    // pointers the callers guarantee; any of them may end in Com_Error. A
-    // NULL trap or slot answers 0 / NULL (divergence: the C would crash).
-
-    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
-        // SAFETY: see above.
-        unsafe { coduo_crt_randrange(minimum, maximum) }
-    }
-    pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
-        // SAFETY: slot 81 has this signature.
-        unsafe {
-            if let Some(f) = slot(SLOT_FIND_ANIM) {
-                let f: unsafe extern "C" fn(*const c_char, *const c_char, *mut scr_anim_t) = core::mem::transmute(f);
-                f(tree, name, out);
-            }
-        }
-    }
-    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
-        // SAFETY: slot 80 has this signature.
-        unsafe {
-            match slot(SLOT_FIND_ANIM_TREE) {
-                Some(f) => {
-                    let f: unsafe extern "C" fn(*const c_char) -> *mut XAnim = core::mem::transmute(f);
-                    f(name)
-                }
-                None => core::ptr::null_mut(),
-            }
-        }
-    }
-    pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
-        // SAFETY: slot 98 has this signature.
-        unsafe {
-            match slot(SLOT_GET_ANIMS_INDEX) {
-                Some(f) => {
-                    let f: unsafe extern "C" fn(*mut XAnim) -> u32 = core::mem::transmute(f);
-                    f(tree)
-                }
-                None => 0,
-            }
-        }
-    }
-    pub unsafe fn tree_size(tree: *mut XAnim) -> i32 {
-        // SAFETY: see above.
-        unsafe { syscall(XANIM_GET_ANIM_TREE_SIZE, &[tree as isize]) as i32 }
-    }
-    pub unsafe fn is_primitive(tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: see above.
-        unsafe { syscall(XANIM_IS_PRIMITIVE, &[tree_index as isize, anim_index as isize]) as i32 != 0 }
-    }
-    pub unsafe fn anim_name(tree_index: u16, anim_index: u16) -> *const c_char {
-        // SAFETY: see above.
-        unsafe { syscall(XANIM_GET_ANIM_NAME, &[tree_index as isize, anim_index as isize]) as *const c_char }
-    }
-    pub unsafe fn length(tree: *mut XAnim, anim_index: u16) -> i32 {
-        // SAFETY: see above.
-        unsafe { syscall(XANIM_GET_LENGTH, &[tree as isize, anim_index as isize]) as i32 }
-    }
-    pub unsafe fn rel_delta(tree_index: u16, anim_index: u16, rotation: *mut f32, movement: *mut f32) {
-        // SAFETY: see above (2 rotation and 3 move floats are written).
-        unsafe {
-            syscall(
-                XANIM_GET_REL_DELTA,
-                &[tree_index as isize, anim_index as isize, rotation as isize, movement as isize, 0, ONE_F32_BITS],
-            );
-        }
-    }
-    pub unsafe fn is_looped(tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: see above.
-        unsafe { syscall(XANIM_IS_LOOPED_BY_TREE_INDEX, &[tree_index as isize, anim_index as isize]) as i32 != 0 }
-    }
-}
-
 /// The engine services for the runtime.
 struct Runtime {
     /// `bgAnimStaticTable`, through which the sound callback is read.
@@ -259,7 +35,7 @@ struct Runtime {
 impl RuntimeEngine for Runtime {
     fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
         // SAFETY: engine import with plain integer arguments.
-        unsafe { imports::rand_range(minimum, maximum) }
+        unsafe { engine::rand_range(minimum, maximum) }
     }
 
     fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
@@ -290,34 +66,34 @@ struct Finalize;
 impl FinalizeEngine for Finalize {
     fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
         // SAFETY: engine import; the tree pointer is the engine's own.
-        unsafe { imports::anims_index(tree) }
+        unsafe { engine::anims_index(tree) }
     }
     fn tree_size(&mut self, tree: *mut XAnim) -> i32 {
         // SAFETY: as above.
-        unsafe { imports::tree_size(tree) }
+        unsafe { engine::tree_size(tree) }
     }
     fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool {
         // SAFETY: engine import with integer arguments.
-        unsafe { imports::is_primitive(tree_index, anim_index) }
+        unsafe { engine::is_primitive(tree_index, anim_index) }
     }
     fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
         // SAFETY: engine import; the result is NULL or a NUL-terminated
         // string the engine keeps alive at least until the next trap.
-        let name = unsafe { imports::anim_name(tree_index, anim_index) };
+        let name = unsafe { engine::anim_name(tree_index, anim_index) };
         // SAFETY: checked for NULL; see above.
         (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
     }
     fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
         // SAFETY: engine import.
-        unsafe { imports::length(tree, anim_index) }
+        unsafe { engine::length(tree, anim_index) }
     }
     fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
         // SAFETY: engine import writing into the two live arrays.
-        unsafe { imports::rel_delta(tree_index, anim_index, rotation.as_mut_ptr(), movement.as_mut_ptr()) }
+        unsafe { engine::rel_delta(tree_index, anim_index, rotation.as_mut_ptr(), movement.as_mut_ptr()) }
     }
     fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool {
         // SAFETY: engine import with integer arguments.
-        unsafe { imports::is_looped(tree_index, anim_index) }
+        unsafe { engine::is_looped(tree_index, anim_index) }
     }
 }
 
@@ -660,7 +436,7 @@ fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut X
         ptr::null_mut()
     } else {
         // SAFETY: engine import with the caller's NUL-terminated name.
-        unsafe { imports::find_anim_tree(name) }
+        unsafe { engine::find_anim_tree(name) }
     };
     if tree.is_null() && error_if_missing {
         // SAFETY: checked for NULL; a NUL-terminated caller string.
@@ -688,7 +464,7 @@ pub unsafe extern "C" fn BG_FindAnims() {
         };
         for (name, out) in names.iter().zip(outs) {
             // SAFETY: engine import; may not return (this frame owns nothing).
-            unsafe { imports::find_anim(MULTIPLAYER.as_ptr(), name.as_ptr(), out) };
+            unsafe { engine::find_anim(MULTIPLAYER.as_ptr(), name.as_ptr(), out) };
         }
         Ok(())
     })
