@@ -31,10 +31,11 @@
 //! parent is not walked again (docs/DIVERGENCES.md).
 //!
 //! Child ranges can be long (up to 65535 children per parent, shared by
-//! every parent), so no walk steps through a range child by child: each
-//! walk keeps the set of nodes that arriving at could still do something
-//! ([`NodeSet`], with a next-member search in three word steps) and jumps
-//! from one to the next. Arriving at a leaf, at a parent that would be
+//! every parent), so no walk steps through a long range child by child:
+//! from the first range longer than [`SHORT_RANGE`] on, the walk keeps the
+//! set of nodes that arriving at could still do something ([`NodeSet`],
+//! with a next-member search in three word steps) and jumps from one to the
+//! next (a tree of short ranges, as every `.atr` tree, makes no set). Arriving at a leaf, at a parent that would be
 //! skipped or at a source already filled without parent child does
 //! nothing, and such a node leaves the set; the fill skips leaves that
 //! passed its check. A fill before the budget is spent puts the parents
@@ -90,34 +91,61 @@ const NO_PARENT_CHILD: u32 = u32::MAX - 1;
 pub(super) const REVISIT_BUDGET: u64 = 1 << 24;
 
 /// A set of node indices below a capacity, with the next member at or
-/// after an index found in three word steps (a 64-ary tree of bit words:
-/// `words[0]` holds the members, each bit of `words[k + 1]` says whether a
-/// word of `words[k]` is not zero).
+/// after an index found in three word steps: a 64-ary tree of bit words in
+/// one buffer, level 0 the members, each bit of level k + 1 saying whether a
+/// word of level k is not zero.
 #[derive(Clone)]
 struct NodeSet {
-    words: [Vec<u64>; 3],
+    words: Vec<u64>,
+    /// Where each level starts in `words` (and where the last ends).
+    start: [usize; 4],
 }
 
 impl NodeSet {
-    /// Every index below `capacity` (at most 64³), or none.
-    fn new(capacity: usize, full: bool) -> Self {
-        let mut sizes = [0usize; 3];
-        let mut n = capacity;
-        for size in &mut sizes {
-            n = n.div_ceil(64).max(1);
-            *size = n;
+    /// The indices below `capacity` (at most 64³) for which `member` holds.
+    fn from_fn(capacity: usize, mut member: impl FnMut(usize) -> bool) -> Self {
+        let mut set = Self::empty(capacity);
+        for i in 0..capacity {
+            set.words[i / 64] |= u64::from(member(i)) << (i % 64);
         }
-        let mut set = NodeSet { words: sizes.map(|n| vec![0; n]) };
-        if full {
-            for i in 0..capacity {
-                set.insert(i as u32);
-            }
-        }
+        set.summarise();
         set
     }
 
+    /// Every index below `capacity`.
+    fn full(capacity: usize) -> Self {
+        let mut set = Self::empty(capacity);
+        set.words[..capacity / 64].fill(u64::MAX);
+        if !capacity.is_multiple_of(64) {
+            set.words[capacity / 64] = (1u64 << (capacity % 64)) - 1;
+        }
+        set.summarise();
+        set
+    }
+
+    fn empty(capacity: usize) -> Self {
+        let mut start = [0usize; 4];
+        let mut n = capacity;
+        for k in 0..3 {
+            n = n.div_ceil(64).max(1);
+            start[k + 1] = start[k] + n;
+        }
+        NodeSet { words: vec![0; start[3]], start }
+    }
+
+    /// The levels above the members, from the members.
+    fn summarise(&mut self) {
+        for k in 1..3 {
+            let (low, high) = self.words.split_at_mut(self.start[k]);
+            high[..self.start[k + 1] - self.start[k]].fill(0);
+            for (w, &word) in low[self.start[k - 1]..].iter().enumerate() {
+                high[w / 64] |= u64::from(word != 0) << (w % 64);
+            }
+        }
+    }
+
     fn capacity(&self) -> usize {
-        self.words[0].len() * 64
+        self.start[1] * 64
     }
 
     fn insert(&mut self, index: u32) {
@@ -125,8 +153,8 @@ impl NodeSet {
         if i >= self.capacity() {
             return;
         }
-        for level in &mut self.words {
-            level[i / 64] |= 1 << (i % 64);
+        for k in 0..3 {
+            self.words[self.start[k] + i / 64] |= 1 << (i % 64);
             i /= 64;
         }
     }
@@ -136,9 +164,10 @@ impl NodeSet {
         if i >= self.capacity() {
             return;
         }
-        for level in &mut self.words {
-            level[i / 64] &= !(1 << (i % 64));
-            if level[i / 64] != 0 {
+        for k in 0..3 {
+            let word = &mut self.words[self.start[k] + i / 64];
+            *word &= !(1 << (i % 64));
+            if *word != 0 {
                 return;
             }
             i /= 64;
@@ -159,25 +188,41 @@ impl NodeSet {
         // the members at or after `from` in its own word, then upwards: the
         // first later non-zero word, then down to its lowest member
         let mut i = from;
-        let mut level = 0;
+        let mut k = 0;
         loop {
-            let word = self.words[level][i / 64] & (u64::MAX << (i % 64));
+            let word = self.words[self.start[k] + i / 64] & (u64::MAX << (i % 64));
             if word != 0 {
                 i = (i / 64) * 64 + word.trailing_zeros() as usize;
                 break;
             }
-            level += 1;
+            k += 1;
             i = i / 64 + 1;
-            if level == 3 || i >= self.words[level].len() * 64 {
+            if k == 3 || i >= (self.start[k + 1] - self.start[k]) * 64 {
                 return None;
             }
         }
-        while level > 0 {
-            level -= 1;
-            i = i * 64 + self.words[level][i].trailing_zeros() as usize;
+        while k > 0 {
+            k -= 1;
+            i = i * 64 + self.words[self.start[k] + i].trailing_zeros() as usize;
         }
         Some(i)
     }
+}
+
+/// A child range at most this long is stepped through child by child: a
+/// tree whose ranges are all short makes no [`NodeSet`].
+const SHORT_RANGE: u32 = 64;
+
+/// The node sets of a walk (below [`REACHABLE`]).
+struct Jumps {
+    /// The tree's parents.
+    parents: NodeSet,
+    /// The setup's (and the last lap's) nodes worth arriving at, all of
+    /// them parents.
+    todo: NodeSet,
+    /// Per requirement (nonlooping, looping): the nodes a fill must still
+    /// visit (leaves that passed its check are out).
+    fill: [Option<NodeSet>; 2],
 }
 
 /// One parent on the current path of the setup walk.
@@ -214,16 +259,15 @@ pub(super) struct Walk<'a> {
     /// Node visits so far, and the budget for them.
     visits: u64,
     budget: u64,
-    /// The parents of the tree (below [`REACHABLE`]).
-    parents: NodeSet,
-    /// The setup's (and the last lap's) nodes worth arriving at, and the
-    /// parents taken out of it since the last fill (put back by the next
-    /// one, while the budget lasts).
-    todo: NodeSet,
-    taken_out: Vec<u32>,
-    /// Per requirement (nonlooping, looping): the nodes a fill must still
-    /// visit (leaves that passed its check are out).
-    fill_todo: [Option<NodeSet>; 2],
+    /// The sets the walks jump with, made at the first child range longer
+    /// than `short_range`.
+    jumps: Option<Jumps>,
+    short_range: u32,
+    /// Parents were taken out of `jumps.todo` since it was last every
+    /// parent; a fill since then makes them worth arriving at again (while
+    /// the budget lasts).
+    taken_out: bool,
+    refill: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -236,12 +280,6 @@ impl<'a> Walk<'a> {
     pub(super) fn with_budget(tree: &'a mut XAnimMut<'_>, budget: u64) -> Self {
         let (name, entries) = tree.split();
         let slots = entries.len().min(REACHABLE);
-        let mut parents = NodeSet::new(slots, false);
-        for (index, entry) in entries[..slots].iter().enumerate() {
-            if entry.childCount != 0 {
-                parents.insert(index as u32);
-            }
-        }
         Walk {
             name,
             entries,
@@ -251,11 +289,19 @@ impl<'a> Walk<'a> {
             fill_stack: Vec::new(),
             visits: 0,
             budget,
-            todo: parents.clone(),
-            parents,
-            taken_out: Vec::new(),
-            fill_todo: [None, None],
+            jumps: None,
+            short_range: SHORT_RANGE,
+            taken_out: false,
+            refill: false,
         }
+    }
+
+    /// The same walk jumping through every child range (the tests compare
+    /// both ways of walking).
+    #[cfg(test)]
+    pub(super) fn jumping(mut self) -> Self {
+        self.short_range = 0;
+        self
     }
 
     /// Node visits so far.
@@ -289,20 +335,64 @@ impl<'a> Walk<'a> {
     }
 
     /// The first child in `first..end` that is a parent.
-    fn first_parent_child(&self, first: u32, end: u32) -> u32 {
-        self.parents.next_in(first, end).unwrap_or(NO_PARENT_CHILD)
+    fn first_parent_child(&mut self, first: u32, end: u32) -> u32 {
+        let found = if end - first <= self.short_range && self.jumps.is_none() {
+            (first..end).find(|&c| self.entries[c as usize].childCount != 0)
+        } else {
+            self.jumps().parents.next_in(first, end)
+        };
+        found.unwrap_or(NO_PARENT_CHILD)
     }
 
+    #[inline]
     fn over_budget(&self) -> bool {
         self.visits > self.budget
     }
 
+    /// The walk's node sets, made at the first need: every parent is worth
+    /// arriving at (a node set is only ever a superset of what matters).
+    fn jumps(&mut self) -> &mut Jumps {
+        let slots = self.entries.len().min(REACHABLE);
+        let entries = &*self.entries;
+        self.jumps.get_or_insert_with(|| {
+            let parents = NodeSet::from_fn(slots, |i| entries[i].childCount != 0);
+            Jumps { todo: parents.clone(), parents, fill: [None, None] }
+        })
+    }
+
+    /// The next child in `from..end` the setup (or the last lap) arrives at.
+    #[inline]
+    fn next_arrival(&mut self, from: u32, end: u32) -> Option<u32> {
+        if from >= end {
+            return None;
+        }
+        if end - from <= self.short_range && self.jumps.is_none() {
+            return Some(from);
+        }
+        self.jumps().todo.next_in(from, end)
+    }
+
+    /// The next child in `from..end` a fill under `require_looping` visits.
+    #[inline]
+    fn next_fill(&mut self, require_looping: u8, from: u32, end: u32) -> Option<u32> {
+        if from >= end {
+            return None;
+        }
+        if end - from <= self.short_range && self.jumps.is_none() {
+            return Some(from);
+        }
+        let capacity = self.entries.len().min(REACHABLE);
+        let set = self.jumps().fill[usize::from(require_looping != 0)].get_or_insert_with(|| NodeSet::full(capacity));
+        set.next_in(from, end)
+    }
+
     /// Arriving at `index` does nothing (until the next fill, for a parent
     /// skipped because there was none since its walk).
+    #[inline]
     fn take_out(&mut self, index: u32) {
-        self.todo.remove(index);
-        if !self.over_budget() {
-            self.taken_out.push(index);
+        if let Some(jumps) = &mut self.jumps {
+            jumps.todo.remove(index);
+            self.taken_out = true;
         }
     }
 
@@ -311,15 +401,22 @@ impl<'a> Walk<'a> {
     /// worth arriving at (its notify bit, or the nested-sync error).
     fn filled_one(&mut self, index: u32) {
         self.fills += 1;
-        for i in self.taken_out.drain(..) {
-            self.todo.insert(i);
+        self.refill = true;
+        if let Some(jumps) = &mut self.jumps {
+            jumps.todo.insert(index);
         }
-        self.todo.insert(index);
     }
 
-    fn fill_todo(&mut self, require_looping: u8) -> &mut NodeSet {
-        let capacity = self.parents.capacity().min(self.entries.len().min(REACHABLE));
-        self.fill_todo[usize::from(require_looping != 0)].get_or_insert_with(|| NodeSet::new(capacity, true))
+    /// After a fill, while the budget lasts: every parent is worth arriving
+    /// at again (a copy of the parents, a word per 64 nodes).
+    fn refill_todo(&mut self) {
+        if self.taken_out && !self.over_budget() {
+            if let Some(jumps) = &mut self.jumps {
+                jumps.todo.words.copy_from_slice(&jumps.parents.words);
+            }
+            self.taken_out = false;
+        }
+        self.refill = false;
     }
 
     /// `XAnimFillInSyncNodes_r(index, require_looping)`, depth first in
@@ -339,7 +436,7 @@ impl<'a> Walk<'a> {
         }
         while let Some(top) = stack.last_mut() {
             let (next, end) = *top;
-            let Some(child) = self.fill_todo(require_looping).next_in(next, end) else {
+            let Some(child) = self.next_fill(require_looping, next, end) else {
                 stack.pop();
                 continue;
             };
@@ -358,7 +455,9 @@ impl<'a> Walk<'a> {
         let Some(entry) = self.entries.get(index as usize) else { return Ok(None) };
         if entry.childCount == 0 {
             check_leaf(self.name, entry, require_looping)?;
-            self.fill_todo(require_looping).remove(index);
+            if let Some(set) = self.jumps.as_mut().and_then(|j| j.fill[usize::from(require_looping != 0)].as_mut()) {
+                set.remove(index);
+            }
             return Ok(None);
         }
         let parent = parent_view(entry);
@@ -382,7 +481,10 @@ impl<'a> Walk<'a> {
             Arrival::Done | Arrival::Cycle => return Ok(()),
         }
         while let Some(top) = path.last_mut() {
-            if let Some(child) = self.todo.next_in(top.next, top.end) {
+            if self.refill {
+                self.refill_todo();
+            }
+            if let Some(child) = self.next_arrival(top.next, top.end) {
                 top.next = child + 1;
                 match self.arrive(child)? {
                     Arrival::Done => {}
@@ -408,7 +510,9 @@ impl<'a> Walk<'a> {
         self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(Arrival::Done) };
         if entry.childCount == 0 {
-            self.todo.remove(index);
+            if let Some(jumps) = &mut self.jumps {
+                jumps.todo.remove(index);
+            }
             return Ok(Arrival::Done);
         }
         let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
@@ -461,7 +565,7 @@ impl<'a> Walk<'a> {
         self.set_filled(index, first_parent);
         let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
         let mut next = first;
-        while let Some(child) = self.fill_todo(require_looping).next_in(next, end) {
+        while let Some(child) = self.next_fill(require_looping, next, end) {
             next = child + 1;
             self.fill(child, require_looping)?;
         }
@@ -478,8 +582,10 @@ impl<'a> Walk<'a> {
         const BLACK: u8 = 2;
         let mut colour = vec![WHITE; self.marks.len()];
         // every parent is worth arriving at again in this lap
-        self.todo = self.parents.clone();
-        self.taken_out.clear();
+        if let Some(jumps) = &mut self.jumps {
+            jumps.todo.words.copy_from_slice(&jumps.parents.words);
+        }
+        self.taken_out = false;
         let mut path: Vec<(u32, u32, u32)> = Vec::new();
         let mut next = Some(index);
         loop {
@@ -493,12 +599,12 @@ impl<'a> Walk<'a> {
                         if sync != 0 {
                             self.source(node, sync)?;
                             if self.filled.get(node as usize) == Some(&NO_PARENT_CHILD) {
-                                self.todo.remove(node);
+                                self.take_out(node);
                             }
                         } else {
                             match colour.get(node as usize).copied().unwrap_or(WHITE) {
                                 GREY => return Ok(()),
-                                BLACK => self.todo.remove(node),
+                                BLACK => self.take_out(node),
                                 _ => {
                                     let (first, end) = self.children(entry);
                                     if let Some(c) = colour.get_mut(node as usize) {
@@ -512,15 +618,16 @@ impl<'a> Walk<'a> {
                 }
             }
             let Some(top) = path.last_mut() else { return Ok(()) };
-            if let Some(child) = self.todo.next_in(top.1, top.2) {
+            if let Some(child) = self.next_arrival(top.1, top.2) {
                 next = Some(child);
                 top.1 = child + 1;
             } else {
                 if let Some(c) = colour.get_mut(top.0 as usize) {
                     *c = BLACK;
                 }
-                self.todo.remove(top.0);
+                let node = top.0;
                 path.pop();
+                self.take_out(node);
             }
         }
     }
@@ -545,3 +652,47 @@ fn check_leaf(tree_name: &[u8], entry: &XAnimEntry, require_looping: u8) -> Outc
 
 #[cfg(test)]
 pub(super) mod reference;
+
+#[cfg(test)]
+mod node_set_tests {
+    use super::NodeSet;
+    use std::prelude::rust_2021::*;
+
+    #[test]
+    fn next_member_equals_a_scan() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for capacity in [0usize, 1, 63, 64, 65, 4095, 4096, 4097, 131_071] {
+            let density = 1 + rand() % 200;
+            let mut set = NodeSet::from_fn(capacity, |_| false);
+            let mut plain = vec![false; capacity];
+            let full = NodeSet::full(capacity);
+            for (i, member) in plain.iter_mut().enumerate() {
+                assert_eq!(full.next(i), Some(i));
+                if rand() % density == 0 {
+                    set.insert(i as u32);
+                    *member = true;
+                }
+            }
+            assert_eq!(full.next(capacity), None);
+            for _ in 0..2000 {
+                if capacity > 0 && rand() % 3 == 0 {
+                    let i = (rand() % capacity as u64) as usize;
+                    set.remove(i as u32);
+                    plain[i] = false;
+                }
+                let from = (rand() % (capacity as u64 + 2)) as usize;
+                let scan = (from..capacity).find(|&i| plain[i]);
+                assert_eq!(set.next(from), scan, "capacity {capacity}, from {from}");
+            }
+            let built = NodeSet::from_fn(capacity, |i| plain[i]);
+            assert_eq!(built.words, set.words);
+            assert_eq!(built.start, set.start);
+        }
+    }
+}

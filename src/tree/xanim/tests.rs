@@ -999,7 +999,10 @@ fn cubic_tree(m: &mut Mock, k: u16) -> (TreeMem, XAnimMut<'static>) {
 #[test]
 fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
     // with a small budget the walk again is cut early; wherever the
-    // original needs no more node visits than the budget, nothing differs
+    // original needs no more node visits than the budget, nothing differs,
+    // whether the walk steps through the child ranges or jumps through them
+    // (its node sets, which long ranges make); without budget, the same
+    // wherever the original ends
     let mut m = sync_mock();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut compared, mut cut) = (0, 0);
@@ -1007,26 +1010,33 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
         let n = 1 + (round % 9) as u32;
         let (_mem, mut t) = random_tree(&mut rng, &mut m, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
-        let budget = 2 + rng.below(24);
+        let budget = if round % 4 == 3 { u64::MAX } else { 2 + rng.below(24) };
         let initial = entry_bytes(&t);
-        let mut walk = super::sync::Walk::with_budget(&mut t, budget);
-        let new_result = walk.setup(start);
-        let visits = walk.visits();
-        drop(walk);
-        let new_bytes = entry_bytes(&t);
         restore(&mut t, &initial);
-        match path_walk(&mut t, start, None, false, budget) {
-            PathWalk::Ended { result, .. } => {
-                assert!(visits <= budget, "{visits} visits, budget {budget}, tree {initial:?}");
-                assert_eq!(result, new_result, "budget {budget}, start {start}, tree {initial:?}");
-                assert_eq!(entry_bytes(&t), new_bytes, "budget {budget}, start {start}, tree {initial:?}");
-                compared += 1;
+        let original = path_walk(&mut t, start, None, false, budget.min(2_000_000));
+        let original_bytes = entry_bytes(&t);
+        for jumping in [false, true] {
+            restore(&mut t, &initial);
+            let mut walk = super::sync::Walk::with_budget(&mut t, budget);
+            if jumping {
+                walk = walk.jumping();
             }
-            PathWalk::Endless => cut += usize::from(visits > budget),
+            let new_result = walk.setup(start);
+            let visits = walk.visits();
+            drop(walk);
+            match &original {
+                PathWalk::Ended { result, .. } => {
+                    assert!(visits <= budget, "{visits} visits, budget {budget}, tree {initial:?}");
+                    assert_eq!(*result, new_result, "jumping {jumping}, budget {budget}, start {start}, tree {initial:?}");
+                    assert_eq!(entry_bytes(&t), original_bytes, "jumping {jumping}, budget {budget}, start {start}, tree {initial:?}");
+                    compared += 1;
+                }
+                PathWalk::Endless => cut += usize::from(visits > budget),
+            }
         }
     }
-    println!("{compared} trees within the budget compared, {cut} walks ran past it");
-    assert!(compared > 10_000, "{compared}");
+    println!("{compared} walks within the budget compared, {cut} ran past it");
+    assert!(compared > 20_000, "{compared}");
     assert!(cut > 50, "{cut}");
 }
 
