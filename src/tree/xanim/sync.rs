@@ -225,6 +225,13 @@ struct Jumps {
     fill: [Option<NodeSet>; 2],
 }
 
+impl Jumps {
+    /// Every parent is worth arriving at again (a word per 64 nodes).
+    fn every_parent_to_do(&mut self) {
+        self.todo.words.copy_from_slice(&self.parents.words);
+    }
+}
+
 /// One parent on the current path of the setup walk.
 #[derive(Clone, Copy)]
 struct Frame {
@@ -336,7 +343,7 @@ impl<'a> Walk<'a> {
 
     /// The first child in `first..end` that is a parent.
     fn first_parent_child(&mut self, first: u32, end: u32) -> u32 {
-        let found = if end - first <= self.short_range && self.jumps.is_none() {
+        let found = if self.steps_through(first, end) {
             (first..end).find(|&c| self.entries[c as usize].childCount != 0)
         } else {
             self.jumps().parents.next_in(first, end)
@@ -360,13 +367,20 @@ impl<'a> Walk<'a> {
         })
     }
 
+    /// Whether the range `from..end` is stepped through child by child: it is
+    /// short, and no node set was made yet.
+    #[inline]
+    fn steps_through(&self, from: u32, end: u32) -> bool {
+        end - from <= self.short_range && self.jumps.is_none()
+    }
+
     /// The next child in `from..end` the setup (or the last lap) arrives at.
     #[inline]
     fn next_arrival(&mut self, from: u32, end: u32) -> Option<u32> {
         if from >= end {
             return None;
         }
-        if end - from <= self.short_range && self.jumps.is_none() {
+        if self.steps_through(from, end) {
             return Some(from);
         }
         self.jumps().todo.next_in(from, end)
@@ -378,7 +392,7 @@ impl<'a> Walk<'a> {
         if from >= end {
             return None;
         }
-        if end - from <= self.short_range && self.jumps.is_none() {
+        if self.steps_through(from, end) {
             return Some(from);
         }
         let capacity = self.entries.len().min(REACHABLE);
@@ -412,7 +426,7 @@ impl<'a> Walk<'a> {
     fn refill_todo(&mut self) {
         if self.taken_out && !self.over_budget() {
             if let Some(jumps) = &mut self.jumps {
-                jumps.todo.words.copy_from_slice(&jumps.parents.words);
+                jumps.every_parent_to_do();
             }
             self.taken_out = false;
         }
@@ -583,7 +597,7 @@ impl<'a> Walk<'a> {
         let mut colour = vec![WHITE; self.marks.len()];
         // every parent is worth arriving at again in this lap
         if let Some(jumps) = &mut self.jumps {
-            jumps.todo.words.copy_from_slice(&jumps.parents.words);
+            jumps.every_parent_to_do();
         }
         self.taken_out = false;
         let mut path: Vec<(u32, u32, u32)> = Vec::new();
