@@ -550,10 +550,14 @@ pub fn setup_sync_nodes(tree: &mut XAnimMut<'_>) -> Outcome<()> {
 /// filled in ([`fill_in_sync_nodes`]); both sync bits →
 /// `"\x15animation cannot be sync looping and sync nonlooping"`.
 ///
-/// The original walks every path; this walk gives the same result without
+/// The original walks every path; on a tree with one path to each node
+/// this is its walk, elsewhere a walk that gives the same result without
 /// walking a shared subtree again when that cannot change anything
 /// (`sync` module), and ends at a cycle (docs/DIVERGENCES.md).
 pub fn setup_sync_nodes_r(tree: &mut XAnimMut<'_>, anim_index: u32) -> Outcome<()> {
+    if sync::is_forest(tree) {
+        return sync::walk_forest(tree, anim_index, None);
+    }
     sync::Walk::new(tree).setup(anim_index)
 }
 
@@ -566,6 +570,9 @@ pub fn setup_sync_nodes_r(tree: &mut XAnimMut<'_>, anim_index: u32) -> Outcome<(
 /// that leaf's name); otherwise the parent gets the sync bit and its
 /// children are filled in.
 pub fn fill_in_sync_nodes(tree: &mut XAnimMut<'_>, anim_index: u32, require_looping: u8) -> Outcome<()> {
+    if sync::is_forest(tree) {
+        return sync::walk_forest(tree, anim_index, Some(require_looping));
+    }
     sync::Walk::new(tree).fill(anim_index, require_looping)
 }
 

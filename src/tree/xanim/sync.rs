@@ -51,6 +51,13 @@
 //! plain depth-first search, and when the lap comes round without one, the
 //! setup ends there without a diagnostic (docs/DIVERGENCES.md).
 //!
+//! A tree in which no node has two parents and every child comes after its
+//! parent (every tree the `.atr` loader builds) has one path to each node:
+//! there the original walks each node once, and [`walk_forest`] is its
+//! recursion, unrolled, after one pass that checks the child ranges
+//! ([`is_forest`]); no
+//! visit budget, marks or node sets are needed.
+//!
 //! Nothing here calls the engine; the walk's own vectors are dropped before
 //! the caller converts a failure into `Com_Error`.
 // Failures carry their text inline (no heap), by design of crate::error.
@@ -645,6 +652,148 @@ impl<'a> Walk<'a> {
             }
         }
     }
+}
+
+/// The mode of a [`walk_forest`] step: the setup, or a fill under a
+/// requirement (any byte, as `XAnimFillInSyncNodes_r` takes it).
+const SETUP: u16 = 0x100;
+
+/// A child range of a [`walk_forest`]: `(next, end, mode)`.
+type Range = (u32, u32, u16);
+
+/// The child ranges a [`walk_forest`] returns to: a few inline, deeper
+/// paths on the heap.
+struct Ranges {
+    inline: [Range; 16],
+    len: usize,
+    spill: Vec<Range>,
+}
+
+impl Ranges {
+    #[inline]
+    fn push(&mut self, range: Range) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = range,
+            None => self.spill.push(range),
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Range> {
+        self.len = self.len.checked_sub(1)?;
+        match self.inline.get(self.len) {
+            Some(&range) => Some(range),
+            None => self.spill.pop(),
+        }
+    }
+}
+
+/// Whether every node of the tree is a child of one parent at most and
+/// comes after it (child ranges cut to the tree): then the path walk from
+/// any node arrives at each node once at most. One pass over the entries,
+/// with a bit per node below [`REACHABLE`] for the children met so far.
+pub(super) fn is_forest(tree: &mut XAnimMut<'_>) -> bool {
+    let entries = tree.entries_mut();
+    let len = entries.len().min(REACHABLE);
+    let words = len.div_ceil(64);
+    let mut inline = [0u64; 64];
+    let mut heap = Vec::new();
+    let claimed = if words <= inline.len() {
+        &mut inline[..words]
+    } else {
+        heap.resize(words, 0);
+        &mut heap[..]
+    };
+    let len = len as u32;
+    for (index, entry) in entries.iter().enumerate() {
+        if entry.childCount == 0 {
+            continue;
+        }
+        let first = u32::from(parent_view(entry).firstChildIndex);
+        let end = (first + u32::from(entry.childCount)).min(len);
+        if first >= end {
+            continue;
+        }
+        if first as usize <= index {
+            return false;
+        }
+        // the range's bits, a word at a time; none may be claimed yet
+        let mut i = first;
+        while i < end {
+            let word = (i / 64) as usize;
+            let low = i % 64;
+            let high = (end - (i - low)).min(64);
+            let mask = (u64::MAX >> (64 - (high - low))) << low;
+            if claimed[word] & mask != 0 {
+                return false;
+            }
+            claimed[word] |= mask;
+            i += high - low;
+        }
+    }
+    true
+}
+
+/// `XAnimSetupSyncNodes_r(start)` (`fill` None) or
+/// `XAnimFillInSyncNodes_r(start, fill)` as the original's recursion, on
+/// a tree for which [`is_forest`] holds (each node is arrived at once at
+/// most, so no marks and no budget).
+pub(super) fn walk_forest(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>) -> Outcome<()> {
+    let entries = tree.entries_mut();
+    let len = entries.len() as u32;
+    let mut ranges = Ranges { inline: [(0, 0, 0); 16], len: 0, spill: Vec::new() };
+    // the start node as a range of one
+    let (mut next, mut end, mut mode) = (start, start.saturating_add(1), fill.map_or(SETUP, u16::from));
+    loop {
+        while next < end {
+            let node = next;
+            next += 1;
+            let Some(entry) = entries.get_mut(node as usize) else { break };
+            if entry.childCount == 0 {
+                if mode != SETUP && !leaf_passes(entry, mode as u8) {
+                    let (name, entries) = tree.split();
+                    return check_leaf(name, &entries[node as usize], mode as u8);
+                }
+                continue;
+            }
+            let parent = parent_view(entry);
+            let child_mode = if mode == SETUP {
+                let sync = parent.flags & FLAG_SYNC_MASK;
+                if sync == FLAG_SYNC_MASK {
+                    return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
+                }
+                if sync != 0 {
+                    entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
+                    u16::from(sync == FLAG_SYNC_LOOPING)
+                } else {
+                    SETUP
+                }
+            } else {
+                if parent.flags & FLAG_SYNC_MASK != 0 {
+                    let (name, entries) = tree.split();
+                    return Err(duplicate_sync(name, entries, node));
+                }
+                let bit = if mode != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
+                entry.payload.parent.flags = parent.flags | bit;
+                mode
+            };
+            let first = u32::from(parent.firstChildIndex);
+            let child_end = (first + u32::from(entry.childCount)).min(len);
+            if first < child_end {
+                ranges.push((next, end, mode));
+                (next, end, mode) = (first, child_end, child_mode);
+            }
+        }
+        let Some(range) = ranges.pop() else { return Ok(()) };
+        (next, end, mode) = range;
+    }
+}
+
+/// Whether a leaf passes the fill's check ([`check_leaf`]).
+#[inline]
+fn leaf_passes(entry: &XAnimEntry, require_looping: u8) -> bool {
+    leaf_parts(entry).is_none_or(|parts| parts.looped == require_looping)
 }
 
 /// The fill's leaf check: the raw `looped` byte must equal the requirement.

@@ -1091,3 +1091,119 @@ fn sync_walk_jumps_over_long_child_ranges() {
     assert!(text.starts_with(b"\x15duplicate specification of animation sync in 'dense'"), "{:?}", text);
     restore(&mut t, &before);
 }
+
+/// A random tree as the `.atr` loader lays one out (each parent's children
+/// one block after the blocks of the earlier subtrees, depth first) or
+/// breadth first, with sync bits, leaves of every looped byte and some
+/// ranges running past the end of the tree.
+fn random_forest(rng: &mut Rng, m: &mut Mock, n: u32, depth_first: bool) -> (TreeMem, XAnimMut<'static>) {
+    let (mem, mut t) = tree_mem("forest", n);
+    let mut next_free = 1u32;
+    let mut todo = std::collections::VecDeque::from([0u32]);
+    while let Some(i) = if depth_first { todo.pop_back() } else { todo.pop_front() } {
+        let room = n.saturating_sub(next_free);
+        if room == 0 || rng.below(4) == 0 {
+            match rng.below(4) {
+                0 => {}
+                k => set_leaf_node(m, &mut t, i as u16, [c"loop", c"once", c"twice"][k as usize - 1]).unwrap(),
+            }
+            continue;
+        }
+        let count = 1 + rng.below(u64::from(room.min(5))) as u32;
+        let past_end = if next_free + count == n && rng.below(4) == 0 { 2 } else { 0 };
+        let flags = [0, 0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING, FLAG_SYNC_MASK][rng.below(8) as usize]
+            | if rng.below(8) == 0 { FLAG_NOTIFY_SOURCE } else { 0 };
+        set_parent_node(&mut t, i as u16, next_free as u16, (count + past_end) as u16, flags);
+        let children = next_free..next_free + count;
+        next_free += count;
+        if depth_first {
+            todo.extend(children.rev());
+        } else {
+            todo.extend(children);
+        }
+    }
+    (mem, t)
+}
+
+#[test]
+fn forest_walk_equals_the_path_walk_and_the_bounded_walk() {
+    let mut m = sync_mock();
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let (mut runs, mut raised) = (0, 0);
+    for round in 0..6_000 {
+        let n = 1 + (round % 40) as u32;
+        let (_mem, mut t) = random_forest(&mut rng, &mut m, n, round % 2 == 0);
+        let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
+        let fill = match rng.below(8) {
+            0 => Some(rng.below(3) as u8),
+            _ => None,
+        };
+        let initial = entry_bytes(&t);
+        assert!(super::sync::is_forest(&mut t), "tree {initial:?}");
+        let forest = super::sync::walk_forest(&mut t, start, fill);
+        let forest_bytes = entry_bytes(&t);
+        restore(&mut t, &initial);
+        match path_walk(&mut t, start, fill, false, u64::MAX) {
+            PathWalk::Ended { result, .. } => assert_eq!(result, forest, "tree {initial:?}"),
+            PathWalk::Endless => std::panic!("a forest's path walk ends"),
+        }
+        assert_eq!(entry_bytes(&t), forest_bytes, "tree {initial:?}");
+        restore(&mut t, &initial);
+        let mut walk = super::sync::Walk::with_budget(&mut t, u64::MAX);
+        let bounded = match fill {
+            None => walk.setup(start),
+            Some(r) => walk.fill(start, r),
+        };
+        drop(walk);
+        assert_eq!(bounded, forest, "tree {initial:?}");
+        assert_eq!(entry_bytes(&t), forest_bytes, "tree {initial:?}");
+        runs += 1;
+        raised += usize::from(forest.is_err());
+    }
+    assert!(raised > runs / 10 && raised < runs * 9 / 10, "{raised} of {runs}");
+}
+
+#[test]
+fn forest_walk_only_on_one_path_to_each_node() {
+    let mut m = sync_mock();
+    // two parents share a child; a child before its parent; a parent its
+    // own child: the bounded walk's trees
+    for (ranges, forest) in [
+        (&[(1u16, 2u16), (2, 1)][..], false),
+        (&[(1, 1), (3, 1), (0, 0), (2, 1)][..], false),
+        (&[(0, 1)][..], false),
+        (&[(1, 2), (3, 1), (4, 1)][..], true),
+        (&[(2, 2), (4, 9)][..], true),
+    ] {
+        let (_mem, mut t) = tree_mem("shape", 6);
+        for (i, &(first, count)) in ranges.iter().enumerate() {
+            if count != 0 {
+                set_parent_node(&mut t, i as u16, first, count, 0);
+            }
+        }
+        for i in ranges.len()..6 {
+            set_leaf_node(&mut m, &mut t, i as u16, c"loop").unwrap();
+        }
+        let before = entry_bytes(&t);
+        assert_eq!(super::sync::is_forest(&mut t), forest, "{ranges:?}");
+        assert_eq!(entry_bytes(&t), before, "nothing written");
+    }
+    // a chain deeper than the inline stack, and ranges over word bounds
+    let (_mem, mut t) = tree_mem("chain", 3000);
+    for i in 0..2999u16 {
+        set_parent_node(&mut t, i, i + 1, 1, if i == 1000 { FLAG_SYNC_NON_LOOPING } else { 0 });
+    }
+    set_leaf_node(&mut m, &mut t, 2999, c"once").unwrap();
+    assert!(super::sync::is_forest(&mut t));
+    assert_eq!(super::sync::walk_forest(&mut t, 0, None), Ok(()));
+    assert_eq!(flags(t.handle(), 1000), FLAG_SYNC_NON_LOOPING | FLAG_NOTIFY_SOURCE);
+    assert_eq!(flags(t.handle(), 2998), FLAG_SYNC_NON_LOOPING);
+    let (_mem, mut w) = tree_mem("wide", 200);
+    set_parent_node(&mut w, 0, 1, 130, FLAG_SYNC_LOOPING);
+    set_parent_node(&mut w, 1, 131, 69, 0);
+    assert!(super::sync::is_forest(&mut w));
+    assert_eq!(super::sync::walk_forest(&mut w, 0, None), Ok(()));
+    assert_eq!(flags(w.handle(), 1), FLAG_SYNC_LOOPING);
+    set_parent_node(&mut w, 2, 190, 10, 0);
+    assert!(!super::sync::is_forest(&mut w));
+}
