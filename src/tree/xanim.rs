@@ -107,6 +107,64 @@ pub struct XAnimMut<'a> {
     _tree: PhantomData<&'a mut XAnim>,
 }
 
+/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
+/// it is NULL: on x86 the pointer goes to rcx (ecx) and one `jrcxz`
+/// (`jecxz`) jumps on it, where a test and a conditional jump take two
+/// instructions. The queries test the asset pointers so, and on i386, where
+/// the tree pointer is loaded from the stack anyway, the tree.
+///
+/// The jump reaches 127 bytes: only for small functions, the query exports
+/// (and, in the tests, the query methods kept out of line). A use in a
+/// function whose miss path ends up farther away fails to assemble.
+#[cfg(target_arch = "x86_64")]
+macro_rules! non_null_or_return {
+    ($p:expr, $miss:expr) => {{
+        let p = $p;
+        // SAFETY: a jump on the register alone (no memory, stack or flags);
+        // the pointer goes in as an address, which the jump does not read.
+        unsafe {
+            core::arch::asm!(
+                "jrcxz {}",
+                label { return $miss; },
+                in("rcx") p as usize,
+                options(nomem, nostack, preserves_flags)
+            )
+        };
+        p
+    }};
+}
+/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
+/// it is NULL (see the x86_64 definition).
+#[cfg(target_arch = "x86")]
+macro_rules! non_null_or_return {
+    ($p:expr, $miss:expr) => {{
+        let p = $p;
+        // SAFETY: a jump on the register alone (no memory, stack or flags);
+        // the pointer goes in as an address, which the jump does not read.
+        unsafe {
+            core::arch::asm!(
+                "jecxz {}",
+                label { return $miss; },
+                in("ecx") p as usize,
+                options(nomem, nostack, preserves_flags)
+            )
+        };
+        p
+    }};
+}
+/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
+/// it is NULL.
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+macro_rules! non_null_or_return {
+    ($p:expr, $miss:expr) => {{
+        let p = $p;
+        if p.is_null() {
+            return $miss;
+        }
+        p
+    }};
+}
+
 impl<'a> XAnimHandle<'a> {
     /// A shared handle for `tree` (None for NULL).
     ///
@@ -117,6 +175,27 @@ impl<'a> XAnimHandle<'a> {
     #[inline(always)]
     pub unsafe fn from_raw(tree: *const XAnim) -> Option<Self> {
         NonNull::new(tree as *mut XAnim).map(|tree| Self { tree, _tree: PhantomData })
+    }
+
+    /// [`from_raw`](Self::from_raw) for the query exports: on i386 the
+    /// pointer comes from the stack into ecx and `jecxz` tests it
+    /// (`non_null_or_return!`, small functions only).
+    ///
+    /// # Safety
+    /// As for [`from_raw`](Self::from_raw).
+    #[inline(always)]
+    pub unsafe fn from_raw_for_query(tree: *const XAnim) -> Option<Self> {
+        #[cfg(target_arch = "x86")]
+        {
+            let tree = non_null_or_return!(tree, None);
+            // SAFETY: not NULL (tested above).
+            Some(Self { tree: unsafe { NonNull::new_unchecked(tree as *mut XAnim) }, _tree: PhantomData })
+        }
+        #[cfg(not(target_arch = "x86"))]
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            Self::from_raw(tree)
+        }
     }
 
     /// The C pointer.
@@ -217,7 +296,10 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
-    #[inline(always)]
+    /// (Out of line in the tests, where `non_null_or_return!` must stay in
+    /// a small function.)
+    #[cfg_attr(not(test), inline(always))]
+    #[cfg_attr(test, inline(never))]
     pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
         let Some(tree) = tree else { return missing_name() };
         match tree.entry_at(index) {
@@ -226,12 +308,10 @@ impl<'a> XAnimHandle<'a> {
                 if child_count != 0 {
                     return non_leaf_name();
                 }
-                match NonNull::new(payload as *mut fileData_t) {
-                    // SAFETY: a leaf's payload is NULL or a valid record
-                    // (constructor contract).
-                    Some(asset) => unsafe { asset.as_ref().name },
-                    None => missing_name(),
-                }
+                let asset = non_null_or_return!(payload as *const fileData_t, missing_name());
+                // SAFETY: a leaf's payload is NULL or a valid record
+                // (constructor contract), and it is not NULL.
+                unsafe { (*asset).name }
             }
             None => missing_name(),
         }
@@ -258,23 +338,23 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// `XAnimIsLooped`: parent: the looping sync bit; leaf: the asset's raw
-    /// `looped` byte. 0 outside the tree or without loaded asset.
-    #[inline(always)]
+    /// `looped` byte. 0 outside the tree or without loaded asset. (Out of
+    /// line in the tests, as [`anim_name_of`](Self::anim_name_of).)
+    #[cfg_attr(not(test), inline(always))]
+    #[cfg_attr(test, inline(never))]
     pub fn is_looped(self, index: i32) -> i32 {
         let Some(e) = self.entry_at(index) else { return no_node() };
-        // One load of the payload for both views (the parent's flags are its
-        // low 16 bits).
-        let (child_count, payload) = (e.childCount, payload_word(e));
-        if child_count != 0 {
-            return i32::from(payload as u16 & FLAG_SYNC_LOOPING);
+        if e.childCount != 0 {
+            return i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING);
         }
+        // the asset pointer loaded straight into the register `jrcxz` tests
+        let asset = non_null_or_return!(payload_word(e) as *const fileData_t, no_node());
         // SAFETY: a leaf's payload is NULL or a valid record whose parts
-        // are NULL or valid (constructor contract).
-        match unsafe { (payload as *const fileData_t).as_ref().and_then(|a| a.data.xanimParts.as_ref()) } {
-            // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-            Some(parts) => i32::from(parts.looped),
-            None => no_node(),
-        }
+        // are NULL or valid (constructor contract); neither is NULL here.
+        let parts = non_null_or_return!(unsafe { (*asset).data.xanimParts } as *const XAnimParts, no_node());
+        // Quirk: the leaf's byte is returned as is (a 2 stays 2).
+        // SAFETY: valid parts, not NULL (above).
+        i32::from(unsafe { (*parts).looped })
     }
 
     /// `XAnimNotetrackExists`: whether the leaf's asset has a note track

@@ -42,6 +42,17 @@ unsafe fn handle<'a>(tree: *mut XAnim) -> Option<XAnimHandle<'a>> {
     unsafe { XAnimHandle::from_raw(tree) }
 }
 
+/// [`handle`] for a query export: a small function, in which the i386
+/// build tests the pointer with `jecxz` (`XAnimHandle::from_raw_for_query`).
+///
+/// # Safety
+/// As for [`handle`].
+#[inline(always)]
+unsafe fn query_handle<'a>(tree: *mut XAnim) -> Option<XAnimHandle<'a>> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { XAnimHandle::from_raw_for_query(tree) }
+}
+
 /// Exclusive access to an engine tree for one exported call.
 ///
 /// # Safety
@@ -264,10 +275,11 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex)))
+        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex)))
     })
 }
 
@@ -276,10 +288,11 @@ pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex)))
+        Ok(unsafe { query_handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex)))
     })
 }
 
@@ -288,10 +301,11 @@ pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, child
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(XAnimHandle::anim_name_of(unsafe { handle(tree) }, animIndex))
+        Ok(XAnimHandle::anim_name_of(unsafe { query_handle(tree) }, animIndex))
     })
 }
 
@@ -327,10 +341,11 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex)))
+        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex)))
     })
 }
 
@@ -339,10 +354,11 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex)))
+        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex)))
     })
 }
 
@@ -351,10 +367,11 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
+#[inline(never)]
 pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
     guard_infallible(|| {
         // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex)))
+        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex)))
     })
 }
 
