@@ -282,8 +282,10 @@ impl<'a> XAnimHandle<'a> {
     /// reads bits of the asset pointer.
     #[inline(always)]
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
-        let first = self.entry_at(index).map_or(0, |e| parent_view(e).firstChildIndex);
-        i32::from(first).wrapping_add(child_index)
+        match self.entry_at(index) {
+            Some(e) => i32::from(parent_view(e).firstChildIndex).wrapping_add(child_index),
+            None => child_index,
+        }
     }
 
     /// `XAnimGetAnimName`: the leaf's asset name, or `"<non-leaf anim>"`.
@@ -611,10 +613,11 @@ pub fn set_parent_node(tree: &mut XAnimMut<'_>, node_index: u16, first_child_ind
             entry.payload.parent = XAnimParentPayload { flags, firstChildIndex: first_child_index };
         }
     }
-    for child in 0..usize::from(child_count) {
-        if let Some(entry) = entries.get_mut(usize::from(first_child_index) + child) {
-            entry.parentIndex = node_index;
-        }
+    // the children inside the tree, as one slice
+    let first = usize::from(first_child_index);
+    let end = (first + usize::from(child_count)).min(entries.len());
+    for entry in entries.get_mut(first..end).unwrap_or_default() {
+        entry.parentIndex = node_index;
     }
 }
 
