@@ -437,18 +437,28 @@ fn entry_slice_len(node_count: u32, first: usize) -> usize {
     (node_count as usize).min(room)
 }
 
+/// `value`, which the optimiser cannot see through: an empty assembly
+/// statement takes it in a register and gives it back. The out-of-line
+/// functions below return their constant so, not folded into their callers
+/// as a constant, at no instruction (`black_box` goes through the stack).
+#[inline(always)]
+fn opaque(mut value: usize) -> usize {
+    // SAFETY: an empty statement; it only names the register.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) value, options(pure, nomem, nostack, preserves_flags)) };
+    value
+}
+
 /// [`NON_LEAF_ANIM_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
 #[inline(never)]
 fn non_leaf_name() -> *const c_char {
-    // black_box: not folded into the caller as a constant.
-    core::hint::black_box(NON_LEAF_ANIM_NAME.as_ptr())
+    opaque(NON_LEAF_ANIM_NAME.as_ptr() as usize) as *const c_char
 }
 
 /// [`MISSING_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
 #[cold]
 #[inline(never)]
 fn missing_name() -> *const c_char {
-    core::hint::black_box(MISSING_NAME.as_ptr())
+    opaque(MISSING_NAME.as_ptr() as usize) as *const c_char
 }
 
 /// What an integer query returns where the original has no node or asset
@@ -458,7 +468,7 @@ fn missing_name() -> *const c_char {
 #[cold]
 #[inline(never)]
 pub fn no_node() -> i32 {
-    core::hint::black_box(0)
+    opaque(0) as i32
 }
 
 /// A node's payload as one word: the leaf's asset pointer, or the parent's
