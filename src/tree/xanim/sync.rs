@@ -52,11 +52,11 @@
 //! setup ends there without a diagnostic (docs/DIVERGENCES.md).
 //!
 //! A tree in which no node has two parents and every child comes after its
-//! parent (every tree the `.atr` loader builds) has one path to each node:
-//! there the original walks each node once, and [`walk_forest`] is its
-//! recursion, unrolled, after one pass that checks the child ranges
-//! ([`is_forest`]); no
-//! visit budget, marks or node sets are needed.
+//! parent (every tree of fewer than 65536 nodes the `.atr` loader builds)
+//! has one path to each node: there the original walks each node once, and
+//! [`walk_forest`] is its recursion, unrolled, after one pass that checks
+//! the child ranges ([`is_forest`]); no visit budget, marks or node sets
+//! are needed.
 //!
 //! Nothing here calls the engine; the walk's own vectors are dropped before
 //! the caller converts a failure into `Com_Error`.
