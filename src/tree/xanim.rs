@@ -111,7 +111,8 @@ pub struct XAnimMut<'a> {
 /// it is NULL: on x86 the pointer goes to rcx (ecx) and one `jrcxz`
 /// (`jecxz`) jumps on it, where a test and a conditional jump take two
 /// instructions. The queries test the asset pointers so, and on i386, where
-/// the tree pointer is loaded from the stack anyway, the tree.
+/// the tree pointer is loaded from the stack anyway, and on Microsoft x64,
+/// where it arrives in rcx, the tree.
 ///
 /// The jump reaches 127 bytes: only for small functions, the query exports
 /// (and, in the tests, the query methods kept out of line). A use in a
@@ -178,20 +179,21 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// [`from_raw`](Self::from_raw) for the query exports: on i386 the
-    /// pointer comes from the stack into ecx and `jecxz` tests it
+    /// pointer comes from the stack into ecx and `jecxz` tests it, on
+    /// Microsoft x64 it arrives in rcx and `jrcxz` tests it
     /// (`non_null_or_return!`, small functions only).
     ///
     /// # Safety
     /// As for [`from_raw`](Self::from_raw).
     #[inline(always)]
     pub unsafe fn from_raw_for_query(tree: *const XAnim) -> Option<Self> {
-        #[cfg(target_arch = "x86")]
+        #[cfg(any(target_arch = "x86", all(target_arch = "x86_64", windows)))]
         {
             let tree = non_null_or_return!(tree, None);
             // SAFETY: not NULL (tested above).
             Some(Self { tree: unsafe { NonNull::new_unchecked(tree as *mut XAnim) }, _tree: PhantomData })
         }
-        #[cfg(not(target_arch = "x86"))]
+        #[cfg(not(any(target_arch = "x86", all(target_arch = "x86_64", windows))))]
         // SAFETY: guaranteed by the caller.
         unsafe {
             Self::from_raw(tree)
