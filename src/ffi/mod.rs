@@ -64,7 +64,7 @@ fn raise_cold<E: Into<crate::error::Failure>>(error: E) -> ! {
     unsafe { raise::raise(error.into()) }
 }
 
-pub(crate) mod raise;
+mod raise;
 #[cfg(any(feature = "game", feature = "cgame"))]
 #[allow(unused_macros, unused_imports, dead_code)]
 pub(crate) mod varargs;

@@ -77,10 +77,8 @@ fn cstr<'a>(p: *const c_char) -> &'a CStr {
 /// Calls the engine's hunk allocator.
 #[no_mangle]
 pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
-    guard_infallible(|| {
-        // SAFETY: plain engine call.
-        Ok(unsafe { super::engine::hunk_alloc_align(size, core::mem::align_of::<*const c_void>()) })
-    })
+    // SAFETY: plain engine call.
+    unsafe { super::engine::precache_alloc(size) }
 }
 
 /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
