@@ -64,6 +64,8 @@ fn raise_cold<E: Into<crate::error::Failure>>(error: E) -> ! {
     unsafe { raise::raise(error.into()) }
 }
 
+#[cfg_attr(not(any(feature = "engine", feature = "client")), allow(dead_code))]
+pub(crate) mod arg;
 mod raise;
 #[cfg(any(feature = "game", feature = "cgame"))]
 #[allow(unused_macros, unused_imports, dead_code)]
