@@ -7,12 +7,12 @@
 //! describes the API and the selection rule.
 #![allow(non_camel_case_types)]
 
-use core::ffi::{c_char, CStr};
+use core::ffi::c_char;
 use core::ptr;
 use alloc::alloc::{alloc, Layout};
 use alloc::boxed::Box;
 
-use super::guard_infallible;
+use super::arg::{c_str, c_str_bounded, write_c_str};
 use crate::action::{ActionTable, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
 
 /// An action-animation table (opaque to C): up to 128 entries, each a name,
@@ -69,52 +69,6 @@ const _: () = {
     assert!(UOANIM_ACTION_OTHER == ActionType::Other as i32);
 };
 
-/// The bytes of the C string at `s` if it has at most `max` bytes before its
-/// NUL; reads no further than `max + 1` bytes.
-///
-/// # Safety
-/// `s` is NULL or points to memory readable up to its NUL or `max + 1`
-/// bytes, whichever comes first, that stays unchanged while the result is
-/// used.
-unsafe fn bounded_c_str<'a>(s: *const c_char, max: usize) -> Option<&'a [u8]> {
-    if s.is_null() {
-        return None;
-    }
-    let mut len = 0usize;
-    loop {
-        // SAFETY: bytes 0..len are not NUL, so byte `len` (<= max) is still
-        // part of the caller's string or its terminator (contract above).
-        let byte = unsafe { *s.add(len) };
-        if byte == 0 {
-            break;
-        }
-        if len == max {
-            return None;
-        }
-        len += 1;
-    }
-    // SAFETY: the `len` bytes before the NUL were just read from `s`.
-    Some(unsafe { core::slice::from_raw_parts(s.cast::<u8>(), len) })
-}
-
-/// Writes `message` as a NUL-terminated string into `error` (capacity
-/// `size`), cut to `size - 1` bytes; does nothing for NULL or size 0.
-///
-/// # Safety
-/// `error` is NULL or valid for writes of `size` bytes.
-unsafe fn write_error(error: *mut c_char, size: usize, message: &[u8]) {
-    if error.is_null() || size == 0 {
-        return;
-    }
-    let len = message.len().min(size - 1);
-    // SAFETY: `len + 1 <= size` bytes are writable at `error`, and `message`
-    // is our own memory, so the ranges do not overlap.
-    unsafe {
-        ptr::copy_nonoverlapping(message.as_ptr(), error.cast::<u8>(), len);
-        *error.add(len) = 0;
-    }
-}
-
 /// An index or count as `int32_t` (they are at most 128).
 fn to_i32(value: usize) -> i32 {
     i32::try_from(value).unwrap_or(-1)
@@ -124,18 +78,16 @@ fn to_i32(value: usize) -> i32 {
 /// `uoanim_action_table_free`.
 #[no_mangle]
 pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
-    guard_infallible(|| {
-        let layout = Layout::new::<uoanim_action_table>();
-        // SAFETY: the layout has a non-zero size (the table is an array).
-        let raw = unsafe { alloc(layout) }.cast::<uoanim_action_table>();
-        if raw.is_null() {
-            return Ok(ptr::null_mut());
-        }
-        // SAFETY: `raw` is a fresh allocation with the layout of the type,
-        // so it is aligned and valid for one write.
-        unsafe { raw.write(uoanim_action_table { table: ActionTable::new() }) };
-        Ok(raw)
-    })
+    let layout = Layout::new::<uoanim_action_table>();
+    // SAFETY: the layout has a non-zero size (the table is an array).
+    let raw = unsafe { alloc(layout) }.cast::<uoanim_action_table>();
+    if raw.is_null() {
+        return ptr::null_mut();
+    }
+    // SAFETY: `raw` is a fresh allocation with the layout of the type,
+    // so it is aligned and valid for one write.
+    unsafe { raw.write(uoanim_action_table { table: ActionTable::new() }) };
+    raw
 }
 
 /// Frees a table made by `uoanim_action_table_new`; NULL is ignored. Names
@@ -146,15 +98,12 @@ pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
 /// afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_free(table: *mut uoanim_action_table) {
-    guard_infallible(|| {
-        if !table.is_null() {
-            // SAFETY: allocated in `uoanim_action_table_new` by the global
-            // allocator with this type's layout, as `Box` does; the caller
-            // hands it back exactly once.
-            drop(unsafe { Box::from_raw(table) });
-        }
-        Ok(())
-    })
+    if !table.is_null() {
+        // SAFETY: allocated in `uoanim_action_table_new` by the global
+        // allocator with this type's layout, as `Box` does; the caller
+        // hands it back exactly once.
+        drop(unsafe { Box::from_raw(table) });
+    }
 }
 
 /// Appends an entry and returns its index, or -1 (and changes nothing) when
@@ -177,14 +126,12 @@ pub unsafe extern "C" fn uoanim_action_table_add(
     speed: f32,
     has_sequence: i32,
 ) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table, not aliased during the call (caller).
-        let Some(table) = (unsafe { table.as_mut() }) else { return Ok(-1) };
-        // SAFETY: NULL or a NUL-terminated string (caller).
-        let Some(name) = (unsafe { bounded_c_str(name, MAX_NAME_LEN) }) else { return Ok(-1) };
-        let added = table.table.add(name, kind, Vec3::new(dir_x, dir_y, dir_z), speed, has_sequence != 0);
-        Ok(added.map(to_i32).unwrap_or(-1))
-    })
+    // SAFETY: NULL or a live table, not aliased during the call (caller).
+    let Some(table) = (unsafe { table.as_mut() }) else { return -1 };
+    // SAFETY: NULL or a NUL-terminated string (caller).
+    let Some(name) = (unsafe { c_str_bounded(name, MAX_NAME_LEN) }) else { return -1 };
+    let added = table.table.add(name, kind, Vec3::new(dir_x, dir_y, dir_z), speed, has_sequence != 0);
+    added.map(to_i32).unwrap_or(-1)
 }
 
 /// Number of entries, or -1 for a NULL table.
@@ -193,10 +140,8 @@ pub unsafe extern "C" fn uoanim_action_table_add(
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_table) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table (caller).
-        Ok(unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.len())))
-    })
+    // SAFETY: NULL or a live table (caller).
+    unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.len()))
 }
 
 /// Index of the root action (the first entry of type UOANIM_ACTION_ROOT, 0
@@ -206,10 +151,8 @@ pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_t
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_table_root(table: *const uoanim_action_table) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table (caller).
-        Ok(unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.root())))
-    })
+    // SAFETY: NULL or a live table (caller).
+    unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.root()))
 }
 
 /// Adds the entries described by `text`, one per line:
@@ -231,34 +174,31 @@ pub unsafe extern "C" fn uoanim_action_table_parse(
     error: *mut c_char,
     error_size: usize,
 ) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table, not aliased during the call (caller).
-        let Some(table) = (unsafe { table.as_mut() }) else {
-            // SAFETY: `error` is NULL or writable for `error_size` bytes.
-            unsafe { write_error(error, error_size, b"no table (NULL)") };
-            return Ok(-1);
-        };
-        if text.is_null() {
+    // SAFETY: NULL or a live table, not aliased during the call (caller).
+    let Some(table) = (unsafe { table.as_mut() }) else {
+        // SAFETY: `error` is NULL or writable for `error_size` bytes.
+        unsafe { write_c_str(error, error_size, b"no table (NULL)") };
+        return -1;
+    };
+    // SAFETY: NULL or a NUL-terminated string (caller), not changed during
+    // the call.
+    let Some(text) = (unsafe { c_str(text) }) else {
+        // SAFETY: as above.
+        unsafe { write_c_str(error, error_size, b"no text (NULL)") };
+        return -1;
+    };
+    match table.table.parse(text.to_bytes()) {
+        Ok(added) => {
             // SAFETY: as above.
-            unsafe { write_error(error, error_size, b"no text (NULL)") };
-            return Ok(-1);
+            unsafe { write_c_str(error, error_size, b"") };
+            to_i32(added)
         }
-        // SAFETY: a NUL-terminated string (caller), not changed during the
-        // call.
-        let text = unsafe { CStr::from_ptr(text) }.to_bytes();
-        match table.table.parse(text) {
-            Ok(added) => {
-                // SAFETY: as above.
-                unsafe { write_error(error, error_size, b"") };
-                Ok(to_i32(added))
-            }
-            Err(failure) => {
-                // SAFETY: as above.
-                unsafe { write_error(error, error_size, failure.message().as_bytes()) };
-                Ok(-1)
-            }
+        Err(failure) => {
+            // SAFETY: as above.
+            unsafe { write_c_str(error, error_size, failure.message().as_bytes()) };
+            -1
         }
-    })
+    }
 }
 
 /// Picks the action animation for a movement of type `kind` in direction
@@ -278,12 +218,10 @@ pub unsafe extern "C" fn uoanim_action_find(
     dir_z: f32,
     speed: f32,
 ) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table (caller).
-        let Some(table) = (unsafe { table.as_ref() }) else { return Ok(-1) };
-        let found = table.table.find(kind, Vec3::new(dir_x, dir_y, dir_z), speed);
-        Ok(found.map_or(-1, to_i32))
-    })
+    // SAFETY: NULL or a live table (caller).
+    let Some(table) = (unsafe { table.as_ref() }) else { return -1 };
+    let found = table.table.find(kind, Vec3::new(dir_x, dir_y, dir_z), speed);
+    found.map_or(-1, to_i32)
 }
 
 /// The NUL-terminated name of entry `index`, or NULL for a NULL table or an
@@ -294,10 +232,8 @@ pub unsafe extern "C" fn uoanim_action_find(
 /// `table` is NULL or a live table.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_action_name(table: *const uoanim_action_table, index: i32) -> *const c_char {
-    guard_infallible(|| {
-        // SAFETY: NULL or a live table (caller).
-        let Some(table) = (unsafe { table.as_ref() }) else { return Ok(ptr::null()) };
-        let entry = usize::try_from(index).ok().and_then(|i| table.table.get(i));
-        Ok(entry.map_or(ptr::null(), |e| e.name_with_nul().as_ptr().cast::<c_char>()))
-    })
+    // SAFETY: NULL or a live table (caller).
+    let Some(table) = (unsafe { table.as_ref() }) else { return ptr::null() };
+    let entry = usize::try_from(index).ok().and_then(|i| table.table.get(i));
+    entry.map_or(ptr::null(), |e| e.name_with_nul().as_ptr().cast::<c_char>())
 }

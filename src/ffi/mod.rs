@@ -41,7 +41,7 @@ pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
 /// queries): the same frame discipline, and no reference to the engine's
 /// error function, so a C program using only such exports needs no engine.
 #[inline(always)]
-#[cfg_attr(not(any(feature = "game", feature = "cgame")), allow(dead_code))]
+#[cfg_attr(not(any(feature = "engine", feature = "client")), allow(dead_code))]
 pub(crate) fn guard_infallible<T>(body: impl FnOnce() -> Result<T, core::convert::Infallible>) -> T {
     guard_with(body)
 }
@@ -64,7 +64,8 @@ fn raise_cold<E: Into<crate::error::Failure>>(error: E) -> ! {
     unsafe { raise::raise(error.into()) }
 }
 
-pub(crate) mod raise;
+pub(crate) mod arg;
+mod raise;
 #[cfg(any(feature = "game", feature = "cgame"))]
 #[allow(unused_macros, unused_imports, dead_code)]
 pub(crate) mod varargs;

@@ -30,7 +30,7 @@ const PERCENT_S: &[u8] = b"%s\0";
 /// # Safety
 /// Must be called from an exported frame that owns nothing with a
 /// destructor (see [`guard`](super::guard)); the engine `longjmp`s out.
-pub(crate) unsafe fn raise(failure: Failure) -> ! {
+pub(super) unsafe fn raise(failure: Failure) -> ! {
     // SAFETY: single-threaded module contract (crate::cell); the reference
     // ends before the engine is called.
     let text = unsafe { RAISED.get() };

@@ -1,6 +1,7 @@
 //! Animation trees: the `.atr` parser, registry, references, pruning and the
 //! compact XAnim tree.
 
+pub mod module;
 pub mod names;
 pub mod parse;
 pub mod registry;

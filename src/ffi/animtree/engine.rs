@@ -114,7 +114,7 @@ impl TreeEngine for Engine {
 
     fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()> {
         // SAFETY: NUL-terminated name; the allocator is this unit's.
-        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(super::runtime::Hunk_AllocXAnimPrecache)) };
+        unsafe { XAnimLoadFile(c_name(name).as_ptr(), Some(precache_alloc)) };
         Ok(())
     }
 
@@ -147,11 +147,12 @@ impl TreeEngine for Engine {
     }
 }
 
-/// `Hunk_AllocAlignInternal`.
+/// `Hunk_AllocXAnimPrecache`'s work: hunk memory aligned for `fileData_t`,
+/// the allocator `XAnimLoadFile` gets at precache.
 ///
 /// # Safety
 /// Plain engine call.
-pub(super) unsafe fn hunk_alloc_align(size: usize, alignment: usize) -> *mut c_void {
+pub(super) unsafe extern "C" fn precache_alloc(size: usize) -> *mut c_void {
     // SAFETY: plain engine call.
-    unsafe { Hunk_AllocAlignInternal(size, alignment) }
+    unsafe { Hunk_AllocAlignInternal(size, core::mem::align_of::<*const c_void>()) }
 }

@@ -9,9 +9,11 @@ use super::engine::Engine;
 use crate::abi::xanim::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
-use crate::ffi::{guard, guard_infallible};
-use crate::tree::registry::{AnimTrees, Globals};
-use core::ffi::{c_char, c_void, CStr};
+use crate::ffi::arg::c_str_or_empty;
+use crate::ffi::guard;
+use crate::tree::module::Module;
+use crate::tree::registry::AnimTrees;
+use core::ffi::{c_char, c_void};
 
 crate::cell::module_globals! {
     fn reset_globals;
@@ -40,6 +42,26 @@ crate::cell::module_globals! {
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 
+/// The module's state and globals for one export call.
+///
+/// # Safety
+/// Module contract (src/cell.rs): called once per export, and nothing else
+/// holds a reference into the statics while the result lives.
+unsafe fn module() -> Module<'static> {
+    // SAFETY: forwarded contract; each reference is to a distinct static.
+    unsafe {
+        Module {
+            trees: STATE.get(),
+            active_tree_handle: script_activeAnimTreeHandle.get(),
+            current_using_tree: script_animCurrentUsingTree.get(),
+            comment_depth: *script_animCommentDepth.get(),
+            checksum: script_animTreeChecksum.get(),
+            slot: *xanim_activePoolPayloadSlot.get(),
+            anim_check: script_animCheckEnabled.get(),
+        }
+    }
+}
+
 /// `void uoanim_animtree_reset(void)`: returns the animation-tree module to
 /// its freshly loaded state — the six C-visible globals get their initial
 /// values again and the registry, the reference sets, the queued reference
@@ -51,23 +73,12 @@ static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 /// Module contract: not called while another export of the unit runs.
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_animtree_reset() {
-    guard_infallible(|| {
-        // SAFETY: module contract; no reference into a global is live
-        // between exports.
-        unsafe {
-            reset_globals();
-            *STATE.get() = AnimTrees::new();
-        }
-        Ok(())
-    })
-}
-
-fn cstr<'a>(p: *const c_char) -> &'a CStr {
-    if p.is_null() {
-        return c"";
+    // SAFETY: module contract; no reference into a global is live between
+    // exports.
+    unsafe {
+        reset_globals();
+        *STATE.get() = AnimTrees::new();
     }
-    // SAFETY: the engine passes NUL-terminated strings valid for the call.
-    unsafe { CStr::from_ptr(p) }
 }
 
 /// `Hunk_AllocXAnimPrecache`: hunk memory aligned for `fileData_t` (the
@@ -77,31 +88,22 @@ fn cstr<'a>(p: *const c_char) -> &'a CStr {
 /// Calls the engine's hunk allocator.
 #[no_mangle]
 pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
-    guard_infallible(|| {
-        // SAFETY: plain engine call.
-        Ok(unsafe { super::engine::hunk_alloc_align(size, core::mem::align_of::<*const c_void>()) })
-    })
+    // SAFETY: plain engine call.
+    unsafe { super::engine::precache_alloc(size) }
 }
 
 /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
 #[no_mangle]
 pub extern "C" fn SetAnimCheck(enabled: i32) {
-    guard_infallible(|| {
-        // SAFETY: single-threaded module contract.
-        unsafe { *script_animCheckEnabled.get() = enabled };
-        Ok(())
-    })
+    // SAFETY: module contract.
+    unsafe { module() }.set_anim_check(enabled)
 }
 
 /// `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
 #[no_mangle]
 pub extern "C" fn Scr_BeginLoadAnimTrees() {
-    guard_infallible(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-        state.begin_load(&Globals { slot, checksum });
-        Ok(())
-    })
+    // SAFETY: module contract.
+    unsafe { module() }.begin_load()
 }
 
 /// `Scr_UsingTree`: `#using_animtree("name")`.
@@ -110,17 +112,8 @@ pub extern "C" fn Scr_BeginLoadAnimTrees() {
 /// `animTreeName` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u32) {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-        let (using, index) = state.using_tree(&mut Engine { alloc: None }, &Globals { slot, checksum }, cstr(animTreeName), sourcePos)?;
-        // SAFETY: as above.
-        unsafe {
-            *script_activeAnimTreeHandle.get() = index;
-            *script_animCurrentUsingTree.get() = using;
-        }
-        Ok(())
-    })
+    // SAFETY: module contract; the caller's string.
+    guard(|| unsafe { module() }.using_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(animTreeName) }, sourcePos))
 }
 
 /// `Scr_UsingTreeInternal`: registers a tree name; returns its reference set
@@ -131,16 +124,13 @@ pub unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u
 /// points to an `int32_t`.
 #[no_mangle]
 pub unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeIndex: *mut i32) -> u16 {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-        let (using, index) = state.using_tree_internal(&mut Engine { alloc: None }, &Globals { slot, checksum }, cstr(filename))?;
-        if !treeIndex.is_null() {
-            // SAFETY: checked non-NULL; the caller's int.
-            unsafe { *treeIndex = index };
-        }
-        Ok(using)
-    })
+    // SAFETY: module contract; the caller's string.
+    let (using, index) = guard(|| unsafe { module() }.using_tree_internal(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }));
+    // SAFETY: NULL or the caller's int.
+    if let Some(tree_index) = unsafe { treeIndex.as_mut() } {
+        *tree_index = index;
+    }
+    using
 }
 
 /// `Scr_EmitAnimation`: `%name` in script code; `animRef` is the 4-byte
@@ -150,11 +140,8 @@ pub unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeInde
 /// `animRef` points to 4 writable bytes (any alignment).
 #[no_mangle]
 pub unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, sourcePos: u32) {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, using, depth) = unsafe { (STATE.get(), *script_animCurrentUsingTree.get(), *script_animCommentDepth.get()) };
-        state.emit_animation(&mut Engine { alloc: None }, animRef as usize, animHandle, sourcePos, using, depth)
-    })
+    // SAFETY: module contract.
+    guard(|| unsafe { module() }.emit_animation(&mut Engine { alloc: None }, animRef as usize, animHandle, sourcePos))
 }
 
 /// `Scr_FindAnim`: a C-side reference; `animRef` is filled at precache.
@@ -163,12 +150,10 @@ pub unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16
 /// Strings are NULL or NUL-terminated; `animRef` points to a `scr_anim_t`.
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, animRef: *mut crate::abi::common::scr_anim_t) {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot, depth) =
-            unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get(), *script_animCommentDepth.get()) };
-        state.find_anim(&mut Engine { alloc: None }, &Globals { slot, checksum }, cstr(treeName), cstr(animName), animRef as usize, depth)
-    })
+    // SAFETY: module contract; the caller's strings.
+    let (tree_name, anim_name) = unsafe { (c_str_or_empty(treeName), c_str_or_empty(animName)) };
+    // SAFETY: module contract.
+    guard(|| unsafe { module() }.find_anim(&mut Engine { alloc: None }, tree_name, anim_name, animRef as usize))
 }
 
 /// `Scr_PrecacheAnimTrees`: builds every tree registered in the active row.
@@ -177,13 +162,8 @@ pub unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const 
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
 pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_alloc_t) {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-        // SAFETY: as above.
-        state.set_anim_check(unsafe { *script_animCheckEnabled.get() });
-        state.precache(&mut Engine { alloc: allocCallback }, &mut Globals { slot, checksum })
-    })
+    // SAFETY: module contract.
+    guard(|| unsafe { module() }.precache(&mut Engine { alloc: allocCallback }))
 }
 
 /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
@@ -192,19 +172,8 @@ pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_a
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
 pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: script_anim_tree_alloc_t) {
-    guard(|| {
-        // SAFETY: single-threaded module contract; distinct cells.
-        let (state, checksum, slot) = unsafe { (STATE.get(), script_animTreeChecksum.get(), *xanim_activePoolPayloadSlot.get()) };
-        // SAFETY: as above.
-        state.set_anim_check(unsafe { *script_animCheckEnabled.get() });
-        state.load_at_index(&mut Engine { alloc: allocCallback }, &mut Globals { slot, checksum }, treeIndex)
-    })
-}
-
-fn find_anim_tree(filename: *const c_char) -> *mut XAnim {
-    // SAFETY: single-threaded module contract.
-    let state = unsafe { STATE.get() };
-    guard(|| Ok(state.find_anim_tree(&mut Engine { alloc: None }, cstr(filename)) as *mut XAnim))
+    // SAFETY: module contract.
+    guard(|| unsafe { module() }.load_at_index(&mut Engine { alloc: allocCallback }, treeIndex))
 }
 
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
@@ -216,7 +185,9 @@ fn find_anim_tree(filename: *const c_char) -> *mut XAnim {
 #[cfg(not(feature = "client"))]
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
-    guard_infallible(|| Ok(script_anim_tree_ref_t { tree: find_anim_tree(filename) }))
+    // SAFETY: module contract; the caller's string.
+    let tree = unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) });
+    script_anim_tree_ref_t { tree: tree as *mut XAnim }
 }
 
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
@@ -227,23 +198,18 @@ pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_ani
 #[cfg(feature = "client")]
 #[no_mangle]
 pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
-    guard_infallible(|| Ok(find_anim_tree(filename)))
+    // SAFETY: module contract; the caller's string.
+    unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }) as *mut XAnim
 }
 
 /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
 #[no_mangle]
 pub extern "C" fn Scr_EndLoadAnimTrees() {
-    guard_infallible(|| {
-        // SAFETY: single-threaded module contract.
-        let state = unsafe { STATE.get() };
-        state.end_load();
-        Ok(())
-    })
+    // SAFETY: module contract.
+    unsafe { module() }.end_load()
 }
 
 /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the queued
 /// references are kept in module state, so there is nothing to release.
 #[no_mangle]
-pub extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {
-    guard_infallible(|| Ok(()))
-}
+pub extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {}

@@ -143,19 +143,25 @@ pub unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: sc
 /// tree; `copy` NULL or a function of that type.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tree_copy_t) {
-    guard(|| {
-        if runtimeTree.is_null() {
-            return Ok(());
-        }
-        // SAFETY: a runtime tree by contract.
-        let source = unsafe { (*runtimeTree).sourceTree };
-        // SAFETY: its source is NULL or an engine tree.
-        let (Some(source), Some(copy)) = (unsafe { handle(source) }, copy) else { return Ok(()) };
-        let size = core_tree::runtime_tree_size(source.node_count());
-        // SAFETY: the engine's callback with the block it describes.
-        unsafe { copy(runtimeTree as *mut c_void, size) };
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe { copy_runtime_tree(runtimeTree, copy) }
+}
+
+/// `XAnimCopyRuntimeTree`'s work, also that of `Com_XAnimFreeSmallTree`.
+///
+/// # Safety
+/// As for `XAnimCopyRuntimeTree`.
+unsafe fn copy_runtime_tree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tree_copy_t) {
+    if runtimeTree.is_null() {
+        return;
+    }
+    // SAFETY: a runtime tree by contract.
+    let source = unsafe { (*runtimeTree).sourceTree };
+    // SAFETY: its source is NULL or an engine tree.
+    let (Some(source), Some(copy)) = (unsafe { handle(source) }, copy) else { return };
+    let size = core_tree::runtime_tree_size(source.node_count());
+    // SAFETY: the engine's callback with the block it describes.
+    unsafe { copy(runtimeTree as *mut c_void, size) };
 }
 
 /// `void *MT_AllocAnimTree(size_t size)`: the MT allocator (engine flavour
@@ -165,15 +171,20 @@ pub unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy:
 /// Calls the engine's allocator.
 #[no_mangle]
 pub unsafe extern "C" fn MT_AllocAnimTree(size: usize) -> *mut c_void {
-    guard_infallible(|| {
-        #[cfg(not(feature = "client"))]
-        // SAFETY: the engine allocator.
-        let block = unsafe { MT_Alloc(size, XANIM_RUNTIME_TREE_MT_TAG) };
-        #[cfg(feature = "client")]
-        // SAFETY: the engine allocator.
-        let block = unsafe { MT_Alloc(size) };
-        Ok(block)
-    })
+    // SAFETY: the engine allocator.
+    unsafe { mt_alloc_anim_tree(size) }
+}
+
+/// `MT_AllocAnimTree`'s work, and the allocator `Com_XAnimCreateSmallTree`
+/// hands to the tree build.
+unsafe extern "C" fn mt_alloc_anim_tree(size: usize) -> *mut c_void {
+    #[cfg(not(feature = "client"))]
+    // SAFETY: the engine allocator.
+    let block = unsafe { MT_Alloc(size, XANIM_RUNTIME_TREE_MT_TAG) };
+    #[cfg(feature = "client")]
+    // SAFETY: the engine allocator.
+    let block = unsafe { MT_Alloc(size) };
+    block
 }
 
 /// Trampoline with the callback type for `Hunk_AllocXAnimCreateTree`.
@@ -205,7 +216,7 @@ pub unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAn
 #[no_mangle]
 pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
-    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(MT_AllocAnimTree))))
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(mt_alloc_anim_tree))))
 }
 
 /// `void Com_XAnimFreeSmallTree(XAnimTree *runtimeTree)`: `MT_Free` of the whole block.
@@ -214,11 +225,8 @@ pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mu
 /// `runtimeTree` as for `XAnimCopyRuntimeTree`.
 #[no_mangle]
 pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
-    guard_infallible(|| {
-        // SAFETY: forwarded contract.
-        unsafe { XAnimCopyRuntimeTree(runtimeTree, Some(mt_free)) };
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe { copy_runtime_tree(runtimeTree, Some(mt_free)) }
 }
 
 // ---------------------------------------------------------------- sync setup

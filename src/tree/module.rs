@@ -1,0 +1,98 @@
+//! The animation-tree module as one export call sees it: the registry state
+//! and the six globals the engine can see, with one method per export of the
+//! script side (`src/ffi/animtree/runtime.rs`).
+//!
+//! The exports make a [`Module`] over the module's statics and call one of
+//! its methods; what each global means and who writes it is said here, once.
+
+#![allow(clippy::result_large_err)] // Failure carries its text (crate::error)
+
+use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
+use crate::error::Outcome;
+use core::ffi::CStr;
+
+/// The module's state and globals, borrowed for one export call.
+pub struct Module<'a> {
+    /// The registry, the reference sets, the parsed trees.
+    pub trees: &'a mut AnimTrees,
+    /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
+    /// tree (what `#animtree` pushes); written by `Scr_UsingTree`.
+    pub active_tree_handle: &'a mut i32,
+    /// `script_animCurrentUsingTree`: the reference set `%name` goes to (0:
+    /// none); written by `Scr_UsingTree`.
+    pub current_using_tree: &'a mut u16,
+    /// `script_animCommentDepth`: depth of `/# ... #/`, written by the
+    /// script compiler.
+    pub comment_depth: i32,
+    /// `script_animTreeChecksum`: the checksum over the trees built.
+    pub checksum: &'a mut u32,
+    /// `xanim_activePoolPayloadSlot`: the registry row (0 or 1), written by
+    /// the engine.
+    pub slot: i32,
+    /// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored
+    /// it; a tree parse reads it.
+    pub anim_check: &'a mut i32,
+}
+
+impl Module<'_> {
+    /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
+    pub fn set_anim_check(&mut self, enabled: i32) {
+        *self.anim_check = enabled;
+    }
+
+    /// `Scr_BeginLoadAnimTrees`.
+    pub fn begin_load(&mut self) {
+        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
+        self.trees.begin_load(&g);
+    }
+
+    /// `Scr_UsingTree`: `#using_animtree("name")`; the tree becomes the
+    /// active one and its reference set the current one.
+    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, name: &CStr, source_pos: u32) -> Outcome<()> {
+        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
+        let (using, index) = self.trees.using_tree(engine, &g, name, source_pos)?;
+        *self.active_tree_handle = index;
+        *self.current_using_tree = using;
+        Ok(())
+    }
+
+    /// `Scr_UsingTreeInternal`: registers a tree name; its reference set and
+    /// registry index.
+    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> Outcome<(u16, i32)> {
+        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
+        self.trees.using_tree_internal(engine, &g, filename)
+    }
+
+    /// `Scr_EmitAnimation`: `%name` in script code, for the operand `cell`.
+    pub fn emit_animation(&mut self, engine: &mut dyn TreeEngine, cell: CellAddr, anim_handle: u16, source_pos: u32) -> Outcome<()> {
+        self.trees.emit_animation(engine, cell, anim_handle, source_pos, *self.current_using_tree, self.comment_depth)
+    }
+
+    /// `Scr_FindAnim`: a C-side reference to the `scr_anim_t` at `cell`.
+    pub fn find_anim(&mut self, engine: &mut dyn TreeEngine, tree_name: &CStr, anim_name: &CStr, cell: CellAddr) -> Outcome<()> {
+        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
+        self.trees.find_anim(engine, &g, tree_name, anim_name, cell, self.comment_depth)
+    }
+
+    /// `Scr_PrecacheAnimTrees`: builds every tree registered in the row.
+    pub fn precache(&mut self, engine: &mut dyn TreeEngine) -> Outcome<()> {
+        self.trees.set_anim_check(*self.anim_check);
+        self.trees.precache(engine, &mut Globals { slot: self.slot, checksum: &mut *self.checksum })
+    }
+
+    /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
+    pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine, tree_index: i32) -> Outcome<()> {
+        self.trees.set_anim_check(*self.anim_check);
+        self.trees.load_at_index(engine, &mut Globals { slot: self.slot, checksum: &mut *self.checksum }, tree_index)
+    }
+
+    /// `Scr_FindAnimTree`: the built tree of a registered name, or 0.
+    pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> TreeAddr {
+        self.trees.find_anim_tree(engine, filename)
+    }
+
+    /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
+    pub fn end_load(&mut self) {
+        self.trees.end_load();
+    }
+}
