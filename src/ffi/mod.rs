@@ -30,19 +30,10 @@
 /// destructor is live when the engine `longjmp`s out of its error function,
 /// and with `panic = "abort"` nothing unwinds across the boundary either.
 ///
-/// [`guard`] and [`guard_infallible`] fix the error type for the common
-/// cases; [`guard_with`] takes any.
+/// [`guard`] fixes the error type to the core's [`Failure`](crate::error::Failure);
+/// [`guard_with`] takes any.
 #[inline(always)]
 pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
-    guard_with(body)
-}
-
-/// The guard of an export that cannot fail (the action selector, the tree
-/// queries): the same frame discipline, and no reference to the engine's
-/// error function, so a C program using only such exports needs no engine.
-#[inline(always)]
-#[cfg_attr(not(any(feature = "engine", feature = "client")), allow(dead_code))]
-pub(crate) fn guard_infallible<T>(body: impl FnOnce() -> Result<T, core::convert::Infallible>) -> T {
     guard_with(body)
 }
 

@@ -11,7 +11,7 @@
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
 };
-use crate::ffi::{guard, guard_infallible};
+use crate::ffi::guard;
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle, XAnimMut};
 use core::ffi::{c_char, c_void, CStr};
 
@@ -285,10 +285,8 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex))
 }
 
 /// `int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex)`
@@ -298,10 +296,8 @@ pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { query_handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { query_handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
 }
 
 /// `const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex)`
@@ -311,10 +307,8 @@ pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, child
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(XAnimHandle::anim_name_of(unsafe { query_handle(tree) }, animIndex))
-    })
+    // SAFETY: engine tree by contract.
+    XAnimHandle::anim_name_of(unsafe { query_handle(tree) }, animIndex)
 }
 
 /// `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
@@ -323,13 +317,11 @@ pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *
 /// `runtimeTree` is NULL or a runtime tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree) -> *mut XAnim {
-    guard_infallible(|| {
-        if runtimeTree.is_null() {
-            return Ok(core::ptr::null_mut());
-        }
-        // SAFETY: a runtime tree by contract.
-        Ok(unsafe { (*runtimeTree).sourceTree })
-    })
+    if runtimeTree.is_null() {
+        return core::ptr::null_mut();
+    }
+    // SAFETY: a runtime tree by contract.
+    unsafe { (*runtimeTree).sourceTree }
 }
 
 /// `int32_t XAnimGetAnimTreeSize(XAnim *tree)`: `nodeCount`.
@@ -338,10 +330,8 @@ pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree)
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32)
 }
 
 /// `qboolean XAnimHasTime(XAnim *tree, int32_t animIndex)`
@@ -351,10 +341,8 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex))
 }
 
 /// `qboolean XAnimIsPrimitive(XAnim *tree, int32_t animIndex)`
@@ -364,10 +352,8 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex))
 }
 
 /// `qboolean XAnimIsLooped(XAnim *tree, int32_t animIndex)`
@@ -377,10 +363,8 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 #[no_mangle]
 #[inline(never)]
 pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex))
 }
 
 /// `qboolean XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)`
@@ -389,10 +373,8 @@ pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, notetrack: u16) -> i32 {
-    guard_infallible(|| {
-        // SAFETY: engine tree by contract.
-        Ok(unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack)))
-    })
+    // SAFETY: engine tree by contract.
+    unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
 }
 
 // `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
