@@ -11,7 +11,7 @@ import pathlib
 import re
 import sys
 
-GUARDS = ("guard(", "guard_infallible(", "guard_with(", "guard_rt(")
+GUARDS = ("guard(", "guard_infallible(", "guard_with(")
 ERROR_IMPORTS = re.compile(r"\bfn\s+(Com_Error|CompileError2?)\s*\(")
 EXPORT = re.compile(r'#\[no_mangle\]\s*(?:#\[[^\]]*\]\s*|///[^\n]*\n\s*)*pub\s+(?:unsafe\s+)?extern\s+"C"\s+fn\s+(\w+)')
 

@@ -1,8 +1,6 @@
 //! Exports of the animation-tree script side (script_anim_runtime.c and the
 //! anim parts of the compiler glue).
 #![allow(non_upper_case_globals, non_snake_case)]
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
 
 use super::engine::Engine;
 #[cfg(not(feature = "client"))]
@@ -10,6 +8,7 @@ use crate::abi::xanim::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::{guard, guard_infallible};
+use crate::tree::names::Names;
 use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void, CStr};
 
@@ -39,6 +38,17 @@ crate::cell::module_globals! {
 
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
+
+/// The module's names, which its failures name by id (the raise path
+/// writes their texts with them).
+///
+/// # Safety
+/// Single-threaded module contract; no export holds a reference into the
+/// state (the failing export's closure has returned).
+pub(in crate::ffi) unsafe fn names<'a>() -> &'a Names {
+    // SAFETY: guaranteed by the caller; shared access only.
+    unsafe { &*STATE.as_ptr() }.names()
+}
 
 /// `void uoanim_animtree_reset(void)`: returns the animation-tree module to
 /// its freshly loaded state — the six C-visible globals get their initial
