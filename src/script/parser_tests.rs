@@ -842,3 +842,29 @@ fn observation_hooks_and_stop_point() {
     assert_eq!(h.table.globalItemCount, plain.table.globalItemCount);
     assert_eq!(h.count, plain.count);
 }
+
+/// A diagnostic naming a token names it as it was read, though the failure
+/// only points at the text: a quoted token (its escapes, a comma stripped),
+/// a condition key of several tokens (`none` and comments skipped, joined
+/// by spaces, cut at 63 bytes). (A key ended by the end of its line is
+/// looked up after the line break was read: the next line is reported.)
+#[test]
+fn diagnostics_name_tokens_and_keys_as_read() {
+    let long = "k".repeat(40);
+    let cases: [(&str, String, i32); 6] = [
+        ("weapons \"q z\" none /* c */ x,", "unknown token 'q z x'".into(), 7),
+        ("weapons w1 AND \"a\\\"b\" w9", "unknown token 'a\"b w9'".into(), 8),
+        (&*format!("weapons {long} {long}"), format!("unknown token '{long} {}'", "k".repeat(22)), 8),
+        ("mounted \"bogus,\"", "unknown token 'bogus'".into(), 7),
+        ("mounted bogus, weapons w1", "unknown token 'bogus'".into(), 7),
+        ("strafing \"st x\"", "unknown token 'st x'".into(), 7),
+    ];
+    for (conditions, expected, line) in cases {
+        let mut h = Harness::new(anim_block(conditions, "both a").as_bytes());
+        assert_eq!(h.err(true), format!("\x15BG_IndexForString: {expected}: (mp/playeranim.script, line {line})"), "{conditions:?}");
+    }
+    let mut h = Harness::new(b"statechanges\n\"a\\\"b c\" x\n");
+    assert_eq!(h.err(true), "\x15BG_AnimParseAnimScript: expected 'statechange', got 'a\"b c': (mp/playeranim.script, line 3)");
+    let mut h = Harness::new(b"DEFINES\nset weapons K = w1 \"w 9\"\n");
+    assert_eq!(h.err(true), "\x15BG_IndexForString: unknown token 'w1 w 9': (mp/playeranim.script, line 4)");
+}
