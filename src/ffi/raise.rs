@@ -25,17 +25,25 @@ static RAISED: ModuleCell<Text> = ModuleCell::new(Text::new());
 
 const PERCENT_S: &[u8] = b"%s\0";
 
-/// The unit's name table the failures of its core name names in (the
-/// animation-tree module's), if it has one.
+/// The name table the unit's failures name names of by id: the
+/// animation-tree module's.
 ///
 /// # Safety
 /// Single-threaded module contract; no export is running any more (the
 /// guard's closure has returned).
+#[cfg(any(feature = "engine", feature = "client"))]
 unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
-    #[cfg(any(feature = "engine", feature = "client"))]
     // SAFETY: forwarded contract.
-    return Some(unsafe { super::animtree::names() });
-    #[cfg(not(any(feature = "engine", feature = "client")))]
+    Some(unsafe { super::animtree::names() })
+}
+
+/// The player-animation units have no name table: their failures name
+/// nothing by id.
+///
+/// # Safety
+/// None needed; `unsafe` as the other units' version.
+#[cfg(not(any(feature = "engine", feature = "client")))]
+unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
     None
 }
 
