@@ -40,9 +40,8 @@
 //!
 //! The session's cursor is a byte index into the text (`None` is the C NULL
 //! cursor).
-#![allow(clippy::result_large_err)]
 
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{Failure, Outcome, TokenName};
 
 /// `MAX_TOKEN_CHARS`: size of the session token buffer.
 pub const MAX_TOKEN_CHARS: usize = 1024;
@@ -410,9 +409,20 @@ impl<'a> Tokenizer<'a> {
         self.crossed_line_break
     }
 
-    /// The current token copied into a [`Text`].
-    pub fn token_text(&self) -> Text {
-        Text::from_bytes(self.token())
+    /// Where the current token is spelled in the text, for a diagnostic
+    /// that names it (the token buffer does not outlive the next read).
+    pub fn token_name(&self) -> TokenName<'a> {
+        if self.quoted {
+            TokenName::quoted(self.text.get(self.token_pos..).unwrap_or(&[]), self.len)
+        } else {
+            TokenName::plain(self.text.get(self.start..self.start + self.len).unwrap_or(&[]))
+        }
+    }
+
+    /// The text from offset `start` on (where a name made of several tokens
+    /// starts, for a diagnostic).
+    pub fn text_from(&self, start: usize) -> &'a [u8] {
+        self.text.get(start..).unwrap_or(&[])
     }
 
     /// Whether a token is pushed back.
@@ -459,23 +469,14 @@ impl<'a> Tokenizer<'a> {
         self.token()
     }
 
-    /// `Com_UngetToken`: pushes the last token back.
+    /// `Com_UngetToken`: pushes the last token back; a second push is
+    /// `Com_ScriptError("UngetToken called twice")` at the session's line.
     pub fn unget(&mut self) -> Outcome<()> {
         if self.unget {
-            return Err(self.script_error(b"UngetToken called twice"));
+            return Err(Failure::UngetTwice { line: self.line });
         }
         self.unget = true;
         Ok(())
-    }
-
-    /// `Com_ScriptError(message)`: `"\x15File <session>, line <line>: <message>"`.
-    pub fn script_error(&self, message: &[u8]) -> Failure {
-        let mut text = Text::new();
-        text.push(b"\x15File ");
-        text.push(SESSION_NAME);
-        text.push(crate::text!(", line {}: ", self.line).as_bytes());
-        text.push(message);
-        Failure::drop(text.as_bytes())
     }
 
     /// Moves the cursor back by `count` bytes (the parser's rewind trick; the
@@ -690,7 +691,7 @@ mod tests {
         t.read(true);
         t.unget().unwrap();
         let e = t.unget().unwrap_err();
-        assert_eq!(e.text().as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+        assert_eq!(e.text(None).as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
     }
 
     #[test]

@@ -1,12 +1,40 @@
-//! Failures of the safe core, as values.
+//! Failures of the safe core, as small values, and their texts.
 //!
 //! The C original reports errors by calling the engine (`Com_Error`,
-//! `CompileError`, `CompileError2`), which `longjmp`s.  The core never calls
-//! those: it returns a [`Failure`] carrying the exact text the original would
-//! have formatted, and the exported frame in `ffi` raises it.  A `Failure` is
-//! `Copy` and owns no heap memory, so raising it leaves nothing to drop.
+//! `CompileError`, `CompileError2`), which `longjmp`s. The core never calls
+//! those: it returns a [`Failure`] — which diagnostic, with the few numbers
+//! and names it needs — and the exported frame in `ffi` raises it. The text
+//! the original would have formatted is made only there, in the cold raise
+//! path, by [`Failure::write`] (tools and tests call it too); the texts of
+//! every diagnostic are in that one function.
+//!
+//! A `Failure` is `Copy`, owns nothing and is at most 32 bytes on 64-bit
+//! targets (see the tests), so a result carrying one is small and raising it
+//! leaves nothing to drop. Its names are one of:
+//!
+//! * bytes that outlive the failure: a literal, a C string of the caller or
+//!   of the engine ([`CText`], borrowed for the failure's lifetime), the
+//!   text a parse reads ([`TokenName`]: where the parser's token is spelled
+//!   in it), the message `BG_AnimParseError` had the C library format
+//!   (the FFI's static buffer);
+//! * a name of the animation-tree module's table ([`NameId`]), resolved
+//!   against that table ([`Names`]) when the text is written. The module is
+//!   single-threaded and not re-entered (src/cell.rs), so the table is the
+//!   same when the cold path formats as when the failure was made.
+//!
+//! A failure never borrows from state the core holds mutably (a borrow
+//! through `&mut self` returned on the error path would keep the state
+//! borrowed on the success path too).
 
-use core::fmt;
+use crate::abi::bg::{
+    ANIM_COND_COUNT, BG_ANIM_CONDITION_VALUE_COUNT, BG_ANIM_MAX_ANIMATIONS, BG_ANIM_MAX_GLOBAL_SCRIPTS,
+    BG_ANIM_MAX_LIST_ITEMS, BG_ANIM_MAX_SCRIPT_COMMANDS,
+};
+use crate::tree::names::{NameId, Names};
+use core::ffi::{c_char, CStr};
+use core::fmt::{self, Write as _};
+use core::marker::PhantomData;
+use core::ptr::NonNull;
 
 /// Capacity of a diagnostic text (bytes, without the terminating NUL).
 ///
@@ -15,6 +43,9 @@ use core::fmt;
 pub const TEXT_CAPACITY: usize = 4095;
 
 /// A diagnostic text: bytes (not necessarily UTF-8), fixed capacity, no heap.
+///
+/// What a [`Failure`] is written into (the raise path keeps one in a static
+/// buffer); never part of a result.
 #[derive(Clone, Copy)]
 pub struct Text {
     len: usize,
@@ -49,6 +80,11 @@ impl Text {
             self.len = len;
             self.bytes[len] = 0;
         }
+    }
+
+    /// Empties the text.
+    pub fn clear(&mut self) {
+        self.truncate(0);
     }
 
     /// The text's bytes (without NUL).
@@ -111,63 +147,519 @@ pub mod level {
     pub const DROP: i32 = 1;
 }
 
-/// How the original reports a failure (which engine function, with what).
-#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-pub enum Failure {
-    /// `Com_Error(level, "%s", text)`.
-    #[error("Com_Error({level}): {text}")]
-    Error { level: i32, text: Text },
-    /// `CompileError(source_pos, "%s", text)`.
-    #[error("CompileError(pos {source_pos}): {text}")]
-    Compile { source_pos: u32, text: Text },
-    /// `CompileError2(code_pos, "%s", text)`; `code_pos` is the address of
-    /// the script code cell, passed back to the engine unchanged.
-    #[error("CompileError2(cell {code_pos:#x}): {text}")]
-    Compile2 { code_pos: usize, text: Text },
+/// A C string borrowed for `'a`, one pointer wide (a `&CStr` is two).
+///
+/// Made only from a `&'a CStr`, so it always points at a NUL-terminated
+/// string that stays valid and unchanged for `'a`.
+#[derive(Clone, Copy)]
+pub struct CText<'a> {
+    ptr: NonNull<c_char>,
+    _str: PhantomData<&'a CStr>,
 }
 
-impl Failure {
-    /// `Com_Error(level, text)`.
-    pub fn error(level: i32, text: &[u8]) -> Self {
-        Failure::Error { level, text: Text::from_bytes(text) }
+// SAFETY: a `CText` is a shared borrow of a C string, like the `&'a CStr`
+// it is made from, which is `Send` and `Sync`.
+unsafe impl Send for CText<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for CText<'_> {}
+
+impl<'a> CText<'a> {
+    /// `"(null)"`: what `%s` prints for a NULL string.
+    pub const NULL: CText<'static> = CText::new(c"(null)");
+    /// The empty string.
+    pub const EMPTY: CText<'static> = CText::new(c"");
+
+    /// Borrows `text`.
+    pub const fn new(text: &'a CStr) -> Self {
+        // SAFETY: a `CStr` is never at NULL.
+        Self { ptr: unsafe { NonNull::new_unchecked(text.as_ptr() as *mut c_char) }, _str: PhantomData }
     }
 
-    /// `Com_Error(ERR_DROP, text)`.
-    pub fn drop(text: &[u8]) -> Self {
-        Self::error(level::DROP, text)
+    /// The string's bytes (without its NUL).
+    pub fn to_bytes(self) -> &'a [u8] {
+        // SAFETY: made from a `&'a CStr` (the type's invariant): a
+        // NUL-terminated string valid and unchanged for `'a`.
+        unsafe { CStr::from_ptr(self.ptr.as_ptr()) }.to_bytes()
+    }
+}
+
+impl<'a> From<&'a CStr> for CText<'a> {
+    fn from(text: &'a CStr) -> Self {
+        Self::new(text)
+    }
+}
+
+impl PartialEq for CText<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_bytes() == other.to_bytes()
+    }
+}
+
+impl fmt::Debug for CText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", alloc::string::String::from_utf8_lossy(self.to_bytes()))
+    }
+}
+
+/// A name a failure prints: a C string, or a name of the animation-tree
+/// module's table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Name<'a> {
+    C(CText<'a>),
+    Interned(NameId),
+}
+
+/// How the name of a parser diagnostic is spelled in its source bytes
+/// ([`TokenName`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spelling(u16);
+
+impl Spelling {
+    const FORM_SHIFT: u32 = 14;
+    const KEPT: u16 = (1 << Self::FORM_SHIFT) - 1;
+    const PLAIN: u16 = 0;
+    const QUOTED: u16 = 1;
+    const KEY: u16 = 2;
+
+    fn form(self) -> u16 {
+        self.0 >> Self::FORM_SHIFT
     }
 
-    /// `Com_Error(ERR_FATAL, text)`.
-    pub fn fatal(text: &[u8]) -> Self {
-        Self::error(level::FATAL, text)
+    fn kept(self) -> usize {
+        usize::from(self.0 & Self::KEPT)
+    }
+}
+
+/// Where the name of a parser diagnostic is: the bytes of the text being
+/// parsed (or of the caller) and how the name is spelled there.
+///
+/// The parser's token buffer is overwritten by every read, so a failure
+/// does not point at it: it points at the text, which does not change while
+/// it is parsed, and the name is read from there again when the text is
+/// written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TokenName<'a> {
+    source: &'a [u8],
+    spelling: Spelling,
+}
+
+impl<'a> TokenName<'a> {
+    /// The name is `bytes`.
+    pub const fn plain(bytes: &'a [u8]) -> Self {
+        Self { source: bytes, spelling: Spelling(Spelling::PLAIN << Spelling::FORM_SHIFT) }
     }
 
-    /// The diagnostic text.
-    pub fn text(&self) -> &Text {
-        match self {
-            Failure::Error { text, .. } | Failure::Compile { text, .. } | Failure::Compile2 { text, .. } => text,
+    /// The name is the first `kept` bytes of the quoted token whose opening
+    /// quote starts `source` ([`crate::com_parse::scan_quoted`]; the token
+    /// may have lost trailing bytes since it was read). `kept` is at most
+    /// [`crate::com_parse::MAX_TOKEN_LEN`].
+    pub fn quoted(source: &'a [u8], kept: usize) -> Self {
+        let kept = kept.min(crate::com_parse::MAX_TOKEN_LEN) as u16;
+        Self { source, spelling: Spelling((Spelling::QUOTED << Spelling::FORM_SHIFT) | kept) }
+    }
+
+    /// The name is the condition key whose first token starts `source`
+    /// (`BG_ParseConditionBits` builds it from several tokens:
+    /// [`crate::script::parser::condition_key`]).
+    pub const fn key(source: &'a [u8]) -> Self {
+        Self { source, spelling: Spelling(Spelling::KEY << Spelling::FORM_SHIFT) }
+    }
+
+    fn from_parts(source: &'a [u8], spelling: Spelling) -> Self {
+        Self { source, spelling }
+    }
+
+    /// The name's bytes (`buffer` holds them when they have to be read
+    /// again).
+    pub fn spell<'b>(&self, buffer: &'b mut [u8; crate::com_parse::MAX_TOKEN_CHARS]) -> &'b [u8]
+    where
+        'a: 'b,
+    {
+        match self.spelling.form() {
+            Spelling::QUOTED => {
+                let q = crate::com_parse::scan_quoted(self.source, 0, &mut buffer[..crate::com_parse::MAX_TOKEN_LEN]);
+                &buffer[..q.len.min(self.spelling.kept())]
+            }
+            Spelling::KEY => {
+                let mut key = [0u8; 64];
+                let len = crate::script::parser::condition_key(self.source, &mut key);
+                buffer[..len].copy_from_slice(&key[..len]);
+                &buffer[..len]
+            }
+            _ => self.source,
         }
     }
 }
 
-impl From<core::convert::Infallible> for Failure {
+/// The messages of the player-animation parser (`BG_AnimParseError`); the
+/// name, where there is one, is the failure's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseMessage {
+    /// The message `BG_AnimParseError` was called with, formatted by the C
+    /// library; the name is the message.
+    Formatted,
+    /// `BG_CopyStringIntoBuffer: out of buffer space`
+    OutOfBufferSpace,
+    /// `BG_AnimationIndexForString: animation name is too long`
+    NameTooLong,
+    /// `BG_AnimationIndexForString: exceeded maximum runtime animations (512)`
+    TooManyRuntimeAnimations,
+    /// `BG_AnimParseAnimScript: internal error`
+    InternalError,
+    /// `BG_AnimParseAnimScript: expected 'state'`
+    ExpectedState,
+    /// `BG_AnimParseAnimScript: expected '{'`
+    ExpectedBrace,
+    /// `BG_AnimParseAnimScript: unexpected end of file: `
+    UnexpectedEnd,
+    /// `BG_AnimParseAnimScript: exceeded maximum items per script (128)`
+    TooManyListItems,
+    /// `BG_AnimParseAnimScript: exceeded maximum global items (2048)`
+    TooManyGlobalItems,
+    /// `BG_AnimParseAnimScript: expected condition type string`
+    ExpectedConditionType,
+    /// `BG_AnimParseAnimScript: expected condition define string`
+    ExpectedDefineName,
+    /// `BG_AnimParseAnimScript: exceeded maximum condition defines (16)`
+    TooManyDefines,
+    /// `BG_ParseConditionBits: unexpected end of condition`
+    UnexpectedEndOfCondition,
+    /// `BG_ParseConditions: no conditions found`
+    NoConditions,
+    /// `BG_ParseConditions: expected condition value, found end of line`
+    ExpectedConditionValue,
+    /// `BG_ParseConditions: exceeded maximum conditions (11)`
+    TooManyConditions,
+    /// `BG_ParseCommands: exceeded maximum number of animations (8)`
+    TooManyCommands,
+    /// `BG_ParseCommands: expected animation`
+    ExpectedAnimation,
+    /// `BG_ParseCommands: expected duration value`
+    ExpectedDuration,
+    /// `BG_ParseCommands: Turret animations can only be played on the 'both' body part`
+    TurretNotBoth,
+    /// `BG_ParseCommands: expected blendtime value`
+    ExpectedBlendTime,
+    /// `BG_ParseCommands: expected sound`
+    ExpectedSound,
+    /// `BG_ParseCommands: wav files not supported, only sound scripts`
+    WavSound,
+    /// `BG_IndexForString: unknown token '<name>'`
+    UnknownToken,
+    /// `BG_AnimationIndexForString: unknown player animation '<name>'`
+    UnknownAnimation,
+    /// `BG_AnimParseAnimScript: expected 'statechange', got '<name>'`
+    ExpectedStateChange,
+    /// `BG_AnimParseAnimScript: unexpected '<name>'`
+    Unexpected,
+    /// `BG_AnimParseAnimScript: can not make a define of type '<name>'`
+    NotBitmaskDefine,
+    /// `BG_AnimParseAnimScript: expected '=', found '<name>'`
+    ExpectedEquals,
+    /// `BG_ParseConditionBits: unexpected '<name>'`
+    UnexpectedInCondition,
+    /// `BG_ParseCommands: unknown parameter '<name>'`
+    UnknownParameter,
+}
+
+impl ParseMessage {
+    /// The text before the name and after it (the name is printed only
+    /// where the message has a `'%s'`).
+    fn parts(self) -> (&'static [u8], Option<&'static [u8]>) {
+        use ParseMessage::*;
+        match self {
+            Formatted => (b"", Some(b"")),
+            OutOfBufferSpace => (b"BG_CopyStringIntoBuffer: out of buffer space", None),
+            NameTooLong => (b"BG_AnimationIndexForString: animation name is too long", None),
+            InternalError => (b"BG_AnimParseAnimScript: internal error", None),
+            ExpectedState => (b"BG_AnimParseAnimScript: expected 'state'", None),
+            ExpectedBrace => (b"BG_AnimParseAnimScript: expected '{'", None),
+            UnexpectedEnd => (b"BG_AnimParseAnimScript: unexpected end of file: ", None),
+            ExpectedConditionType => (b"BG_AnimParseAnimScript: expected condition type string", None),
+            ExpectedDefineName => (b"BG_AnimParseAnimScript: expected condition define string", None),
+            UnexpectedEndOfCondition => (b"BG_ParseConditionBits: unexpected end of condition", None),
+            NoConditions => (b"BG_ParseConditions: no conditions found", None),
+            ExpectedConditionValue => (b"BG_ParseConditions: expected condition value, found end of line", None),
+            ExpectedAnimation => (b"BG_ParseCommands: expected animation", None),
+            ExpectedDuration => (b"BG_ParseCommands: expected duration value", None),
+            TurretNotBoth => (b"BG_ParseCommands: Turret animations can only be played on the 'both' body part", None),
+            ExpectedBlendTime => (b"BG_ParseCommands: expected blendtime value", None),
+            ExpectedSound => (b"BG_ParseCommands: expected sound", None),
+            WavSound => (b"BG_ParseCommands: wav files not supported, only sound scripts", None),
+            TooManyRuntimeAnimations => (b"BG_AnimationIndexForString: exceeded maximum runtime animations (", None),
+            TooManyListItems => (b"BG_AnimParseAnimScript: exceeded maximum items per script (", None),
+            TooManyGlobalItems => (b"BG_AnimParseAnimScript: exceeded maximum global items (", None),
+            TooManyDefines => (b"BG_AnimParseAnimScript: exceeded maximum condition defines (", None),
+            TooManyConditions => (b"BG_ParseConditions: exceeded maximum conditions (", None),
+            TooManyCommands => (b"BG_ParseCommands: exceeded maximum number of animations (", None),
+            UnknownToken => (b"BG_IndexForString: unknown token '", Some(b"'")),
+            UnknownAnimation => (b"BG_AnimationIndexForString: unknown player animation '", Some(b"'")),
+            ExpectedStateChange => (b"BG_AnimParseAnimScript: expected 'statechange', got '", Some(b"'")),
+            Unexpected => (b"BG_AnimParseAnimScript: unexpected '", Some(b"'")),
+            NotBitmaskDefine => (b"BG_AnimParseAnimScript: can not make a define of type '", Some(b"'")),
+            ExpectedEquals => (b"BG_AnimParseAnimScript: expected '=', found '", Some(b"'")),
+            UnexpectedInCondition => (b"BG_ParseConditionBits: unexpected '", Some(b"'")),
+            UnknownParameter => (b"BG_ParseCommands: unknown parameter '", Some(b"'")),
+        }
+    }
+
+    /// The limit a "exceeded maximum" message prints.
+    fn limit(self) -> Option<usize> {
+        use ParseMessage::*;
+        match self {
+            TooManyRuntimeAnimations => Some(BG_ANIM_MAX_ANIMATIONS),
+            TooManyListItems => Some(BG_ANIM_MAX_LIST_ITEMS),
+            TooManyGlobalItems => Some(BG_ANIM_MAX_GLOBAL_SCRIPTS),
+            TooManyDefines => Some(BG_ANIM_CONDITION_VALUE_COUNT),
+            TooManyConditions => Some(ANIM_COND_COUNT),
+            TooManyCommands => Some(BG_ANIM_MAX_SCRIPT_COMMANDS),
+            _ => None,
+        }
+    }
+}
+
+/// Capacity of `BG_AnimParseError`'s message buffer, without its NUL.
+pub const PARSE_MESSAGE_CAPACITY: usize = 1023;
+
+/// A failure of the core: which diagnostic, with what it needs. The engine
+/// function it is raised through is [`Failure::report`], its text
+/// [`Failure::write`].
+///
+/// Every text but the compile errors' starts with the engine's `\x15`
+/// marker, as the original's formats do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Failure<'a> {
+    // ---- player animation (game, cgame) -----------------------------------
+    /// `BG_AnimParseError` (ERR_DROP): `\x15<message>` (the message cut at
+    /// its first NUL and at 1023 bytes), then `: (<path>, line <line + 1>)`
+    /// while the script path is set. Quirk: the line printed is the parse
+    /// line + 1. The name is spelled as `spelling` says in `source`
+    /// ([`TokenName`]; fields of their own, so the failure stays small).
+    AnimParse { message: ParseMessage, spelling: Spelling, line: i32, path: Option<CText<'a>>, source: &'a [u8] },
+    /// `BG_AnimParseError("BG_AnimationIndexForString: invalid runtime
+    /// animation count %d", count)`, as [`Failure::AnimParse`].
+    RuntimeCount { count: i32, line: i32, path: Option<CText<'a>> },
+    /// `Com_ScriptError("UngetToken called twice")` (ERR_DROP): `\x15File
+    /// BG_AnimParseAnimScript, line <line>: UngetToken called twice`.
+    UngetTwice { line: i32 },
+    /// ERR_FATAL `\x15Com_BeginParseSession: session overflow`.
+    SessionOverflow,
+    /// ERR_FATAL `\x15Com_ParseExt: NULL data_p`.
+    NullDataPointer,
+    /// `\x15Couldn't load player animation script <path>\n` (`(null)`
+    /// without a path).
+    ScriptLoad { path: Option<CText<'a>> },
+    /// `\x15BG_AnimationForString: unknown player animation '<name>'`.
+    NoAnimation { name: &'a [u8] },
+    /// `\x15BG_FirstValidItem: invalid client number <client>`
+    /// (reconstruction guard).
+    FirstValidClient { client: i32 },
+    /// `\x15BG_UpdateConditionValue: invalid client number <client>`
+    /// (reconstruction guard).
+    UpdateClient { client: i32 },
+    /// `\x15BG_UpdateConditionValue: invalid condition value <value>`
+    /// (reconstruction guard).
+    UpdateValue { value: i32 },
+    /// `\x15BG_GetAnimationForIndex: index out of bounds`.
+    AnimationForIndex,
+    /// `\x15Player animation index <index> out of 0 to <count> range`.
+    AnimIndexRange { index: i32, count: i32 },
+    /// `\x15Could not find animation tree '<name>'` (`(null)` without one).
+    NoAnimTree { name: Option<CText<'a>> },
+
+    // ---- animation trees (engine, client) ----------------------------------
+    /// `CompileError(source_pos, message)` (no marker).
+    Compile { source_pos: u32, message: &'static [u8] },
+    /// `\x15maximum animation tree count exceeded (127)`.
+    TreeCount,
+    /// `\x15duplicate animation '<name>' in 'animtrees/<tree>.atr'`.
+    DuplicateAnimation { name: NameId, tree: NameId },
+    /// `\x15animation tree path is too long`.
+    TreePathTooLong,
+    /// `animation '<name>' not defined in anim tree '<tree>'`: through
+    /// `CompileError2(code_pos, ...)` when `in_code` (a cell of script
+    /// code), else ERR_DROP with the marker.
+    NotDefined { name: NameId, tree: NameId, code_pos: usize, in_code: bool },
+    /// `\x15animation tree allocation failed` (divergence: the original
+    /// writes through NULL).
+    TreeAllocation,
+    /// `\x15Cannot find 'xanim/<name>'`.
+    NoXAnim { name: Name<'a> },
+    /// `\x15animation cannot be sync looping and sync nonlooping`.
+    SyncBoth,
+    /// `\x15animation '<leaf>' in '<tree>' cannot be sync looping and
+    /// nonlooping` (`looping`), `... sync nonlooping and looping` (not).
+    SyncLeaf { leaf: CText<'a>, tree: CText<'a>, looping: bool },
+    /// `\x15duplicate specification of animation sync in '<tree>', <depth>
+    /// nodes above '<leaf>'`.
+    DuplicateSync { tree: CText<'a>, depth: i32, leaf: CText<'a> },
+}
+
+/// Which engine function a failure is raised through, with its first
+/// argument (the text is the second, through `"%s"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// `Com_Error(level, "%s", text)`.
+    Error { level: i32 },
+    /// `CompileError(source_pos, "%s", text)`.
+    Compile { source_pos: u32 },
+    /// `CompileError2(code_pos, "%s", text)`; `code_pos` is the address of
+    /// the script code cell, passed back to the engine unchanged.
+    Compile2 { code_pos: usize },
+}
+
+impl<'a> Failure<'a> {
+    /// `BG_AnimParseError(message)` naming `name` (ignored by messages
+    /// without a `'%s'`).
+    pub fn anim_parse(message: ParseMessage, line: i32, path: Option<&'a CStr>, name: TokenName<'a>) -> Self {
+        Failure::AnimParse { message, spelling: name.spelling, line, path: path.map(CText::new), source: name.source }
+    }
+
+    /// How the failure is raised.
+    pub fn report(&self) -> Report {
+        match *self {
+            Failure::SessionOverflow | Failure::NullDataPointer => Report::Error { level: level::FATAL },
+            Failure::Compile { source_pos, .. } => Report::Compile { source_pos },
+            Failure::NotDefined { code_pos, in_code: true, .. } => Report::Compile2 { code_pos },
+            _ => Report::Error { level: level::DROP },
+        }
+    }
+
+    /// Appends the failure's text to `out` (cut at the text's capacity, as
+    /// the original's buffers cut it). `names` is the animation-tree
+    /// module's table, for the failures that name one of its names (an
+    /// unknown name, or no table, prints as the empty string).
+    pub fn write(&self, names: Option<&Names>, out: &mut Text) {
+        let name_of = |id: NameId| names.map_or(&[][..], |n| n.get(id));
+        match *self {
+            Failure::AnimParse { message, spelling, line, path, source } => {
+                out.push(b"\x15");
+                let start = out.len();
+                let (before, after) = message.parts();
+                out.push(before);
+                if let Some(limit) = message.limit() {
+                    let _ = write!(out, "{limit})");
+                }
+                if let Some(after) = after {
+                    let mut buffer = [0u8; crate::com_parse::MAX_TOKEN_CHARS];
+                    out.push(TokenName::from_parts(source, spelling).spell(&mut buffer));
+                    out.push(after);
+                }
+                parse_error_suffix(out, start, line, path);
+            }
+            Failure::RuntimeCount { count, line, path } => {
+                out.push(b"\x15");
+                let start = out.len();
+                let _ = write!(out, "BG_AnimationIndexForString: invalid runtime animation count {count}");
+                parse_error_suffix(out, start, line, path);
+            }
+            Failure::UngetTwice { line } => {
+                out.push(b"\x15File ");
+                out.push(crate::com_parse::SESSION_NAME);
+                let _ = write!(out, ", line {line}: UngetToken called twice");
+            }
+            Failure::SessionOverflow => out.push(b"\x15Com_BeginParseSession: session overflow"),
+            Failure::NullDataPointer => out.push(b"\x15Com_ParseExt: NULL data_p"),
+            Failure::ScriptLoad { path } => {
+                out.push(b"\x15Couldn't load player animation script ");
+                out.push(path.unwrap_or(CText::NULL).to_bytes());
+                out.push(b"\n");
+            }
+            Failure::NoAnimation { name } => push3(out, b"\x15BG_AnimationForString: unknown player animation '", name, b"'"),
+            Failure::FirstValidClient { client } => {
+                let _ = write!(out, "\x15BG_FirstValidItem: invalid client number {client}");
+            }
+            Failure::UpdateClient { client } => {
+                let _ = write!(out, "\x15BG_UpdateConditionValue: invalid client number {client}");
+            }
+            Failure::UpdateValue { value } => {
+                let _ = write!(out, "\x15BG_UpdateConditionValue: invalid condition value {value}");
+            }
+            Failure::AnimationForIndex => out.push(b"\x15BG_GetAnimationForIndex: index out of bounds"),
+            Failure::AnimIndexRange { index, count } => {
+                let _ = write!(out, "\x15Player animation index {index} out of 0 to {count} range");
+            }
+            Failure::NoAnimTree { name } => {
+                push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
+            }
+            Failure::Compile { message, .. } => out.push(message),
+            Failure::TreeCount => {
+                let _ = write!(out, "\x15maximum animation tree count exceeded ({})", crate::tree::registry::TREE_CAPACITY);
+            }
+            Failure::DuplicateAnimation { name, tree } => {
+                push3(out, b"\x15duplicate animation '", name_of(name), b"' in 'animtrees/");
+                out.push(name_of(tree));
+                out.push(b".atr'");
+            }
+            Failure::TreePathTooLong => out.push(b"\x15animation tree path is too long"),
+            Failure::NotDefined { name, tree, in_code, .. } => {
+                if !in_code {
+                    out.push(b"\x15");
+                }
+                push3(out, b"animation '", name_of(name), b"' not defined in anim tree '");
+                out.push(name_of(tree));
+                out.push(b"'");
+            }
+            Failure::TreeAllocation => out.push(b"\x15animation tree allocation failed"),
+            Failure::NoXAnim { name } => {
+                let bytes = match name {
+                    Name::C(c) => c.to_bytes(),
+                    Name::Interned(id) => name_of(id),
+                };
+                push3(out, b"\x15Cannot find 'xanim/", bytes, b"'");
+            }
+            Failure::SyncBoth => out.push(b"\x15animation cannot be sync looping and sync nonlooping"),
+            Failure::SyncLeaf { leaf, tree, looping } => {
+                push3(out, b"\x15animation '", leaf.to_bytes(), b"' in '");
+                out.push(tree.to_bytes());
+                out.push(if looping { b"' cannot be sync looping and nonlooping" } else { b"' cannot be sync nonlooping and looping" });
+            }
+            Failure::DuplicateSync { tree, depth, leaf } => {
+                push3(out, b"\x15duplicate specification of animation sync in '", tree.to_bytes(), b"', ");
+                let _ = write!(out, "{depth}");
+                push3(out, b" nodes above '", leaf.to_bytes(), b"'");
+            }
+        }
+    }
+
+    /// The failure's text (see [`Failure::write`]).
+    pub fn text(&self, names: Option<&Names>) -> Text {
+        let mut text = Text::new();
+        self.write(names, &mut text);
+        text
+    }
+}
+
+/// `before`, `name`, `after`.
+fn push3(out: &mut Text, before: &[u8], name: &[u8], after: &[u8]) {
+    out.push(before);
+    out.push(name);
+    out.push(after);
+}
+
+/// The end of a `BG_AnimParseError` text whose message starts at `start`:
+/// the message is cut as the original's 1024-byte buffer cuts it (at its
+/// first NUL, at 1023 bytes), then the script path and line follow while
+/// the path is set.
+fn parse_error_suffix(out: &mut Text, start: usize, line: i32, path: Option<CText<'_>>) {
+    let message = &out.as_bytes()[start..];
+    let len = message.iter().position(|&b| b == 0).unwrap_or(message.len()).min(PARSE_MESSAGE_CAPACITY);
+    out.truncate(start + len);
+    if let Some(path) = path {
+        out.push(b": (");
+        out.push(path.to_bytes());
+        let _ = write!(out, ", line {})", line.wrapping_add(1));
+    }
+}
+
+impl From<core::convert::Infallible> for Failure<'_> {
     fn from(never: core::convert::Infallible) -> Self {
         match never {}
     }
 }
 
-/// Result of a core operation.
-pub type Outcome<T> = Result<T, Failure>;
-
-/// Builds a [`Text`] with `format!`-style arguments (no heap).
-#[macro_export]
-macro_rules! text {
-    ($($arg:tt)*) => {{
-        let mut t = $crate::error::Text::new();
-        let _ = core::fmt::Write::write_fmt(&mut t, format_args!($($arg)*));
-        t
-    }};
-}
+/// Result of a core operation whose failure borrows nothing.
+pub type Outcome<T> = Result<T, Failure<'static>>;
 
 #[cfg(test)]
 mod tests {
@@ -182,16 +674,58 @@ mod tests {
         assert_eq!(*t.as_bytes_with_nul().last().unwrap(), 0);
     }
 
+    /// A failure is plain data of at most 8 bytes and three machine words:
+    /// 32 bytes on 64-bit targets, 20 on 32-bit ones. Its largest kind is a
+    /// parser diagnostic: the kind, the message, the spelling of its name
+    /// and the line (8 bytes), the script path (one pointer) and the
+    /// token's source (a slice); every other kind needs less. A result
+    /// carrying one stays that small, where the failure with its text
+    /// inline made every result 4 KiB.
     #[test]
-    fn text_macro_formats() {
-        let t = text!("a {} b", 5);
-        assert_eq!(t.as_bytes(), b"a 5 b");
+    fn failure_is_small_plain_data() {
+        fn assert_copy<T: Copy>() {}
+        assert_copy::<Failure<'static>>();
+        assert!(!core::mem::needs_drop::<Failure<'static>>());
+        assert!(core::mem::size_of::<Failure<'static>>() <= 8 + 3 * core::mem::size_of::<usize>());
+        #[cfg(target_pointer_width = "64")]
+        assert!(core::mem::size_of::<Failure<'static>>() <= 32);
+        // An `Outcome` of a word-sized value is no larger than the failure.
+        assert_eq!(core::mem::size_of::<Outcome<i32>>(), core::mem::size_of::<Failure<'static>>());
     }
 
     #[test]
-    fn failure_is_plain_data() {
-        fn assert_copy<T: Copy>() {}
-        assert_copy::<Failure>();
-        assert!(!core::mem::needs_drop::<Failure>());
+    fn parser_messages_cut_at_1023_bytes_before_the_suffix() {
+        let long = vec![b'y'; 2000];
+        let path = c"p.script";
+        let f = Failure::anim_parse(ParseMessage::Formatted, 4, Some(path), TokenName::plain(&long));
+        let t = f.text(None);
+        assert_eq!(t.len(), 1 + 1023 + b": (p.script, line 5)".len());
+        assert!(t.as_bytes().ends_with(b"y: (p.script, line 5)"));
+        let f = Failure::anim_parse(ParseMessage::Formatted, 4, None, TokenName::plain(b"ab\0cd"));
+        assert_eq!(f.text(None).as_bytes(), b"\x15ab");
+    }
+
+    #[test]
+    fn limits_print_as_the_original() {
+        let f = Failure::anim_parse(ParseMessage::TooManyListItems, 0, None, TokenName::plain(b""));
+        assert_eq!(f.text(None).as_bytes(), b"\x15BG_AnimParseAnimScript: exceeded maximum items per script (128)");
+        let f = Failure::anim_parse(ParseMessage::TooManyRuntimeAnimations, 0, None, TokenName::plain(b"x"));
+        assert_eq!(f.text(None).as_bytes(), b"\x15BG_AnimationIndexForString: exceeded maximum runtime animations (512)");
+        assert_eq!(Failure::TreeCount.text(None).as_bytes(), b"\x15maximum animation tree count exceeded (127)");
+    }
+
+    #[test]
+    fn quoted_tokens_are_read_again() {
+        let f = Failure::anim_parse(ParseMessage::Unexpected, 0, None, TokenName::quoted(b"\"a\\\"b,\" rest", 3));
+        assert_eq!(f.text(None).as_bytes(), b"\x15BG_AnimParseAnimScript: unexpected 'a\"b'");
+    }
+
+    #[test]
+    fn reports() {
+        assert_eq!(Failure::SessionOverflow.report(), Report::Error { level: level::FATAL });
+        assert_eq!(Failure::Compile { source_pos: 3, message: b"x" }.report(), Report::Compile { source_pos: 3 });
+        let nd = |in_code| Failure::NotDefined { name: 0, tree: 0, code_pos: 9, in_code };
+        assert_eq!(nd(true).report(), Report::Compile2 { code_pos: 9 });
+        assert_eq!(nd(false).report(), Report::Error { level: level::DROP });
     }
 }

@@ -5,12 +5,11 @@
 
 use crate::diag::{engine_message, printable, Diagnostic, Severity};
 use crate::input::SourceFile;
-use crate::trees::{self, BuiltNode, BuiltTree};
+use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::{CStr, CString};
 use uoanim::abi::bg::*;
 use uoanim::abi::common::{scr_anim_t, XAnim};
-use uoanim::error::Failure;
 use uoanim::flavour::Behaviour;
 use uoanim::script::engine::ParseEngine;
 use uoanim::script::finalize;
@@ -205,10 +204,10 @@ impl FinalizeEngine for FinEngine<'_> {
 }
 
 /// A failure of an init step and where the parser stopped (parse steps).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct StepFailure {
     pub stage: Stage,
-    pub failure: Failure,
+    pub failure: EngineError,
     pub stop: Option<StopPoint>,
 }
 
@@ -250,7 +249,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let buf: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE] = buffer.as_mut_slice().try_into().expect("buffer size");
         if let Err(f) = parser::load_script(buf, Some(SCRIPT_PATH), &mut engine) {
             world.sound_names = sounds;
-            return fail(world, obs, Stage::Load, f, None);
+            return fail(world, obs, Stage::Load, EngineError::of(&f, None), None);
         }
     }
     let pass1 = {
@@ -260,7 +259,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             table,
             runtime: Some(RuntimeNames { records: &mut runtime[..], count }),
             engine: &mut engine,
-            path: Some(SCRIPT_PATH.to_bytes()),
+            path: Some(SCRIPT_PATH),
             text: &buffer,
             behaviour: BEHAVIOUR,
         };
@@ -270,6 +269,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
     };
     world.sound_names = std::mem::take(&mut sounds);
     if let (Err(f), stop) = pass1 {
+        let f = EngineError::of(&f, None);
         return fail(world, obs, Stage::Pass1, f, Some(stop));
     }
     obs.pass1_items = world.table.globalItemCount.max(0) as usize;
@@ -314,7 +314,8 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let names = world.tree.nodes.iter().map(|n| CString::new(n.name.clone()).unwrap_or_default()).collect();
         let mut fin = FinEngine { tree: &world.tree, names };
         if let Err(f) = finalize::rebuild_entries(BEHAVIOUR, &mut world.table, &world.runtime[..count], &mut fin) {
-            return Init { world, obs, failure: Some(StepFailure { stage: Stage::Finalize, failure: f, stop: None }), undefined };
+            let failure = EngineError::of(&f, None);
+            return Init { world, obs, failure: Some(StepFailure { stage: Stage::Finalize, failure, stop: None }), undefined };
         }
     }
     let pass2 = {
@@ -327,7 +328,8 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
     };
     world.sound_names.append(&mut sounds);
     if let (Err(f), stop) = pass2 {
-        return Init { world, obs, failure: Some(StepFailure { stage: Stage::Pass2, failure: f, stop: Some(stop) }), undefined };
+        let failure = EngineError::of(&f, None);
+        return Init { world, obs, failure: Some(StepFailure { stage: Stage::Pass2, failure, stop: Some(stop) }), undefined };
     }
     finalize::setup_anim_note_types(&mut world.table);
     Init { world, obs, failure: None, undefined }
@@ -386,7 +388,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
             clean = Some(run);
             break;
         };
-        let engine_text = step.failure.text().as_bytes().to_vec();
+        let engine_text = step.failure.text.clone();
         let mut produced = Vec::new();
         let mut resumable = None;
         match step.stage {

@@ -6,10 +6,27 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::SourceFile;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
-use uoanim::error::{Failure, Outcome};
+use uoanim::error::{Failure, Outcome, Report};
 use uoanim::tree::names::{CName, Names};
 use uoanim::tree::parse::{self, Class};
 use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
+use uoanim::tree::xanim::MissingAsset;
+
+/// A failure of the library as the engine gets it: the error function it
+/// is raised through (with its first argument) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    pub report: Report,
+    pub text: Vec<u8>,
+}
+
+impl EngineError {
+    /// `failure` with its text (the tree module's names resolved in
+    /// `names`).
+    pub fn of(failure: &Failure<'_>, names: Option<&Names>) -> Self {
+        EngineError { report: failure.report(), text: failure.text(names).as_bytes().to_vec() }
+    }
+}
 
 /// A node of a built tree, as the registry laid it out.
 #[derive(Clone, Debug, Default)]
@@ -71,7 +88,7 @@ impl TreeEngine for ToolTrees {
             *n = BuiltNode { name: name.bytes().to_vec(), leaf: false };
         }
     }
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
         if let Some(n) = self.node(tree, index) {
             *n = BuiltNode { name: name.bytes().to_vec(), leaf: true };
         }
@@ -110,7 +127,7 @@ pub enum TreeOp<'a> {
 /// files `animtrees/<name>.atr`: the steps, then the precache. Returns the
 /// outcome and the engine side (built trees, cells); `find` names a tree
 /// whose built address is returned too.
-pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Outcome<()>, ToolTrees, TreeAddr) {
+pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Result<(), EngineError>, ToolTrees, TreeAddr) {
     let mut trees = AnimTrees::new();
     trees.set_anim_check(anim_check);
     let mut tool = ToolTrees::default();
@@ -120,7 +137,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     let mut checksum = 0u32;
     let mut g = Globals { slot: 0, checksum: &mut checksum };
     trees.begin_load(&g);
-    let mut outcome = Ok(());
+    let mut outcome: Outcome<()> = Ok(());
     for (i, op) in ops.iter().enumerate() {
         let step = match *op {
             TreeOp::Using(tree) => {
@@ -141,6 +158,9 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     if outcome.is_ok() {
         outcome = trees.precache(&mut tool, &mut g);
     }
+    // The failure names the registry's names: its text is taken before the
+    // load ends.
+    let outcome = outcome.map_err(|f| EngineError::of(&f, Some(trees.names())));
     let addr = trees.find_anim_tree(&mut tool, &CString::new(find).unwrap_or_default());
     trees.end_load();
     (outcome, tool, addr)
@@ -148,7 +168,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
 
 /// One load of one tree with references `refs` (cells 1, 2, … in order, as
 /// the player-animation module makes them); see [`load_trees`].
-pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Outcome<()>, ToolTrees, TreeAddr) {
+pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Result<(), EngineError>, ToolTrees, TreeAddr) {
     let mut ops = vec![TreeOp::Using(name)];
     ops.extend(refs.iter().map(|r| TreeOp::Ref(name, r)));
     // Cell numbers: the using step takes number 1, so references are 2.. .
@@ -248,27 +268,27 @@ pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
 
 /// Where an error of a tree load points: its position in the text, if it
 /// has one, and the length of the token there.
-pub fn failure_position(text: &[u8], failure: &Failure) -> Option<(usize, usize)> {
-    match failure {
-        Failure::Compile { source_pos, .. } => {
-            let pos = *source_pos as usize;
+pub fn failure_position(text: &[u8], failure: &EngineError) -> Option<(usize, usize)> {
+    match failure.report {
+        Report::Compile { source_pos } => {
+            let pos = source_pos as usize;
             Some((pos, token_len_at(text, pos)))
         }
-        Failure::Error { text: t, .. } => {
+        Report::Error { .. } => {
             // "duplicate animation 'NAME' in 'animtrees/...'": the second node.
-            let msg = t.as_bytes();
+            let msg = &failure.text[..];
             let prefix = b"\x15duplicate animation '";
             let rest = msg.strip_prefix(&prefix[..])?;
             let end = rest.iter().position(|&b| b == b'\'')?;
             find_name(text, &rest[..end], 1)
         }
-        Failure::Compile2 { .. } => None,
+        Report::Compile2 { .. } => None,
     }
 }
 
 /// The message of a tree failure (the engine's text without the marker).
-pub fn failure_message(failure: &Failure) -> String {
-    crate::diag::printable(failure.text().as_bytes().strip_prefix(b"\x15").unwrap_or(failure.text().as_bytes()))
+pub fn failure_message(failure: &EngineError) -> String {
+    crate::diag::printable(failure.text.strip_prefix(b"\x15").unwrap_or(&failure.text))
 }
 
 /// Checks one `.atr` file as the engine loads it with references `refs`
@@ -299,19 +319,19 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         let Err(failure) = outcome else { break };
         // A referenced name the tree lacks is the script's error, reported
         // at its use (and after a blanked line it may be the blanking's).
-        if failure.text().as_bytes().starts_with(b"\x15animation '") {
+        if failure.text.starts_with(b"\x15animation '") {
             break;
         }
         let Some((pos, len)) = failure_position(&work, &failure) else {
             let mut d = Diagnostic::at(&file.display, &file.text, 0, 1, severity, code, failure_message(&failure));
-            d.engine_text = Some(failure.text().as_bytes().to_vec());
+            d.engine_text = Some(failure.text.clone());
             out.push(d);
             break;
         };
         let mut d = Diagnostic::at(&file.display, &file.text, pos, len, severity, code, failure_message(&failure));
-        d.engine_text = Some(failure.text().as_bytes().to_vec());
+        d.engine_text = Some(failure.text.clone());
         out.push(d);
-        let at_end = failure.text().as_bytes() == b"unexpected end of file";
+        let at_end = failure.text == b"unexpected end of file";
         if at_end || !blank_line_keeping_braces(&mut work, pos) {
             break;
         }

@@ -213,8 +213,8 @@ const AT_OPS: &[&[u8]] = &[b"animcheck", b"begin", b"file", b"using", b"anim", b
 
 #[test]
 fn at_error_cases_agree_with_the_c_original() {
-    use uoanim::error::Failure;
-    use uoanim_cli::trees::{load_trees, TreeOp};
+    use uoanim::error::Report;
+    use uoanim_cli::trees::{load_trees, EngineError, TreeOp};
     let Some(dir) = difftest() else {
         println!("suite agreement (animation trees): skipped, ../shared/difftest not found: 0 cases compared");
         return;
@@ -318,8 +318,8 @@ fn at_error_cases_agree_with_the_c_original() {
             .collect();
         let (outcome, _, _) = load_trees(&file_refs, &tree_ops, anim_check, "");
         let got: Option<(Option<u32>, Vec<u8>)> = match outcome {
-            Err(Failure::Compile { source_pos, text }) => Some((Some(source_pos), text.as_bytes().to_vec())),
-            Err(Failure::Error { text, .. }) => Some((None, text.as_bytes().to_vec())),
+            Err(EngineError { report: Report::Compile { source_pos }, text }) => Some((Some(source_pos), text)),
+            Err(EngineError { report: Report::Error { .. }, text }) => Some((None, text)),
             _ => None,
         };
         compared += 1;

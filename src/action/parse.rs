@@ -14,38 +14,79 @@
 //! floating-point syntax (decimal or exponent form, rounded to single
 //! precision) and must be finite.
 
-use core::fmt;
+use core::fmt::{self, Write as _};
 
 use super::{ActionTable, ActionType, AddError, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
 use crate::error::Text;
 
-/// Why a text was refused: its message is `line N: <what is wrong>`.
+/// Why a text was refused: the line and what is wrong with it (borrowing
+/// the offending token from the text). Its message, `line N: <what is
+/// wrong>`, is written by [`ParseError::write`].
+///
+/// Not a [`Failure`](crate::error::Failure): it is never raised through the
+/// engine (the action selector has no engine error function; the C caller
+/// gets the message in its own buffer), so it has no engine function or
+/// level. Like a failure it is a small `Copy` value whose text is written
+/// into a [`Text`] only where it is wanted.
 #[derive(Clone, Copy, PartialEq, thiserror::Error)]
-#[error("{message}")]
-pub struct ParseError {
+#[error("{}", self.message())]
+pub struct ParseError<'a> {
     line: usize,
-    message: Text,
+    problem: Problem<'a>,
 }
 
-impl fmt::Debug for ParseError {
+impl fmt::Debug for ParseError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ParseError({:?})", self.message)
+        write!(f, "ParseError({:?})", self.message())
     }
 }
 
-impl ParseError {
+impl ParseError<'_> {
     /// The 1-based number of the offending line.
     pub fn line(&self) -> usize {
         self.line
     }
 
-    /// The full message, `line N: <what is wrong>`.
-    pub fn message(&self) -> &Text {
-        &self.message
+    /// Appends the message, `line N: <what is wrong>`, to `out`.
+    pub fn write(&self, out: &mut Text) {
+        let _ = write!(out, "line {}: ", self.line);
+        match self.problem {
+            Problem::NameTooLong => {
+                let _ = write!(out, "name is longer than {MAX_NAME_LEN} bytes");
+            }
+            Problem::MissingType => out.push(b"missing type (root, move, jump, fall, land or other)"),
+            Problem::UnknownType(token) => quoted(out, b"unknown type ", token),
+            Problem::MissingNumber(keyword, 1) => {
+                let _ = write!(out, "'{keyword}' needs a number");
+            }
+            Problem::MissingNumber(keyword, n) => {
+                let _ = write!(out, "'{keyword}' needs {n} numbers");
+            }
+            Problem::BadNumber(token) => quoted(out, b"bad number ", token),
+            Problem::NotFinite(token) => quoted(out, b"number is not finite: ", token),
+            Problem::Twice(keyword) => {
+                let _ = write!(out, "'{keyword}' given twice");
+            }
+            Problem::Unexpected(token) => quoted(out, b"unexpected ", token),
+            Problem::Add(AddError::Full) => {
+                let _ = write!(out, "too many entries (the table holds {MAX_ENTRIES})");
+            }
+            Problem::Add(other) => {
+                let _ = write!(out, "{other}");
+            }
+        }
+    }
+
+    /// The message, `line N: <what is wrong>`.
+    pub fn message(&self) -> Text {
+        let mut text = Text::new();
+        self.write(&mut text);
+        text
     }
 }
 
 /// What is wrong with a line.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Problem<'a> {
     NameTooLong,
     MissingType,
@@ -56,30 +97,6 @@ enum Problem<'a> {
     Twice(&'static str),
     Unexpected(&'a [u8]),
     Add(AddError),
-}
-
-impl Problem<'_> {
-    fn into_error(self, line: usize) -> ParseError {
-        let mut message = crate::text!("line {line}: ");
-        match self {
-            Problem::NameTooLong => message.push(crate::text!("name is longer than {MAX_NAME_LEN} bytes").as_bytes()),
-            Problem::MissingType => message.push(b"missing type (root, move, jump, fall, land or other)"),
-            Problem::UnknownType(token) => quoted(&mut message, b"unknown type ", token),
-            Problem::MissingNumber(keyword, 1) => message.push(crate::text!("'{keyword}' needs a number").as_bytes()),
-            Problem::MissingNumber(keyword, n) => {
-                message.push(crate::text!("'{keyword}' needs {n} numbers").as_bytes())
-            }
-            Problem::BadNumber(token) => quoted(&mut message, b"bad number ", token),
-            Problem::NotFinite(token) => quoted(&mut message, b"number is not finite: ", token),
-            Problem::Twice(keyword) => message.push(crate::text!("'{keyword}' given twice").as_bytes()),
-            Problem::Unexpected(token) => quoted(&mut message, b"unexpected ", token),
-            Problem::Add(AddError::Full) => {
-                message.push(crate::text!("too many entries (the table holds {MAX_ENTRIES})").as_bytes())
-            }
-            Problem::Add(other) => message.push(crate::text!("{other}").as_bytes()),
-        }
-        ParseError { line, message }
-    }
 }
 
 fn quoted(message: &mut Text, what: &[u8], token: &[u8]) {
@@ -167,9 +184,7 @@ impl ActionTable {
     /// returns how many were added. All or nothing: on the first bad line
     /// (or one that does not fit in the table) the table is left as it was
     /// and the error names the line.
-    // The error carries its message inline (no heap), hence its size.
-    #[allow(clippy::result_large_err)]
-    pub fn parse(&mut self, text: &[u8]) -> Result<usize, ParseError> {
+    pub fn parse<'t>(&mut self, text: &'t [u8]) -> Result<usize, ParseError<'t>> {
         let start = self.len();
         for (number, line) in text.split(|&b| b == b'\n').enumerate() {
             let line_no = number + 1;
@@ -180,7 +195,7 @@ impl ActionTable {
             });
             if let Err(problem) = added {
                 self.truncate(start);
-                return Err(problem.into_error(line_no));
+                return Err(ParseError { line: line_no, problem });
             }
         }
         Ok(self.len() - start)

@@ -5,8 +5,9 @@
 //! Rules (docs/ABI.md, "The boundary"):
 //!
 //! * every exported function runs its body in [`guard`]: a closure returning
-//!   `Outcome<T>` that has returned (and dropped everything it owned) before
-//!   [`raise::raise`] is called;
+//!   `Result<T, Failure>` that has returned (and dropped everything it
+//!   owned) before [`raise::raise`] writes the failure's text and calls the
+//!   engine;
 //! * pointers are checked here and turned into references or safe values; a
 //!   NULL that the original would dereference gets the documented fallback;
 //! * the core never sees the engine's error functions: they are declared in
@@ -21,38 +22,42 @@
 /// }
 /// ```
 ///
-/// The body is a closure returning `Result<T, E>`; it has returned, and
-/// dropped everything it owned, before an error is handed to the engine. The
-/// error type must be `Copy` (so it has no destructor) and convert into a
-/// [`Failure`](crate::error::Failure); the conversion and the call of
-/// [`raise::raise`] happen in a cold frame of their own, so the hot path
-/// carries no failure slot. So no frame of the library that owns a
+/// The body is a closure returning `Result<T, Failure<'a>>`; it has
+/// returned, and dropped everything it owned, before an error is handed to
+/// the engine. A [`Failure`](crate::error::Failure) is a small `Copy`
+/// value (no destructor): which diagnostic, with the numbers and names it
+/// needs, borrowing what stays valid for the whole exported call (the
+/// caller's strings, the parsed text, engine memory) or naming the module's
+/// own names by id. Its text is written, and the engine's error function
+/// called, in a cold frame of its own ([`raise::raise`]), so the hot path
+/// carries only the small failure. So no frame of the library that owns a
 /// destructor is live when the engine `longjmp`s out of its error function,
 /// and with `panic = "abort"` nothing unwinds across the boundary either.
 ///
 /// [`guard`] fixes the error type to the core's [`Failure`](crate::error::Failure);
 /// [`guard_with`] takes any.
 #[inline(always)]
-pub(crate) fn guard<T>(body: impl FnOnce() -> crate::error::Outcome<T>) -> T {
+pub(crate) fn guard<'a, T>(body: impl FnOnce() -> Result<T, crate::error::Failure<'a>>) -> T {
     guard_with(body)
 }
 
-/// The guard, for any small plain-data error type.
+/// The guard, for any small plain-data error type that converts into a
+/// failure.
 #[inline(always)]
-pub(crate) fn guard_with<T, E: Copy + Into<crate::error::Failure>>(body: impl FnOnce() -> Result<T, E>) -> T {
+pub(crate) fn guard_with<'a, T, E: Copy + Into<crate::error::Failure<'a>>>(body: impl FnOnce() -> Result<T, E>) -> T {
     match body() {
         Ok(value) => value,
-        Err(error) => raise_cold(error),
+        Err(error) => raise_cold(error.into()),
     }
 }
 
 #[cold]
 #[inline(never)]
-fn raise_cold<E: Into<crate::error::Failure>>(error: E) -> ! {
+fn raise_cold(failure: crate::error::Failure<'_>) -> ! {
     // SAFETY: `raise` never returns; the failure is plain data and the
     // exported frame's closure has returned, so nothing here or above has a
-    // destructor.
-    unsafe { raise::raise(error.into()) }
+    // destructor, and what the failure borrows lives for the exported call.
+    unsafe { raise::raise(failure) }
 }
 
 pub(crate) mod arg;

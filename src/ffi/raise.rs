@@ -4,7 +4,7 @@
 //! `longjmp` over its own frames.
 
 use crate::cell::ModuleCell;
-use crate::error::{Failure, Text};
+use crate::error::{Failure, Report, Text};
 use core::ffi::{c_char, c_int};
 
 extern "C" {
@@ -25,31 +25,58 @@ static RAISED: ModuleCell<Text> = ModuleCell::new(Text::new());
 
 const PERCENT_S: &[u8] = b"%s\0";
 
-/// Hands `failure` to the engine's error function. Never returns.
+/// The name table the unit's failures name names of by id: the
+/// animation-tree module's.
+///
+/// # Safety
+/// Single-threaded module contract; no export is running any more (the
+/// guard's closure has returned).
+#[cfg(any(feature = "engine", feature = "client"))]
+unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+    // SAFETY: forwarded contract.
+    Some(unsafe { super::animtree::names() })
+}
+
+/// The player-animation units have no name table: their failures name
+/// nothing by id.
+///
+/// # Safety
+/// None needed; `unsafe` as the other units' version.
+#[cfg(not(any(feature = "engine", feature = "client")))]
+unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+    None
+}
+
+/// Writes the text of `failure` into the static buffer and hands it to the
+/// engine's error function. Never returns.
 ///
 /// # Safety
 /// Must be called from an exported frame that owns nothing with a
-/// destructor (see [`guard`](super::guard)); the engine `longjmp`s out.
-pub(super) unsafe fn raise(failure: Failure) -> ! {
-    // SAFETY: single-threaded module contract (crate::cell); the reference
-    // ends before the engine is called.
+/// destructor (see [`guard`](super::guard)), after the export's closure
+/// returned; what the failure borrows (the caller's strings and text, engine
+/// memory) is still valid: the exported call has not returned.
+pub(super) unsafe fn raise(failure: Failure<'_>) -> ! {
+    // SAFETY: single-threaded module contract (crate::cell); the references
+    // end before the engine is called. The name table is the module's state
+    // as the failing export left it.
     let text = unsafe { RAISED.get() };
-    *text = *failure.text();
+    text.clear();
+    failure.write(unsafe { unit_names() }, text);
     let message = text.as_bytes_with_nul().as_ptr() as *const c_char;
     let format = PERCENT_S.as_ptr() as *const c_char;
-    match failure {
+    match failure.report() {
         // SAFETY: "%s" with a NUL-terminated static buffer.
-        Failure::Error { level, .. } => unsafe { Com_Error(level, format, message) },
+        Report::Error { level } => unsafe { Com_Error(level, format, message) },
         #[cfg(any(feature = "engine", feature = "client"))]
         // SAFETY: as above.
-        Failure::Compile { source_pos, .. } => unsafe { CompileError(source_pos, format, message) },
+        Report::Compile { source_pos } => unsafe { CompileError(source_pos, format, message) },
         #[cfg(any(feature = "engine", feature = "client"))]
         // SAFETY: the code position is the engine's own pointer, passed back.
-        Failure::Compile2 { code_pos, .. } => unsafe { CompileError2(code_pos as *mut u8, format, message) },
+        Report::Compile2 { code_pos } => unsafe { CompileError2(code_pos as *mut u8, format, message) },
         #[cfg(not(any(feature = "engine", feature = "client")))]
         // The player-animation core never produces compile errors; the
         // module has no CompileError import, so report them as ERR_DROP.
         // SAFETY: as above.
-        Failure::Compile { .. } | Failure::Compile2 { .. } => unsafe { Com_Error(crate::error::level::DROP, format, message) },
+        Report::Compile { .. } | Report::Compile2 { .. } => unsafe { Com_Error(crate::error::level::DROP, format, message) },
     }
 }

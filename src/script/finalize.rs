@@ -6,9 +6,6 @@
 //! builds of the original compute it differently (x87 extended arithmetic,
 //! different libm / conversion helpers); see [`move_distance`].
 
-// A `Failure` carries its whole text (no heap): large by design.
-#![allow(clippy::result_large_err)]
-
 use crate::flavour::Behaviour;
 use crate::abi::bg::*;
 use crate::error::Outcome;

@@ -4,10 +4,13 @@
 //!
 //! Every quirk of the original is kept and named ("Quirk: ...") where it
 //! lives; the tests at the end of the file cover each.
-#![allow(clippy::result_large_err)]
+//!
+//! The parser's failures borrow what does not change while it runs: the
+//! text (`'t`: the token a diagnostic names is found again in it, see
+//! [`TokenName`]) and the script path.
 
 use crate::abi::bg::*;
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{CText, Failure, ParseMessage, TokenName};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
 use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
@@ -19,8 +22,8 @@ type S = bg_indexed_string_t;
 /// Size of the define window array (`ANIM_COND_COUNT * 16`).
 pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 
-/// Capacity of `BG_AnimParseError`'s message buffer, without its NUL.
-const MESSAGE_CAPACITY: usize = 1023;
+/// A result of the parser: its failure borrows the parsed text (`'t`).
+type Parsed<'t, T> = Result<T, Failure<'t>>;
 
 /// Makes [`Module`] (the parser's view: one `&mut` per global),
 /// [`ModuleData`] (owned storage of the same globals),
@@ -210,44 +213,28 @@ impl Module<'_> {
 #[derive(Clone, Copy)]
 pub struct ErrorContext<'p> {
     /// `bgPlayerAnimScriptPath` (`None` once cleared).
-    pub path: Option<&'p [u8]>,
+    pub path: Option<&'p CStr>,
     /// `Com_GetCurrentParseLine()`.
     pub line: i32,
 }
 
-/// `BG_AnimParseError(message)`: the message is cut at 1023 bytes, then
-/// `": (<path>, line <line+1>)"` is appended while the path is set.
-/// Quirk: the reported line is the tokenizer's line + 1.
-pub fn anim_parse_error(ctx: ErrorContext<'_>, message: &Text) -> Failure {
-    let mut text = Text::new();
-    text.push(b"\x15");
-    let bytes = message.as_bytes();
-    let bytes = bytes.iter().position(|&b| b == 0).map_or(bytes, |n| &bytes[..n]);
-    text.push(&bytes[..bytes.len().min(MESSAGE_CAPACITY)]);
-    if let Some(path) = ctx.path {
-        text.push(b": (");
-        text.push(path);
-        text.push(crate::text!(", line {})", ctx.line.wrapping_add(1)).as_bytes());
+impl<'p> ErrorContext<'p> {
+    /// `BG_AnimParseError(message)` naming `name` (its text:
+    /// [`Failure::AnimParse`]).
+    pub fn error(self, message: ParseMessage, name: TokenName<'p>) -> Failure<'p> {
+        Failure::anim_parse(message, self.line, self.path, name)
     }
-    Failure::drop(text.as_bytes())
-}
 
-fn message(parts: &[&[u8]]) -> Text {
-    let mut t = Text::new();
-    for p in parts {
-        t.push(p);
+    /// `BG_AnimParseError(message)`, a message without a name.
+    pub fn message(self, message: ParseMessage) -> Failure<'p> {
+        self.error(message, TokenName::plain(b""))
     }
-    t
-}
-
-fn unknown_token(ctx: ErrorContext<'_>, name: &[u8]) -> Failure {
-    anim_parse_error(ctx, &message(&[b"BG_IndexForString: unknown token '", name, b"'"]))
 }
 
 /// `BG_CopyStringIntoBuffer`: appends `text` and its NUL at `*used`;
 /// returns the offset of the copy. Needs `used + len + 1 < size` (32-bit
 /// unsigned arithmetic, as in C).
-pub fn copy_string_into_buffer(ctx: ErrorContext<'_>, text: &[u8], buffer: &mut [u8], used: &mut i32) -> Outcome<usize> {
+pub fn copy_string_into_buffer<'p>(ctx: ErrorContext<'p>, text: &[u8], buffer: &mut [u8], used: &mut i32) -> Parsed<'p, usize> {
     let start = reserve_string_space(ctx, text.len(), buffer.len(), used)?;
     // In bounds: `reserve_string_space` checked `start + len < size`.
     buffer[start..start + text.len()].copy_from_slice(text);
@@ -260,9 +247,9 @@ pub fn copy_string_into_buffer(ctx: ErrorContext<'_>, text: &[u8], buffer: &mut 
 /// text and its NUL go (`offset + len < size` holds), `*used` advanced past
 /// them. The caller copies (the exported function copies with `memmove`
 /// semantics, as its text may lie in the buffer itself).
-pub fn reserve_string_space(ctx: ErrorContext<'_>, len: usize, size: usize, used: &mut i32) -> Outcome<usize> {
+pub fn reserve_string_space<'p>(ctx: ErrorContext<'p>, len: usize, size: usize, used: &mut i32) -> Parsed<'p, usize> {
     let next = (*used as u32).wrapping_add(len as u32).wrapping_add(1);
-    let out_of_space = || anim_parse_error(ctx, &Text::from_bytes(b"BG_CopyStringIntoBuffer: out of buffer space"));
+    let out_of_space = || ctx.message(ParseMessage::OutOfBufferSpace);
     if next >= size as u32 {
         return Err(out_of_space());
     }
@@ -290,14 +277,28 @@ pub struct RuntimeNames<'a> {
 /// `entries[0..entryCount]` by hash and case-insensitive name; a miss is an
 /// error. With one (pass 1) it is looked up among the registrations and, if
 /// new, registered through `Scr_FindAnim("multiplayer", name)`.
-pub fn animation_index_for_string(
-    ctx: ErrorContext<'_>,
-    name: &[u8],
+pub fn animation_index_for_string<'p>(
+    ctx: ErrorContext<'p>,
+    name: &'p [u8],
     entries: &[bg_static_animation_t],
     entry_count: i32,
     runtime: Option<RuntimeNames<'_>>,
     engine: &mut impl ParseEngine,
-) -> Outcome<i32> {
+) -> Parsed<'p, i32> {
+    animation_index_named(ctx, name, TokenName::plain(name), entries, entry_count, runtime, engine)
+}
+
+/// [`animation_index_for_string`] of a name its diagnostics spell as
+/// `spelled` says.
+fn animation_index_named<'p>(
+    ctx: ErrorContext<'p>,
+    name: &[u8],
+    spelled: TokenName<'p>,
+    entries: &[bg_static_animation_t],
+    entry_count: i32,
+    runtime: Option<RuntimeNames<'_>>,
+    engine: &mut impl ParseEngine,
+) -> Parsed<'p, i32> {
     let hash = string_hash(name);
     let Some(runtime) = runtime else {
         let count = usize::try_from(entry_count).unwrap_or(0).min(entries.len());
@@ -306,17 +307,11 @@ pub fn animation_index_for_string(
                 return Ok(index as i32);
             }
         }
-        return Err(anim_parse_error(
-            ctx,
-            &message(&[b"BG_AnimationIndexForString: unknown player animation '", name, b"'"]),
-        ));
+        return Err(ctx.error(ParseMessage::UnknownAnimation, spelled));
     };
     let count = *runtime.count;
     if !(0..=BG_ANIM_MAX_ANIMATIONS as i32).contains(&count) {
-        return Err(anim_parse_error(
-            ctx,
-            &crate::text!("BG_AnimationIndexForString: invalid runtime animation count {}", count),
-        ));
+        return Err(Failure::RuntimeCount { count, line: ctx.line, path: ctx.path.map(CText::new) });
     }
     let count = count as usize;
     let known = count.min(runtime.records.len());
@@ -330,22 +325,19 @@ pub fn animation_index_for_string(
 
 /// The registration half of `BG_AnimationIndexForString` (pass 1, the
 /// name is not registered yet and the count is valid).
-pub fn register_runtime_name(
-    ctx: ErrorContext<'_>,
+pub fn register_runtime_name<'p>(
+    ctx: ErrorContext<'p>,
     name: &[u8],
     hash: i32,
     runtime: RuntimeNames<'_>,
     engine: &mut impl ParseEngine,
-) -> Outcome<i32> {
+) -> Parsed<'p, i32> {
     let count = (*runtime.count).clamp(0, BG_ANIM_MAX_ANIMATIONS as i32) as usize;
     if count == BG_ANIM_MAX_ANIMATIONS || count >= runtime.records.len() {
-        return Err(anim_parse_error(
-            ctx,
-            &crate::text!("BG_AnimationIndexForString: exceeded maximum runtime animations ({})", BG_ANIM_MAX_ANIMATIONS),
-        ));
+        return Err(ctx.message(ParseMessage::TooManyRuntimeAnimations));
     }
     if name.len() >= BG_ANIM_NAME_SIZE {
-        return Err(anim_parse_error(ctx, &Text::from_bytes(b"BG_AnimationIndexForString: animation name is too long")));
+        return Err(ctx.message(ParseMessage::NameTooLong));
     }
     let mut cname = [0u8; BG_ANIM_NAME_SIZE];
     cname[..name.len()].copy_from_slice(name);
@@ -375,16 +367,17 @@ pub enum BitsDest {
     Local,
 }
 
-/// One run of `BG_AnimParseAnimScript` over the script text.
-pub struct ParseRun<'a, E: ParseEngine> {
-    pub tok: Tokenizer<'a>,
+/// One run of `BG_AnimParseAnimScript` over the script text (`'t`: the
+/// text and the path, which its failures borrow).
+pub struct ParseRun<'a, 't, E: ParseEngine> {
+    pub tok: Tokenizer<'t>,
     pub m: Module<'a>,
     pub table: &'a mut bg_static_animation_table_t,
     /// `bgRuntimeAnimations` / `bgRuntimeAnimationCount` (pass 1 only).
     pub runtime: Option<RuntimeNames<'a>>,
     pub engine: &'a mut E,
     /// `bgPlayerAnimScriptPath` while set.
-    pub path: Option<&'a [u8]>,
+    pub path: Option<&'t CStr>,
     pub behaviour: Behaviour,
     /// Lookup indexes valid for this run (the tables do not change
     /// while one parse runs).
@@ -497,21 +490,23 @@ enum Names {
     BodyParts,
 }
 
-impl<'a, E: ParseEngine> ParseRun<'a, E> {
-    fn ctx(&self) -> ErrorContext<'a> {
+impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
+    fn ctx(&self) -> ErrorContext<'t> {
         ErrorContext { path: self.path, line: self.tok.line() }
     }
 
-    fn error(&self, text: &Text) -> Failure {
-        anim_parse_error(self.ctx(), text)
+    /// `BG_AnimParseError(message)`, a message without a name.
+    fn error(&self, message: ParseMessage) -> Failure<'t> {
+        self.ctx().message(message)
     }
 
-    fn error_bytes(&self, parts: &[&[u8]]) -> Failure {
-        self.error(&message(parts))
+    /// `BG_AnimParseError(message)` naming the current token.
+    fn token_error(&self, message: ParseMessage) -> Failure<'t> {
+        self.ctx().error(message, self.tok.token_name())
     }
 
     /// `BG_IndexForString(current token, table, allowMissing)`.
-    fn index_token(&mut self, which: Names, allow_missing: bool) -> Outcome<i32> {
+    fn index_token(&mut self, which: Names, allow_missing: bool) -> Parsed<'t, i32> {
         let index = tables::index_for_string_indexed(
             self.tok.token(),
             || self.tok.token_hash(),
@@ -520,18 +515,20 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             static_name,
         );
         if index < 0 && !allow_missing {
-            return Err(unknown_token(self.ctx(), self.tok.token()));
+            return Err(self.token_error(ParseMessage::UnknownToken));
         }
         Ok(index)
     }
 
-    fn index_values(&mut self, name: &[u8], hash: i32, values: &mut Values<'_>) -> Outcome<i32> {
+    /// The value index of the condition key `name`, whose first token
+    /// starts at `key_start` in the text.
+    fn index_values(&mut self, name: &[u8], hash: i32, values: &mut Values<'_>, key_start: usize) -> Parsed<'t, i32> {
         let index = match values {
             Values::Module(table) => lookup_value(&mut self.m, &mut self.ix, name, hash, *table),
             Values::External(table) => table.index_of(name, hash),
         };
         if index < 0 {
-            return Err(unknown_token(self.ctx(), name));
+            return Err(self.ctx().error(ParseMessage::UnknownToken, TokenName::key(self.tok.text_from(key_start))));
         }
         Ok(index)
     }
@@ -540,39 +537,30 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// the text there spells it. Quirk: a quoted first token fails this
     /// check ("internal error"); an over-long token passes it when the text
     /// repeats, and is then re-read from its middle.
-    fn rewind_and_verify(&mut self) -> Outcome<()> {
+    fn rewind_and_verify(&mut self) -> Parsed<'t, ()> {
         let len = self.tok.token().len();
         self.tok.rewind(len);
         if !self.tok.cursor_spells_token() {
-            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: internal error")));
+            return Err(self.error(ParseMessage::InternalError));
         }
         Ok(())
     }
 
     /// Appends a zeroed script (with the parsed conditions) to the pool and
     /// links it at the end of `list`; returns its pool index.
-    fn append_script(&mut self, list: ListRef, script: &bg_anim_script_t) -> Outcome<usize> {
+    fn append_script(&mut self, list: ListRef, script: &bg_anim_script_t) -> Parsed<'t, usize> {
         let list_count = self.list(list).count;
         if list_count >= BG_ANIM_MAX_LIST_ITEMS as i32 {
-            return Err(self.error(&crate::text!(
-                "BG_AnimParseAnimScript: exceeded maximum items per script ({})",
-                BG_ANIM_MAX_LIST_ITEMS
-            )));
+            return Err(self.error(ParseMessage::TooManyListItems));
         }
         let global = self.table.globalItemCount;
         if global >= BG_ANIM_MAX_GLOBAL_SCRIPTS as i32 {
-            return Err(self.error(&crate::text!(
-                "BG_AnimParseAnimScript: exceeded maximum global items ({})",
-                BG_ANIM_MAX_GLOBAL_SCRIPTS
-            )));
+            return Err(self.error(ParseMessage::TooManyGlobalItems));
         }
         // Both counts are non-negative here: they only ever grow from zero
         // (a negative count written by the engine is treated as full).
         let (Ok(slot), Ok(item)) = (usize::try_from(list_count), usize::try_from(global)) else {
-            return Err(self.error(&crate::text!(
-                "BG_AnimParseAnimScript: exceeded maximum global items ({})",
-                BG_ANIM_MAX_GLOBAL_SCRIPTS
-            )));
+            return Err(self.error(ParseMessage::TooManyGlobalItems));
         };
         let pointer = core::ptr::addr_of_mut!(self.table.globalItems[item]);
         self.table.globalItems[item] = *script;
@@ -595,7 +583,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     }
 
     /// The whole parse (after loading and publishing).
-    pub fn run(&mut self) -> Outcome<()> {
+    pub fn run(&mut self) -> Parsed<'t, ()> {
         let mut nest = Nesting::START;
         let mut last_block: Option<usize> = None;
         let mut section: i32 = ANIM_SECTION_DEFINES;
@@ -635,12 +623,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                                 return Err(self.unexpected());
                             }
                             if !is(token, b"state") {
-                                return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected 'state'")));
+                                return Err(self.error(ParseMessage::ExpectedState));
                             }
                             self.tok.read(false);
                             nest.selected.top = self.index_token(Names::States, false)?;
                             if !is(self.tok.read(true), b"{") {
-                                return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
+                                return Err(self.error(ParseMessage::ExpectedBrace));
                             }
                             nest.depth = Depth::Outer;
                         }
@@ -706,12 +694,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                             }
                             if section == ANIM_SECTION_STATECHANGES {
                                 if !is(token, b"statechange") {
-                                    let t = Tok::of(token);
-                                    return Err(self.error_bytes(&[
-                                        b"BG_AnimParseAnimScript: expected 'statechange', got '",
-                                        t.get(),
-                                        b"'",
-                                    ]));
+                                    return Err(self.token_error(ParseMessage::ExpectedStateChange));
                                 }
                                 // Quirk: `statechange A B` is the list [A][B],
                                 // i.e. A is the state changed *to*.
@@ -723,7 +706,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                                 let list = ListRef::StateChange(to as usize, from as usize);
                                 nest.current = Some(list);
                                 if !is(self.tok.read(true), b"{") {
-                                    return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected '{'")));
+                                    return Err(self.error(ParseMessage::ExpectedBrace));
                                 }
                                 nest.depth = Depth::Outer;
                                 clear_list(self.list(list));
@@ -756,13 +739,13 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
         }
         if nest.depth != Depth::Top {
-            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: unexpected end of file: ")));
+            return Err(self.error(ParseMessage::UnexpectedEnd));
         }
         Ok(())
     }
 
     /// `BG_ParseCommands(parse, lastCommandBlock, entries)`.
-    fn commands_into(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+    fn commands_into(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Parsed<'t, ()> {
         if block.is_none() {
             // Divergence (a NULL script pointer in C): parse into a
             // scratch script that is thrown away.
@@ -771,13 +754,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         self.parse_commands(block, scratch)
     }
 
-    fn unexpected(&self) -> Failure {
-        let t = Tok::of(self.tok.token());
-        self.error_bytes(&[b"BG_AnimParseAnimScript: unexpected '", t.get(), b"'"])
+    fn unexpected(&self) -> Failure<'t> {
+        self.token_error(ParseMessage::Unexpected)
     }
 
     /// `{`: one level in, once the current level has selected something.
-    fn enter_block(&self, nest: &mut Nesting) -> Outcome<()> {
+    fn enter_block(&self, nest: &mut Nesting) -> Parsed<'t, ()> {
         match (nest.selected.at(nest.depth), nest.depth.deeper()) {
             (Some(selection), Some(inner)) if selection >= 0 => {
                 nest.depth = inner;
@@ -791,7 +773,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// forgotten, and the current list too when that selection is at
     /// `list_depth` (the level that selects the list: a move type's, an
     /// event's or a state change's).
-    fn leave_block(&self, nest: &mut Nesting, list_depth: Depth) -> Outcome<()> {
+    fn leave_block(&self, nest: &mut Nesting, list_depth: Depth) -> Parsed<'t, ()> {
         let Some(outer) = nest.depth.shallower() else {
             return Err(self.unexpected());
         };
@@ -805,7 +787,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
 
     /// A condition line: rewind, parse the conditions into a zeroed script
     /// and append it to the current list.
-    fn condition_line(&mut self, current: Option<ListRef>, last_block: &mut Option<usize>) -> Outcome<i32> {
+    fn condition_line(&mut self, current: Option<ListRef>, last_block: &mut Option<usize>) -> Parsed<'t, i32> {
         self.rewind_and_verify()?;
         let line_start = self.tok.cursor();
         let mut script = bg_anim_script_t::ZERO;
@@ -822,29 +804,25 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
 
     /// The DEFINES section: `set <condition> <name> = <expression>`; any
     /// other token is ignored.
-    fn define(&mut self) -> Outcome<()> {
+    fn define(&mut self) -> Parsed<'t, ()> {
         if !is(self.tok.token(), b"set") {
             return Ok(());
         }
         if self.tok.read(false).is_empty() {
-            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected condition type string")));
+            return Err(self.error(ParseMessage::ExpectedConditionType));
         }
         let cond = self.index_token(Names::ConditionTypes, false)?;
         let cond_index = cond as usize;
         let (mode, values) = CONDITION_TYPES[cond_index];
         if mode != ANIM_CONDMODE_BITMASK {
-            let t = Tok::of(self.tok.token());
-            return Err(self.error_bytes(&[b"BG_AnimParseAnimScript: can not make a define of type '", t.get(), b"'"]));
+            return Err(self.token_error(ParseMessage::NotBitmaskDefine));
         }
         if self.tok.read(false).is_empty() {
-            return Err(self.error(&Text::from_bytes(b"BG_AnimParseAnimScript: expected condition define string")));
+            return Err(self.error(ParseMessage::ExpectedDefineName));
         }
         let count = self.m.alias_counts[cond_index];
         if !(0..BG_ANIM_CONDITION_VALUE_COUNT as i32).contains(&count) {
-            return Err(self.error(&crate::text!(
-                "BG_AnimParseAnimScript: exceeded maximum condition defines ({})",
-                BG_ANIM_CONDITION_VALUE_COUNT
-            )));
+            return Err(self.error(ParseMessage::TooManyDefines));
         }
         let name = Tok::of(self.tok.token());
         let ctx = self.ctx();
@@ -856,8 +834,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         self.engine.observe_define(base, self.tok.token_pos());
         let eq = self.tok.read(false);
         if !is(eq, b"=") {
-            let t = Tok::of(eq);
-            return Err(self.error_bytes(&[b"BG_AnimParseAnimScript: expected '=', found '", t.get(), b"'"]));
+            return Err(self.token_error(ParseMessage::ExpectedEquals));
         }
         let Some(values) = values else { return Ok(()) };
         let mut unused = bg_condition_bits_t::ZERO;
@@ -895,9 +872,11 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
         cond: i32,
         dest: BitsDest,
         local_result: &mut bg_condition_bits_t,
-    ) -> Outcome<()> {
+    ) -> Parsed<'t, ()> {
         let mut key = [0u8; 64];
         let mut key_len: usize = 0;
+        // Where the key's first token starts (for the diagnostic naming it).
+        let mut key_start: usize = 0;
         let mut words: [u32; 4] = [0; 4];
         let mut end_of_clause = false;
         let mut r = self.bits_get(dest, local_result);
@@ -943,6 +922,8 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 }
                 if key_len > 0 {
                     append_key(&mut key, &mut key_len, b" ");
+                } else {
+                    key_start = self.tok.token_pos();
                 }
                 append_key(&mut key, &mut key_len, self.tok.token());
             }
@@ -951,13 +932,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             if key_len == 0 {
                 if end_of_clause {
-                    return Err(self.error(&Text::from_bytes(b"BG_ParseConditionBits: unexpected end of condition")));
+                    return Err(self.error(ParseMessage::UnexpectedEndOfCondition));
                 } else if minus {
                     words[2] = 1;
                     continue;
                 } else {
-                    let t = Tok::of(self.tok.token());
-                    return Err(self.error_bytes(&[b"BG_ParseConditionBits: unexpected '", t.get(), b"'"]));
+                    return Err(self.token_error(ParseMessage::UnexpectedInCondition));
                 }
             }
             let k = &key[..key_len];
@@ -981,7 +961,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k, key_hash, values)?;
+                    let bit = self.index_values(k, key_hash, values, key_start)?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
@@ -1013,12 +993,12 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// condition's high word leaks into `value[1]` of later conditions;
     /// conditions without a value table (UNDERHAND, CROUCHING, FIRING) take
     /// value 1 and consume no token; `default` ends the line early.
-    pub fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Outcome<i32> {
+    pub fn parse_conditions(&mut self, script: &mut bg_anim_script_t) -> Parsed<'t, i32> {
         let mut value = bg_condition_bits_t::ZERO;
         loop {
             if self.tok.read(false).is_empty() {
                 if script.conditionCount == 0 {
-                    return Err(self.error(&Text::from_bytes(b"BG_ParseConditions: no conditions found")));
+                    return Err(self.error(ParseMessage::NoConditions));
                 }
                 return Ok(1);
             }
@@ -1033,16 +1013,14 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 }
             } else if let Some(values) = values {
                 if self.tok.read(false).is_empty() {
-                    return Err(self.error(&Text::from_bytes(
-                        b"BG_ParseConditions: expected condition value, found end of line",
-                    )));
+                    return Err(self.error(ParseMessage::ExpectedConditionValue));
                 }
                 if self.tok.token().last() == Some(&b',') {
                     self.tok.strip_last();
                 }
                 let index = lookup_value(&mut self.m, &mut self.ix, self.tok.token(), self.tok.token_hash(), values);
                 if index < 0 {
-                    return Err(unknown_token(self.ctx(), self.tok.token()));
+                    return Err(self.token_error(ParseMessage::UnknownToken));
                 }
                 let mut w = value.words();
                 w[0] = index as u32;
@@ -1054,10 +1032,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             }
             let n = script.conditionCount;
             if !(0..ANIM_COND_COUNT as i32).contains(&n) {
-                return Err(self.error(&crate::text!(
-                    "BG_ParseConditions: exceeded maximum conditions ({})",
-                    ANIM_COND_COUNT
-                )));
+                return Err(self.error(ParseMessage::TooManyConditions));
             }
             let w = value.words();
             script.conditions[n as usize] = bg_anim_condition_t { r#type: cond, value: [w[0] as i32, w[1] as i32] };
@@ -1074,7 +1049,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// of the line, so a torso line on its own line becomes a separate
     /// command; `}` after a `both` command on the same line is an unknown
     /// parameter.
-    pub fn parse_commands(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Outcome<()> {
+    pub fn parse_commands(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t) -> Parsed<'t, ()> {
         let mut slot: usize = 0;
         let mut command: usize = 0;
         loop {
@@ -1089,10 +1064,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             if slot == 0 {
                 let script = self.script_mut(block, scratch);
                 if script.commandCount >= BG_ANIM_MAX_SCRIPT_COMMANDS as i32 {
-                    return Err(self.error(&crate::text!(
-                        "BG_ParseCommands: exceeded maximum number of animations ({})",
-                        BG_ANIM_MAX_SCRIPT_COMMANDS
-                    )));
+                    return Err(self.error(ParseMessage::TooManyCommands));
                 }
                 command = script.commandCount.max(0) as usize;
                 script.commandCount += 1;
@@ -1105,7 +1077,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                 self.tok.rewind(token_len);
             } else {
                 if self.tok.read(false).is_empty() {
-                    return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected animation")));
+                    return Err(self.error(ParseMessage::ExpectedAnimation));
                 }
                 let index = self.animation_index_token()?;
                 let index16 = index as i16;
@@ -1129,7 +1101,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     if is(param, b"duration") {
                         let v = self.tok.read(false);
                         if v.is_empty() {
-                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected duration value")));
+                            return Err(self.error(ParseMessage::ExpectedDuration));
                         }
                         let d = tables::atoi(v, self.behaviour) as i16;
                         self.script_mut(block, scratch).commands[command].duration[slot] = d;
@@ -1140,16 +1112,14 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                             self.table.entries[anim_index].flags |= BG_ANIM_ENTRY_TURRET;
                         }
                         if part != ANIM_BP_BOTH as i16 {
-                            return Err(self.error(&Text::from_bytes(
-                                b"BG_ParseCommands: Turret animations can only be played on the 'both' body part",
-                            )));
+                            return Err(self.error(ParseMessage::TurretNotBoth));
                         }
                         continue;
                     }
                     if is(param, b"blendtime") {
                         let v = self.tok.read(false);
                         if v.is_empty() {
-                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected blendtime value")));
+                            return Err(self.error(ParseMessage::ExpectedBlendTime));
                         }
                         let value = tables::atoi(v, self.behaviour);
                         if self.runtime.is_none() {
@@ -1174,12 +1144,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                     if is(param, b"sound") {
                         let sound = self.tok.read(false);
                         if sound.is_empty() {
-                            return Err(self.error(&Text::from_bytes(b"BG_ParseCommands: expected sound")));
+                            return Err(self.error(ParseMessage::ExpectedSound));
                         }
                         if sound.windows(4).any(|w| w == b".wav") {
-                            return Err(self.error(&Text::from_bytes(
-                                b"BG_ParseCommands: wav files not supported, only sound scripts",
-                            )));
+                            return Err(self.error(ParseMessage::WavSound));
                         }
                         let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
                         cname[..sound.len()].copy_from_slice(sound);
@@ -1192,8 +1160,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
                         self.script_mut(block, scratch).commands[command].soundAliasName = alias;
                         continue;
                     }
-                    let t = Tok::of(param);
-                    return Err(self.error_bytes(&[b"BG_ParseCommands: unknown parameter '", t.get(), b"'"]));
+                    return Err(self.token_error(ParseMessage::UnknownParameter));
                 }
                 slot = 0;
             }
@@ -1205,7 +1172,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     /// Found names come from an index over the registrations (pass 1) or
     /// the entries (pass 2), built once per run; a miss takes the full
     /// original path (errors, registration) and updates the index.
-    fn animation_index_token(&mut self) -> Outcome<i32> {
+    fn animation_index_token(&mut self) -> Parsed<'t, i32> {
         if !self.ix.anims_built {
             self.ix.anims_built = true;
             match &self.runtime {
@@ -1248,9 +1215,10 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
             Some(runtime) if self.ix.anims.is_ready() => {
                 register_runtime_name(ctx, self.tok.token(), hash, runtime, self.engine)?
             }
-            runtime => animation_index_for_string(
+            runtime => animation_index_named(
                 ctx,
                 self.tok.token(),
+                self.tok.token_name(),
                 &self.table.entries,
                 self.table.entryCount,
                 runtime,
@@ -1279,7 +1247,7 @@ impl<'a, E: ParseEngine> ParseRun<'a, E> {
     }
 
     /// Pass-2 side effects of one command slot on its entry.
-    fn stamp_entry(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t, anim: usize, part: i16) -> Outcome<()> {
+    fn stamp_entry(&mut self, block: Option<usize>, scratch: &mut bg_anim_script_t, anim: usize, part: i16) -> Parsed<'t, ()> {
         let group = *self.m.current_anim_group;
         let strafe = {
             let script = self.script_mut(block, scratch);
@@ -1317,6 +1285,44 @@ fn append_key(key: &mut [u8; 64], len: &mut usize, text: &[u8]) {
     let take = text.len().min(room);
     key[*len..*len + take].copy_from_slice(&text[..take]);
     *len += take;
+}
+
+/// The condition key [`ParseRun::parse_condition_bits`] builds from the
+/// tokens that start at the beginning of `source` (the first one is the
+/// key's first), read on-line again with the same rules: `none` is skipped,
+/// an operator, a lone `,` or the end of the line ends the key, a token
+/// ending with `,` is its last (without the comma); tokens are joined by a
+/// space and the key is cut at 63 bytes. Its length in `key`.
+///
+/// For the diagnostic that names a key the table does not know: the key
+/// itself is a local of the parse, the text it was read from is not.
+pub fn condition_key(source: &[u8], key: &mut [u8; 64]) -> usize {
+    let mut tok = Tokenizer::new(source);
+    let mut len = 0;
+    loop {
+        let token = tok.read(false);
+        if token.is_empty() || is(token, b",") {
+            break;
+        }
+        if is(token, b"none") {
+            continue;
+        }
+        if is(token, b"none,") || is(token, b"NOT") || is(token, b"MINUS") || is(token, b"AND") {
+            break;
+        }
+        let last = token.last() == Some(&b',');
+        if last {
+            tok.strip_last();
+        }
+        if len > 0 {
+            append_key(key, &mut len, b" ");
+        }
+        append_key(key, &mut len, tok.token());
+        if last {
+            break;
+        }
+    }
+    len
 }
 
 fn clear_list(list: &mut bg_anim_script_list_t) {
@@ -1424,15 +1430,16 @@ pub enum ListRef {
     Event(usize),
 }
 
-/// Everything `BG_AnimParseAnimScript` needs besides the module globals.
-pub struct ParseInput<'a, E: ParseEngine> {
+/// Everything `BG_AnimParseAnimScript` needs besides the module globals
+/// (`'t`: the text and the path, which its failures borrow).
+pub struct ParseInput<'a, 't, E: ParseEngine> {
     pub table: &'a mut bg_static_animation_table_t,
     pub runtime: Option<RuntimeNames<'a>>,
     pub engine: &'a mut E,
     /// `bgPlayerAnimScriptPath` (None when NULL).
-    pub path: Option<&'a [u8]>,
+    pub path: Option<&'t CStr>,
     /// The loaded script text (NUL-terminated).
-    pub text: &'a [u8],
+    pub text: &'t [u8],
     pub behaviour: Behaviour,
 }
 
@@ -1449,7 +1456,7 @@ pub struct SessionEnd {
 /// The parse proper of `BG_AnimParseAnimScript` (after the file is loaded,
 /// the globals are published and the weapon strings rebuilt): resets the
 /// defines and runs the section machine.
-pub fn parse_script<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, SessionEnd) {
+pub fn parse_script<'t, E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, 't, E>) -> (Parsed<'t, ()>, SessionEnd) {
     let (outcome, stop) = parse_script_stop(m, input);
     (outcome, stop.end)
 }
@@ -1465,7 +1472,7 @@ pub struct StopPoint {
 }
 
 /// [`parse_script`], also telling where the parse stopped.
-pub fn parse_script_stop<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>) -> (Outcome<()>, StopPoint) {
+pub fn parse_script_stop<'t, E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, 't, E>) -> (Parsed<'t, ()>, StopPoint) {
     let mut m = m;
     m.reset_defines();
     let mut run = ParseRun {
@@ -1487,13 +1494,12 @@ pub fn parse_script_stop<E: ParseEngine>(m: Module<'_>, input: ParseInput<'_, E>
 /// The script-load step: the text is read once into `buffer`.
 /// Returns `Err` with "Couldn't load player animation script" when the file
 /// is missing, empty or too large.
-pub fn load_script(buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE], path: Option<&CStr>, engine: &mut impl ParseEngine) -> Outcome<()> {
-    let fail = |path: Option<&CStr>| {
-        let mut t = Text::from_bytes(b"\x15Couldn't load player animation script ");
-        t.push(path.map_or(&b"(null)"[..], |p| p.to_bytes()));
-        t.push(b"\n");
-        Failure::drop(t.as_bytes())
-    };
+pub fn load_script<'p>(
+    buffer: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE],
+    path: Option<&'p CStr>,
+    engine: &mut impl ParseEngine,
+) -> Parsed<'p, ()> {
+    let fail = |path: Option<&'p CStr>| Failure::ScriptLoad { path: path.map(CText::new) };
     // Divergence: a NULL path (never the case in the original's flow) is a
     // load failure without calling the file system.
     let Some(p) = path else { return Err(fail(None)) };

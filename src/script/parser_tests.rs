@@ -4,11 +4,12 @@
 use std::prelude::rust_2021::*;
 
 use super::*;
+use crate::error::Outcome;
 use crate::script::tables::TableName;
 use crate::abi::common::scr_anim_t;
 use std::ffi::CString;
 
-const PATH: &[u8] = b"mp/playeranim.script";
+const PATH: &CStr = c"mp/playeranim.script";
 
 struct Mock {
     names: Vec<Vec<u8>>,
@@ -67,7 +68,9 @@ struct Harness {
     count: i32,
     engine: Mock,
     weapons: Vec<CString>,
-    text: Vec<u8>,
+    /// The script text: leaked, so that the failures of a parse, which
+    /// borrow it, do not borrow the harness.
+    text: &'static [u8],
 }
 
 fn zeroed<T>() -> Box<T> {
@@ -86,6 +89,7 @@ impl Harness {
         *data = ModuleData::INITIAL;
         let mut text = script.to_vec();
         text.push(0);
+        let text: &'static [u8] = Vec::leak(text);
         Self {
             data,
             table: zeroed(),
@@ -116,7 +120,7 @@ impl Harness {
             runtime,
             engine: &mut self.engine,
             path: if pass1 { Some(PATH) } else { None },
-            text: &self.text,
+            text: self.text,
             behaviour: Behaviour::Linux,
         };
         parse_script(m, input).0
@@ -145,7 +149,7 @@ impl Harness {
 
     fn err(&mut self, pass1: bool) -> String {
         let e = self.parse(pass1).expect_err("an error");
-        String::from_utf8_lossy(e.text().as_bytes()).into_owned()
+        String::from_utf8_lossy(e.text(None).as_bytes()).into_owned()
     }
 }
 
@@ -348,7 +352,7 @@ fn section_and_brace_diagnostics() {
         let mut h = Harness::new(script.as_bytes());
         match h.parse(true) {
             Ok(()) => assert!(expected.is_empty(), "{script:?} parsed"),
-            Err(e) => assert_eq!(&e.text().as_bytes()[1..], expected.as_bytes(), "{script:?}"),
+            Err(e) => assert_eq!(&e.text(None).as_bytes()[1..], expected.as_bytes(), "{script:?}"),
         }
     }
 }
@@ -763,7 +767,7 @@ fn engine_calls_that_may_not_return_follow_a_session_checkpoint() {
         std::panic!("{:?}", h.engine.checkpoints);
     };
     assert_eq!((line_a, line_s), (8, 8));
-    let text = &h.text;
+    let text = h.text;
     let after = |what: &[u8]| text.windows(what.len()).position(|w| w == what).map(|p| p + what.len());
     // The cursor is just past the token the call is made for.
     assert_eq!(cursor_a, after(b"a1"));
@@ -823,13 +827,13 @@ fn observation_hooks_and_stop_point() {
         runtime: Some(RuntimeNames { records: &mut h.runtime[..], count: &mut h.count }),
         engine: &mut observer,
         path: Some(PATH),
-        text: &h.text,
+        text: h.text,
         behaviour: Behaviour::Linux,
     };
     let (outcome, stop) = parse_script_stop(m, input);
     assert_eq!(outcome, plain_outcome);
     let text = outcome.expect_err("the parse stops at 'nonsense'");
-    assert_eq!(text.text().as_bytes(), b"\x15BG_AnimParseAnimScript: expected 'state': (mp/playeranim.script, line 20)");
+    assert_eq!(text.text(None).as_bytes(), b"\x15BG_AnimParseAnimScript: expected 'state': (mp/playeranim.script, line 20)");
     let at = |needle: &[u8]| script.windows(needle.len()).position(|w| w == needle).unwrap();
     assert_eq!((stop.token_pos, stop.token_len), (at(b"nonsense"), 8));
     assert_eq!(observer.blocks, vec![(0, Some(at(b"weapons pair\n\t\t{"))), (1, Some(at(b"default")))]);
@@ -837,4 +841,30 @@ fn observation_hooks_and_stop_point() {
     assert_eq!(observer.uses, vec![0]);
     assert_eq!(h.table.globalItemCount, plain.table.globalItemCount);
     assert_eq!(h.count, plain.count);
+}
+
+/// A diagnostic naming a token names it as it was read, though the failure
+/// only points at the text: a quoted token (its escapes, a comma stripped),
+/// a condition key of several tokens (`none` and comments skipped, joined
+/// by spaces, cut at 63 bytes). (A key ended by the end of its line is
+/// looked up after the line break was read: the next line is reported.)
+#[test]
+fn diagnostics_name_tokens_and_keys_as_read() {
+    let long = "k".repeat(40);
+    let cases: [(&str, String, i32); 6] = [
+        ("weapons \"q z\" none /* c */ x,", "unknown token 'q z x'".into(), 7),
+        ("weapons w1 AND \"a\\\"b\" w9", "unknown token 'a\"b w9'".into(), 8),
+        (&*format!("weapons {long} {long}"), format!("unknown token '{long} {}'", "k".repeat(22)), 8),
+        ("mounted \"bogus,\"", "unknown token 'bogus'".into(), 7),
+        ("mounted bogus, weapons w1", "unknown token 'bogus'".into(), 7),
+        ("strafing \"st x\"", "unknown token 'st x'".into(), 7),
+    ];
+    for (conditions, expected, line) in cases {
+        let mut h = Harness::new(anim_block(conditions, "both a").as_bytes());
+        assert_eq!(h.err(true), format!("\x15BG_IndexForString: {expected}: (mp/playeranim.script, line {line})"), "{conditions:?}");
+    }
+    let mut h = Harness::new(b"statechanges\n\"a\\\"b c\" x\n");
+    assert_eq!(h.err(true), "\x15BG_AnimParseAnimScript: expected 'statechange', got 'a\"b c': (mp/playeranim.script, line 3)");
+    let mut h = Harness::new(b"DEFINES\nset weapons K = w1 \"w 9\"\n");
+    assert_eq!(h.err(true), "\x15BG_IndexForString: unknown token 'w1 w 9': (mp/playeranim.script, line 4)");
 }

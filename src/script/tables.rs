@@ -1,6 +1,5 @@
 //! The module's string tables, the name hash, table lookups and the number
 //! conversion of `duration` / `blendtime` values.
-#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::flavour::{Behaviour, CLibrary};

@@ -5,8 +5,6 @@
 //! The exports make a [`Module`] over the module's statics and call one of
 //! its methods; what each global means and who writes it is said here, once.
 
-#![allow(clippy::result_large_err)] // Failure carries its text (crate::error)
-
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
 use crate::error::Outcome;
 use core::ffi::CStr;

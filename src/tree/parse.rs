@@ -23,13 +23,11 @@
 //!
 //! The parser keeps its block stack in the state it is given (no recursion),
 //! so nesting depth is bounded by memory only.
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
 
 use super::names::{NameId, Names};
 use alloc::vec::Vec;
 use crate::com_parse::{classes, scan_quoted, skip_gap, token_end, Stop, MAX_TOKEN_LEN, NOT_IDENT, UPPER};
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{Failure, Outcome};
 
 /// `loopsync` property.
 pub const PROPERTY_LOOPSYNC: u32 = 1;
@@ -385,8 +383,8 @@ impl Cursor<'_> {
         self.parse_on_line().is_none_or(|t| t.empty)
     }
 
-    fn error(&self, message: &[u8]) -> Failure {
-        Failure::Compile { source_pos: self.last_pos, text: Text::from_bytes(message) }
+    fn error(&self, message: &'static [u8]) -> Failure<'static> {
+        Failure::Compile { source_pos: self.last_pos, message }
     }
 }
 

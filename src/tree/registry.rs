@@ -14,14 +14,16 @@
 //!   or on i386 the address of the previously queued cell of the same name:
 //!   the C original threads its list through the cells) and again with
 //!   `(treeIndex << 16) | nodeIndex` when the name is resolved.
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
+//!
+//! Failures name the module's names by [`NameId`]: their texts are written
+//! against [`AnimTrees::names`].
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use super::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
-use crate::error::{Failure, Outcome, Text};
+use super::xanim::MissingAsset;
+use crate::error::{Failure, Name, Outcome};
 use core::ffi::CStr;
 
 /// Registered names per row (`SCRIPT_ANIM_TREE_REGISTERED_CAPACITY`).
@@ -69,11 +71,13 @@ pub trait TreeEngine {
     fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr>;
     /// `XAnimSetParentNode`.
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, first_child: u16, child_count: u16, flags: u16);
-    /// `XAnimSetLeafNode`.
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()>;
+    /// `XAnimSetLeafNode`; the asset missing is the registry's
+    /// `Cannot find 'xanim/<name>'`.
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset>;
     /// `XAnimLoadFile(name, Hunk_AllocXAnimPrecache)`.
     fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()>;
-    /// `XAnimSetupSyncNodes`.
+    /// `XAnimSetupSyncNodes`. The names of its failures are the tree's and
+    /// its assets' (engine memory that outlives the exported call).
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()>;
     /// Stores a 4-byte value into a (possibly unaligned) cell.
     fn write_cell(&mut self, cell: CellAddr, value: u32);
@@ -254,11 +258,12 @@ impl Default for AnimTrees {
 /// known (set by an earlier load): references queued there never resolve.
 const ORPHAN_REFSET: u16 = u16::MAX;
 
-fn drop_error(text: Text) -> Failure {
-    Failure::Error { level: crate::error::level::DROP, text }
-}
-
 impl AnimTrees {
+    /// The module's names, which its failures name by id.
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
     /// The state before the first load.
     pub const fn new() -> Self {
         Self {
@@ -365,7 +370,7 @@ impl AnimTrees {
                 // before anything is registered (names already known still
                 // resolve at capacity).
                 if self.rows[r].count >= TREE_CAPACITY as i32 {
-                    return Err(drop_error(crate::text!("\x15maximum animation tree count exceeded ({})", TREE_CAPACITY)));
+                    return Err(Failure::TreeCount);
                 }
                 let entry = self.entries.len() as u32;
                 self.entries.push(Entry { name, refset: None, tree: None });
@@ -416,7 +421,7 @@ impl AnimTrees {
     /// `script_animCurrentUsingTree` and `script_activeAnimTreeHandle`.
     pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, g: &Globals<'_>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
         if !engine.is_identifier(name) {
-            return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"bad anim tree name") });
+            return Err(Failure::Compile { source_pos, message: b"bad anim tree name" });
         }
         self.using_tree_internal(engine, g, name)
     }
@@ -424,10 +429,7 @@ impl AnimTrees {
     /// `Scr_EmitAnimationInternal`: queues `cell` for `name` in a set.
     fn emit_internal(&mut self, engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, refset: u32, source_pos: u32, comment_depth: i32) -> Outcome<()> {
         if comment_depth != 0 {
-            return Err(Failure::Compile {
-                source_pos,
-                text: Text::from_bytes(b"cannot reference animation from /# ... #/ comment"),
-            });
+            return Err(Failure::Compile { source_pos, message: b"cannot reference animation from /# ... #/ comment" });
         }
         let links = self.links_in_cells;
         let Some(set) = self.refsets.get_mut(..self.refset_count).and_then(|s| s.get_mut(refset as usize)) else { return Ok(()) };
@@ -470,7 +472,7 @@ impl AnimTrees {
         comment_depth: i32,
     ) -> Outcome<()> {
         if using == 0 {
-            return Err(Failure::Compile { source_pos, text: Text::from_bytes(b"#using_animtree was not specified") });
+            return Err(Failure::Compile { source_pos, message: b"#using_animtree was not specified" });
         }
         let text = engine.string_of(anim_handle);
         let slot = usize::from(anim_handle);
@@ -533,12 +535,7 @@ impl AnimTrees {
         // binds it; a second node of that name anywhere in the tree is an
         // error, while unreferenced names may repeat across blocks.
         if entry.resolved {
-            let mut text = Text::from_bytes(b"\x15duplicate animation '");
-            text.push(self.names.get(name));
-            text.push(b"' in 'animtrees/");
-            text.push(self.names.get(tree_name));
-            text.push(b".atr'");
-            return Err(drop_error(text));
+            return Err(Failure::DuplicateAnimation { name, tree: tree_name });
         }
         let packed = (u32::from(tree_index as u16) << 16) | u32::from(node_index as u16);
         let mut link = entry.head;
@@ -574,7 +571,7 @@ impl AnimTrees {
         // Scr_LoadAnimTreeInternal.
         let name_len = self.names.get(tree_name).len();
         if name_len > MAX_TREE_NAME {
-            return Err(drop_error(Text::from_bytes(b"\x15animation tree path is too long")));
+            return Err(Failure::TreePathTooLong);
         }
         let mut path = [0u8; 64];
         path[..10].copy_from_slice(b"animtrees/");
@@ -617,8 +614,8 @@ impl AnimTrees {
         let root_name = self.names.intern(b"root");
         self.connect(engine, refset, 0, tree_name, root_name, tree_index)?;
         self.create_tree(engine, g, refset, tree, tree_name, tree_index)?;
-        self.check_defined(refset, tree_name)
-            .map_or(Ok(()), |(cell, text)| Err(self.undefined_failure(engine, cell, text)))?;
+        self.check_defined(refset)
+            .map_or(Ok(()), |(cell, name)| Err(Self::undefined_failure(engine, cell, name, tree_name)))?;
         self.precache_leaves(engine)?;
         self.entries[entry_id as usize].refset = None;
         self.entries[entry_id as usize].tree = Some(tree);
@@ -677,7 +674,9 @@ impl AnimTrees {
                 self.build.push(frame);
             } else {
                 *g.checksum = g.checksum.wrapping_mul(HASH_MULTIPLIER).wrapping_add(top.child_index);
-                engine.set_leaf_node(tree, top.child_index as u16, self.names.c_name(child.name))?;
+                engine
+                    .set_leaf_node(tree, top.child_index as u16, self.names.c_name(child.name))
+                    .map_err(|MissingAsset| Failure::NoXAnim { name: Name::Interned(child.name) })?;
                 if let Some(t) = self.build.last_mut() {
                     t.child_index = t.child_index.wrapping_add(1);
                 }
@@ -705,31 +704,20 @@ impl AnimTrees {
     }
 
     /// `Scr_CheckAnimsDefined`: the newest still-unresolved name, with its
-    /// newest cell and the message (Quirk: names are walked newest first and
-    /// the first hit is reported, through `CompileError2` for script code
-    /// and `Com_Error` for any other cell).
-    fn check_defined(&self, refset: u32, tree_name: NameId) -> Option<(CellAddr, Text)> {
+    /// newest cell (Quirk: names are walked newest first and the first hit
+    /// is reported, through `CompileError2` for script code and `Com_Error`
+    /// for any other cell).
+    fn check_defined(&self, refset: u32) -> Option<(CellAddr, NameId)> {
         let set = self.refsets.get(..self.refset_count)?.get(refset as usize)?;
         let entry = set.entries.iter().rev().find(|e| !e.resolved)?;
         let cell = self.cells.get(entry.head as usize).map_or(0, |c| c.addr);
-        let mut text = Text::from_bytes(b"animation '");
-        text.push(self.names.get(entry.name));
-        text.push(b"' not defined in anim tree '");
-        text.push(self.names.get(tree_name));
-        text.push(b"'");
-        Some((cell, text))
+        Some((cell, entry.name))
     }
 
-    fn undefined_failure(&self, engine: &mut dyn TreeEngine, cell: CellAddr, text: Text) -> Failure {
+    fn undefined_failure(engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, tree: NameId) -> Failure<'static> {
         let loaded = engine.is_loaded_code_pos(cell);
         let developer = engine.is_developer_code_pos(cell);
-        if loaded || developer {
-            Failure::Compile2 { code_pos: cell, text }
-        } else {
-            let mut t = Text::from_bytes(b"\x15");
-            t.push(text.as_bytes());
-            drop_error(t)
-        }
+        Failure::NotDefined { name, tree, code_pos: cell, in_code: loaded || developer }
     }
 
     /// `Scr_PrecacheAnimationTree`: loads every leaf's xanim, depth first,

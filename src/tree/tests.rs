@@ -1,12 +1,10 @@
 //! Tests of the animation-tree script side over a mock engine.
 
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
-
 use std::prelude::rust_2021::*;
 use super::names::CName;
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
-use crate::error::{Failure, Outcome};
+use super::xanim::MissingAsset;
+use crate::error::{level, Outcome, Report};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 
@@ -106,14 +104,14 @@ impl TreeEngine for Mock {
         self.tree(tree).nodes[usize::from(index)] = MockNode::Parent { count, first, flags };
     }
 
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
         let name = String::from_utf8_lossy(name.bytes()).into_owned();
         let exists = match &self.xanims {
             None => !name.is_empty(),
             Some(list) => list.contains(&name),
         };
         if !exists {
-            return Err(Failure::drop(format!("\x15Cannot find 'xanim/{name}'").as_bytes()));
+            return Err(MissingAsset);
         }
         self.tree(tree).nodes[usize::from(index)] = MockNode::Leaf(name);
         Ok(())
@@ -184,9 +182,15 @@ impl H {
         self.active = 0;
     }
 
-    fn using(&mut self, tree: &str, pos: u32) -> Outcome<i32> {
+    /// A failure of the registry as the engine gets it.
+    fn raised<T>(&self, outcome: Outcome<T>) -> Result<T, Raised> {
+        outcome.map_err(|f| Raised { report: f.report(), text: f.text(Some(self.s.names())).as_bytes().to_vec() })
+    }
+
+    fn using(&mut self, tree: &str, pos: u32) -> Result<i32, Raised> {
         let g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        let (u, a) = self.s.using_tree(&mut self.e, &g, &c(tree), pos)?;
+        let outcome = self.s.using_tree(&mut self.e, &g, &c(tree), pos);
+        let (u, a) = self.raised(outcome)?;
         self.using = u;
         self.active = a;
         Ok(a)
@@ -211,10 +215,11 @@ impl H {
         cell
     }
 
-    fn anim_in(&mut self, name: &str, pos: u32, region: Region) -> Outcome<CellAddr> {
+    fn anim_in(&mut self, name: &str, pos: u32, region: Region) -> Result<CellAddr, Raised> {
         let h = self.e.handle(name.to_ascii_lowercase().as_bytes());
         let cell = self.new_cell(region, u32::MAX);
-        self.s.emit_animation(&mut self.e, cell, h, pos, self.using, self.depth)?;
+        let outcome = self.s.emit_animation(&mut self.e, cell, h, pos, self.using, self.depth);
+        self.raised(outcome)?;
         Ok(cell)
     }
 
@@ -222,21 +227,24 @@ impl H {
         self.anim_in(name, 1, Region::Code).unwrap()
     }
 
-    fn find_anim(&mut self, tree: &str, name: &str) -> Outcome<CellAddr> {
+    fn find_anim(&mut self, tree: &str, name: &str) -> Result<CellAddr, Raised> {
         let cell = self.new_cell(Region::C, 0xEEEE_EEEE);
         let g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        self.s.find_anim(&mut self.e, &g, &c(tree), &c(name), cell, self.depth)?;
+        let outcome = self.s.find_anim(&mut self.e, &g, &c(tree), &c(name), cell, self.depth);
+        self.raised(outcome)?;
         Ok(cell)
     }
 
-    fn precache(&mut self) -> Outcome<()> {
+    fn precache(&mut self) -> Result<(), Raised> {
         let mut g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        self.s.precache(&mut self.e, &mut g)
+        let outcome = self.s.precache(&mut self.e, &mut g);
+        self.raised(outcome)
     }
 
-    fn load_index(&mut self, i: i32) -> Outcome<()> {
+    fn load_index(&mut self, i: i32) -> Result<(), Raised> {
         let mut g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        self.s.load_at_index(&mut self.e, &mut g, i)
+        let outcome = self.s.load_at_index(&mut self.e, &mut g, i);
+        self.raised(outcome)
     }
 
     fn cell(&self, cell: CellAddr) -> u32 {
@@ -267,12 +275,24 @@ impl H {
     }
 }
 
-fn compile(pos: u32, text: &str) -> Failure {
-    Failure::Compile { source_pos: pos, text: crate::error::Text::from_bytes(text.as_bytes()) }
+/// A failure as the engine gets it: the function (with its first argument)
+/// and the text.
+#[derive(Clone, Debug, PartialEq)]
+struct Raised {
+    report: Report,
+    text: Vec<u8>,
+}
+
+fn compile(pos: u32, text: &str) -> Raised {
+    Raised { report: Report::Compile { source_pos: pos }, text: text.as_bytes().to_vec() }
+}
+
+fn dropped(text: &[u8]) -> Raised {
+    Raised { report: Report::Error { level: level::DROP }, text: text.to_vec() }
 }
 
 /// Builds one tree with animcheck on (everything kept) and returns its dump.
-fn build_all(text: &[u8]) -> Result<Vec<String>, Failure> {
+fn build_all(text: &[u8]) -> Result<Vec<String>, Raised> {
     let mut h = H::new();
     h.file("t.atr", text);
     h.s.set_anim_check(1);
@@ -397,7 +417,7 @@ fn duplicates_across_blocks_fail_only_when_referenced() {
     h.script_file();
     h.using("t", 1).unwrap();
     h.anim("walk");
-    assert_eq!(h.precache(), Err(Failure::drop(b"\x15duplicate animation 'walk' in 'animtrees/t.atr'")));
+    assert_eq!(h.precache(), Err(dropped(b"\x15duplicate animation 'walk' in 'animtrees/t.atr'")));
     // A block and a leaf of the same name in different blocks are fine.
     assert!(build_all(b"a\n{\n a\n}\n").is_ok());
     // ... but not in the same block.
@@ -447,7 +467,7 @@ fn line_rules() {
     // Quoted tokens: "" is an (empty) name at the start of a line and
     // nothing elsewhere.
     assert_eq!(build_all(b"\"run\"\nwalk \"\"\n").unwrap(), vec!["0 P 1+2 0x0", "1 walk", "2 run"]);
-    assert_eq!(build_all(b"\"\"\n"), Err(Failure::drop(b"\x15Cannot find 'xanim/'")));
+    assert_eq!(build_all(b"\"\"\n"), Err(dropped(b"\x15Cannot find 'xanim/'")));
     assert_eq!(build_all(b"\"a b\"\n"), Err(compile(0, "bad token")));
     // A NUL ends the text.
     assert_eq!(build_all(b"walk\n\0run\n").unwrap().len(), 2);
@@ -492,15 +512,15 @@ fn undefined_references_are_reported_newest_first() {
     h.script_file();
     h.using("t", 1).unwrap();
     let cell = h.anim("nosuch");
-    let text = crate::error::Text::from_bytes(b"animation 'nosuch' not defined in anim tree 't'");
-    assert_eq!(h.precache(), Err(Failure::Compile2 { code_pos: cell, text }));
+    let text = b"animation 'nosuch' not defined in anim tree 't'".to_vec();
+    assert_eq!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos: cell }, text }));
     // A C cell: Com_Error.
     let mut h = H::new();
     h.file("t.atr", b"walk\n");
     h.begin();
     h.find_anim("t", "walk").unwrap();
     h.find_anim("t", "other").unwrap();
-    assert_eq!(h.precache(), Err(Failure::drop(b"\x15animation 'other' not defined in anim tree 't'")));
+    assert_eq!(h.precache(), Err(dropped(b"\x15animation 'other' not defined in anim tree 't'")));
     // A developer-code cell: CompileError2.
     let mut h = H::new();
     h.file("t.atr", b"walk\n");
@@ -508,7 +528,7 @@ fn undefined_references_are_reported_newest_first() {
     h.script_file();
     h.using("t", 1).unwrap();
     let cell = h.anim_in("gone", 3, Region::Dev).unwrap();
-    assert!(matches!(h.precache(), Err(Failure::Compile2 { code_pos, .. }) if code_pos == cell));
+    assert!(matches!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos }, .. }) if code_pos == cell));
 }
 
 #[test]
@@ -533,7 +553,7 @@ fn registry_limits() {
     }
     assert_eq!(h.using("tree126", 1), Ok(127));
     assert_eq!(h.using("tree0", 1), Ok(1));
-    assert_eq!(h.using("tree127", 1), Err(Failure::drop(b"\x15maximum animation tree count exceeded (127)")));
+    assert_eq!(h.using("tree127", 1), Err(dropped(b"\x15maximum animation tree count exceeded (127)")));
     // Tree names: 49 characters fit the qpath, 50 do not.
     let mut h = H::new();
     let n49 = "a".repeat(49);
@@ -543,7 +563,7 @@ fn registry_limits() {
     h.find_anim(&n49, "walk").unwrap();
     h.precache().unwrap();
     h.find_anim(&n50, "walk").unwrap();
-    assert_eq!(h.precache(), Err(Failure::drop(b"\x15animation tree path is too long")));
+    assert_eq!(h.precache(), Err(dropped(b"\x15animation tree path is too long")));
 }
 
 #[test]
@@ -696,7 +716,7 @@ fn mutated_trees_give_a_diagnostic_or_a_tree() {
                 assert!(tree.nodes.iter().all(|n| *n != MockNode::Unset), "{:?}", String::from_utf8_lossy(&text));
                 assert!(matches!(tree.nodes[0], MockNode::Parent { first: 1, .. }));
             }
-            Err(Failure::Compile { source_pos, .. }) => assert!((source_pos as usize) < text.len().max(1)),
+            Err(Raised { report: Report::Compile { source_pos }, .. }) => assert!((source_pos as usize) < text.len().max(1)),
             Err(_) => {}
         }
         h.end();

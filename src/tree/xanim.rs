@@ -21,8 +21,9 @@
 //! or ending at a zero handle.
 //!
 //! The engine is reached through [`XAnimEngine`] (the asset look-up and the
-//! caller's allocator). Failures are returned as values with the exact text
-//! the original passes to `Com_Error(ERR_DROP, ...)`.
+//! caller's allocator). Failures are returned as values naming what the
+//! text the original passes to `Com_Error(ERR_DROP, ...)` prints
+//! ([`crate::error::Failure`]).
 //!
 //! Building a tree, as the precache pipeline does it:
 //!
@@ -35,14 +36,11 @@
 //! // ... every leaf's asset loaded (XAnimLoadFile) ...
 //! xanim::setup_sync_nodes(&mut tree)?;                                   // XAnimSetupSyncNodes
 //! ```
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
-
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, XAnim, XAnimEntry, XAnimParentPayload, XAnimParts, XAnimTree,
     XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE,
 };
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{CText, Failure, Name};
 use core::ffi::{c_char, c_void, CStr};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -408,15 +406,15 @@ impl<'a> XAnimMut<'a> {
         XAnimHandle { tree: self.tree, _tree: PhantomData }
     }
 
-    /// The tree's name bytes and its entries, mutable.
-    fn split(&mut self) -> (&[u8], &mut [XAnimEntry]) {
+    /// The tree's name (read only, for `'a`) and its entries, mutable.
+    fn split(&mut self) -> (CText<'a>, &mut [XAnimEntry]) {
         let tree = self.tree.as_ptr();
         // SAFETY: the header and `nodeCount` entries are valid and accessed
         // only through this view (constructor contract), borrowed mutably
-        // here; the name is outside the entries and only read; the length
-        // is cut to what one object can span (`entry_slice_len`).
+        // here; the name is outside the entries and only read during `'a`;
+        // the length is cut to what one object can span (`entry_slice_len`).
         unsafe {
-            let name = c_bytes((*tree).name);
+            let name = c_text((*tree).name);
             let first = core::ptr::addr_of_mut!((*tree).entries) as *mut XAnimEntry;
             let count = entry_slice_len((*tree).nodeCount, first as usize);
             (name, core::slice::from_raw_parts_mut(first, count))
@@ -502,35 +500,28 @@ fn leaf_parts<'a>(entry: &XAnimEntry) -> Option<&'a XAnimParts> {
     unsafe { asset.as_ref().data.xanimParts.as_ref() }
 }
 
-/// The leaf's asset name bytes (`"(null)"` for a NULL name, as the
-/// engine's printf prints it; empty without record).
-fn leaf_name<'a>(entry: &XAnimEntry) -> &'a [u8] {
+/// The leaf's asset name (`"(null)"` for a NULL name, as the engine's
+/// printf prints it; empty without record), for a diagnostic; assets are
+/// only read while a view of their tree lives (`'a`).
+fn leaf_name<'a>(entry: &XAnimEntry) -> CText<'a> {
     match leaf_asset(entry) {
         // SAFETY: valid record with NULL or NUL-terminated name.
-        Some(asset) => unsafe { c_bytes(asset.as_ref().name) },
-        None => b"",
+        Some(asset) => unsafe { c_text(asset.as_ref().name) },
+        None => CText::EMPTY,
     }
 }
 
-/// Bytes of a C string; `"(null)"` for NULL (what `%s` prints).
+/// A C string; `"(null)"` for NULL (what `%s` prints).
 ///
 /// # Safety
-/// `p` is NULL or NUL-terminated and stays valid for `'a`.
-unsafe fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
+/// `p` is NULL or NUL-terminated and stays valid and unchanged for `'a`.
+unsafe fn c_text<'a>(p: *const c_char) -> CText<'a> {
     if p.is_null() {
-        b"(null)"
+        CText::NULL
     } else {
         // SAFETY: guaranteed by the caller.
-        unsafe { CStr::from_ptr(p).to_bytes() }
+        CText::new(unsafe { CStr::from_ptr(p) })
     }
-}
-
-fn concat(parts: &[&[u8]]) -> Text {
-    let mut text = Text::new();
-    for part in parts {
-        text.push(part);
-    }
-    text
 }
 
 /// Size `XAnimAllocTree` asks for: header plus `nodeCount` entries
@@ -568,17 +559,29 @@ pub fn alloc_tree<E: XAnimEngine + ?Sized>(
     NonNull::new(block)
 }
 
+/// The asset of a leaf is missing: `"\x15Cannot find 'xanim/%s'"`
+/// (ERR_DROP) with the name the caller looked it up by ([`Self::named`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MissingAsset;
+
+impl MissingAsset {
+    /// The failure, naming the asset `name`.
+    pub fn named(self, name: Name<'_>) -> Failure<'_> {
+        Failure::NoXAnim { name }
+    }
+}
+
 /// `XAnimSetLeafNode`: looks the asset up (`FS_GetDataForFile("xanim",
-/// animName, "")`); missing → `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
-/// Otherwise node `node_index` becomes a leaf (`childCount = 0`,
-/// `leafAsset`); its `parentIndex` is written by its parent. A node outside
-/// the tree is not written.
+/// animName, "")`); missing → [`MissingAsset`]. Otherwise node
+/// `node_index` becomes a leaf (`childCount = 0`, `leafAsset`); its
+/// `parentIndex` is written by its parent. A node outside the tree is not
+/// written.
 pub fn set_leaf_node<E: XAnimEngine + ?Sized>(
     engine: &mut E,
     tree: &mut XAnimMut<'_>,
     node_index: u16,
     anim_name: &CStr,
-) -> Outcome<()> {
+) -> Result<(), MissingAsset> {
     let asset = find_leaf_asset(engine, anim_name)?;
     if let Some(entry) = tree.entries_mut().get_mut(usize::from(node_index)) {
         entry.childCount = 0;
@@ -588,11 +591,9 @@ pub fn set_leaf_node<E: XAnimEngine + ?Sized>(
 }
 
 /// The asset look-up of [`set_leaf_node`]: `FS_GetDataForFile("xanim",
-/// animName, "")`, NULL → `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
-pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr) -> Outcome<NonNull<fileData_t>> {
-    NonNull::new(engine.get_xanim_data(anim_name)).ok_or_else(|| {
-        Failure::drop(concat(&[b"\x15Cannot find 'xanim/", anim_name.to_bytes(), b"'"]).as_bytes())
-    })
+/// animName, "")`, NULL → [`MissingAsset`].
+pub fn find_leaf_asset<E: XAnimEngine + ?Sized>(engine: &mut E, anim_name: &CStr) -> Result<NonNull<fileData_t>, MissingAsset> {
+    NonNull::new(engine.get_xanim_data(anim_name)).ok_or(MissingAsset)
 }
 
 /// `XAnimSetParentNode`: node `node_index` gets `childCount`, `flags` and
@@ -635,8 +636,9 @@ pub fn set_parent_node(tree: &mut XAnimMut<'_>, node_index: u16, first_child_ind
 
 mod sync;
 
-/// `XAnimSetupSyncNodes`: the sync setup from the root.
-pub fn setup_sync_nodes(tree: &mut XAnimMut<'_>) -> Outcome<()> {
+/// `XAnimSetupSyncNodes`: the sync setup from the root. Its failures name
+/// the tree and its assets (read only while the view lives, `'a`).
+pub fn setup_sync_nodes<'a>(tree: &mut XAnimMut<'a>) -> Result<(), Failure<'a>> {
     setup_sync_nodes_r(tree, ROOT_NODE_INDEX)
 }
 
@@ -649,7 +651,7 @@ pub fn setup_sync_nodes(tree: &mut XAnimMut<'_>) -> Outcome<()> {
 /// this is its walk, elsewhere a walk that gives the same result without
 /// walking a shared subtree again when that cannot change anything
 /// (`sync` module), and ends at a cycle (docs/DIVERGENCES.md).
-pub fn setup_sync_nodes_r(tree: &mut XAnimMut<'_>, anim_index: u32) -> Outcome<()> {
+pub fn setup_sync_nodes_r<'a>(tree: &mut XAnimMut<'a>, anim_index: u32) -> Result<(), Failure<'a>> {
     if sync::is_forest(tree) {
         return sync::walk_forest(tree, anim_index, None);
     }
@@ -664,7 +666,7 @@ pub fn setup_sync_nodes_r(tree: &mut XAnimMut<'_>, anim_index: u32) -> Outcome<(
 /// '%s', %d nodes above '%s'"` (tree name, first-child depth to a leaf,
 /// that leaf's name); otherwise the parent gets the sync bit and its
 /// children are filled in.
-pub fn fill_in_sync_nodes(tree: &mut XAnimMut<'_>, anim_index: u32, require_looping: u8) -> Outcome<()> {
+pub fn fill_in_sync_nodes<'a>(tree: &mut XAnimMut<'a>, anim_index: u32, require_looping: u8) -> Result<(), Failure<'a>> {
     if sync::is_forest(tree) {
         return sync::walk_forest(tree, anim_index, Some(require_looping));
     }
@@ -674,10 +676,10 @@ pub fn fill_in_sync_nodes(tree: &mut XAnimMut<'_>, anim_index: u32, require_loop
 /// The nested-sync error: counts first-child steps from `index` down to a
 /// leaf. A chain that leaves the tree or runs longer than the tree (a
 /// cycle) stops there and names no leaf.
-fn duplicate_sync(tree_name: &[u8], entries: &[XAnimEntry], index: u32) -> Failure {
+fn duplicate_sync<'a>(tree_name: CText<'a>, entries: &[XAnimEntry], index: u32) -> Failure<'a> {
     let mut depth: i32 = 0;
     let mut cursor = entries.get(index as usize);
-    let mut leaf: &[u8] = b"";
+    let mut leaf = CText::EMPTY;
     while let Some(entry) = cursor {
         if depth as usize > entries.len() {
             break;
@@ -691,19 +693,7 @@ fn duplicate_sync(tree_name: &[u8], entries: &[XAnimEntry], index: u32) -> Failu
             }
         }
     }
-    let depth_text = crate::text!("{}", depth);
-    Failure::drop(
-        concat(&[
-            b"\x15duplicate specification of animation sync in '",
-            tree_name,
-            b"', ",
-            depth_text.as_bytes(),
-            b" nodes above '",
-            leaf,
-            b"'",
-        ])
-        .as_bytes(),
-    )
+    Failure::DuplicateSync { tree: tree_name, depth, leaf }
 }
 
 /// Size of a runtime tree for `node_count` nodes: header, one 16-bit

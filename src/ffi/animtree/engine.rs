@@ -1,13 +1,11 @@
 //! Engine imports of the animation-tree unit and the [`TreeEngine`]
 //! implementation over them.
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
 
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
 use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
-use crate::tree::xanim::{self as xtree, XAnimMut};
+use crate::tree::xanim::{self as xtree, MissingAsset, XAnimMut};
 use alloc::vec::Vec;
 use core::ffi::{c_char, c_void, CStr};
 
@@ -95,7 +93,7 @@ impl TreeEngine for Engine {
         match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
             Some(tree) => Ok(tree.as_ptr() as TreeAddr),
             // The original would write through NULL (docs/DIVERGENCES.md).
-            None => Err(Failure::drop(b"\x15animation tree allocation failed")),
+            None => Err(Failure::TreeAllocation),
         }
     }
 
@@ -105,7 +103,7 @@ impl TreeEngine for Engine {
         }
     }
 
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Outcome<()> {
+    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
         match tree_mut(tree) {
             Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::Engine, &mut tree, index, c_name(name)),
             None => Ok(()),
@@ -119,6 +117,8 @@ impl TreeEngine for Engine {
     }
 
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
+        // The failures name the tree's name and its assets' (engine memory
+        // the engine keeps past the exported call that raises them).
         match tree_mut(tree) {
             Some(mut tree) => xtree::setup_sync_nodes(&mut tree),
             None => Ok(()),

@@ -3,3 +3,5 @@
 mod engine;
 mod runtime;
 mod xanim;
+
+pub(in crate::ffi) use runtime::names;

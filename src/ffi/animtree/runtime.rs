@@ -1,8 +1,6 @@
 //! Exports of the animation-tree script side (script_anim_runtime.c and the
 //! anim parts of the compiler glue).
 #![allow(non_upper_case_globals, non_snake_case)]
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
 
 use super::engine::Engine;
 #[cfg(not(feature = "client"))]
@@ -12,6 +10,7 @@ use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
 use crate::tree::module::Module;
+use crate::tree::names::Names;
 use crate::tree::registry::AnimTrees;
 use core::ffi::{c_char, c_void};
 
@@ -60,6 +59,17 @@ unsafe fn module() -> Module<'static> {
             anim_check: script_animCheckEnabled.get(),
         }
     }
+}
+
+/// The module's names, which its failures name by id (the raise path
+/// writes their texts with them).
+///
+/// # Safety
+/// Single-threaded module contract; no export holds a reference into the
+/// state (the failing export's closure has returned).
+pub(in crate::ffi) unsafe fn names<'a>() -> &'a Names {
+    // SAFETY: guaranteed by the caller; shared access only.
+    unsafe { &*STATE.as_ptr() }.names()
 }
 
 /// `void uoanim_animtree_reset(void)`: returns the animation-tree module to

@@ -5,12 +5,11 @@
 //! by `XAnimAllocRuntimeTree`. NULL pointers and node indices outside a tree
 //! get the defined results of docs/DIVERGENCES.md ("Animation trees").
 #![allow(non_snake_case)]
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
 
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
 };
+use crate::error::{CText, Name};
 use crate::ffi::guard;
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle, XAnimMut};
 use core::ffi::{c_char, c_void, CStr};
@@ -77,15 +76,16 @@ const XANIM_RUNTIME_TREE_MT_TAG: i32 = 5;
 pub unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
     guard(|| {
         if animName.is_null() {
-            return Err(crate::error::Failure::drop(b"\x15Cannot find 'xanim/(null)'"));
+            return Err(core_tree::MissingAsset.named(Name::C(CText::NULL)));
         }
         // SAFETY: checked non-NULL, NUL-terminated by contract.
         let name = unsafe { CStr::from_ptr(animName) };
         // SAFETY: engine tree by contract.
-        match unsafe { handle_mut(tree) } {
+        let set = match unsafe { handle_mut(tree) } {
             Some(mut tree) => core_tree::set_leaf_node(&mut Engine, &mut tree, nodeIndex, name),
             None => core_tree::find_leaf_asset(&mut Engine, name).map(|_| ()),
-        }
+        };
+        set.map_err(|missing| missing.named(Name::C(CText::new(name))))
     })
 }
 

@@ -1,14 +1,13 @@
 //! Parser-side exports of the player animation-script module and the data
 //! symbols the C module defines.
 #![allow(non_snake_case, non_upper_case_globals)]
-#![allow(clippy::result_large_err)]
 
 use super::engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::scr_anim_t;
 use crate::cell::ModuleCell;
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{Failure, Outcome, ParseMessage, TokenName};
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::engine::ParseEngine;
@@ -216,7 +215,7 @@ unsafe fn script_path<'a>() -> Option<&'a CStr> {
 /// As [`script_path`].
 unsafe fn outside_context<'a>() -> ErrorContext<'a> {
     // SAFETY: forwarded contract.
-    unsafe { ErrorContext { path: script_path().map(|p| p.to_bytes()), line: OUTER_SESSION.get().line } }
+    unsafe { ErrorContext { path: script_path(), line: OUTER_SESSION.get().line } }
 }
 
 // ---- engine --------------------------------------------------------------
@@ -374,7 +373,7 @@ unsafe fn parse_anim_script(
         let Some(table) = table.as_mut() else { return Ok(()) };
         let sessions = PARSE_SESSIONS.get();
         if *sessions >= MAX_PARSE_SESSIONS - 1 {
-            return Err(Failure::fatal(b"\x15Com_BeginParseSession: session overflow"));
+            return Err(Failure::SessionOverflow);
         }
         *sessions += 1;
         let runtime_names = match (runtime.is_null(), count.as_mut()) {
@@ -386,7 +385,7 @@ unsafe fn parse_anim_script(
             _ => None,
         };
         let text: &[u8] = &bgAnimScriptFileBuffer.get()[..];
-        let path = script_path().map(|p| p.to_bytes());
+        let path = script_path();
         let base = text.as_ptr() as *const c_char;
         // The session current before this parse: it is current again when
         // the parse succeeds (the engine calls of the parse record theirs
@@ -432,10 +431,7 @@ pub unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg
                 index = tables::index_for_string(name_bytes, table, |p| c_string(p));
             }
             if index < 0 && allowMissing == 0 {
-                let mut t = Text::from_bytes(b"BG_IndexForString: unknown token '");
-                t.push(name_bytes);
-                t.push(b"'");
-                return Err(parser::anim_parse_error(outside_context(), &t));
+                return Err(outside_context().error(ParseMessage::UnknownToken, TokenName::plain(name_bytes)));
             }
             Ok(index)
         }
@@ -507,10 +503,7 @@ pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_s
                 }
             }
         }
-        let mut text = Text::from_bytes(b"\x15BG_AnimationForString: unknown player animation '");
-        text.push(name);
-        text.push(b"'");
-        Err(Failure::drop(text.as_bytes()))
+        Err(Failure::NoAnimation { name })
     })
 }
 
@@ -573,12 +566,12 @@ unsafe fn store_helper_session(
 /// # Safety
 /// `parse` is NULL or points to NULL or into a NUL-terminated text; module
 /// contract.
-unsafe fn with_session<R>(
+unsafe fn with_session<'t, R>(
     parse: *mut *mut c_char,
-    body: impl for<'x> FnOnce(&mut parser::ParseRun<'x, Engine>) -> Outcome<R>,
-) -> Outcome<R> {
+    body: impl for<'x> FnOnce(&mut parser::ParseRun<'x, 't, Engine>) -> Result<R, Failure<'t>>,
+) -> Result<R, Failure<'t>> {
     if parse.is_null() {
-        return Err(Failure::fatal(b"\x15Com_ParseExt: NULL data_p"));
+        return Err(Failure::NullDataPointer);
     }
     // SAFETY: caller contract; every global below is accessed under the
     // module contract and the text is not modified while parsed.
@@ -619,7 +612,7 @@ unsafe fn with_session<R>(
             table,
             runtime,
             engine: &mut engine,
-            path: script_path().map(|p| p.to_bytes()),
+            path: script_path(),
             behaviour: BEHAVIOUR,
             ix: parser::Indexes::new(),
         };
@@ -761,6 +754,10 @@ pub unsafe extern "C" fn BG_ParseCommands(
 // trampoline builds the `va_list` and calls `uoanim_internal_pa_parse_error_va`.
 crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_internal_pa_parse_error_va");
 
+/// The message `BG_AnimParseError` formats (1024 bytes, as the original's
+/// buffer); the failure raised names it.
+static PARSE_ERROR_MESSAGE: ModuleCell<[u8; 1024]> = ModuleCell::new([0; 1024]);
+
 /// The body of `BG_AnimParseError` (formats into 1024 bytes like the
 /// original, then raises with the path and line while the path is set).
 ///
@@ -770,11 +767,11 @@ crate::ffi::varargs::variadic_trampoline!("BG_AnimParseError", "uoanim_internal_
 #[no_mangle]
 pub unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
     guard(|| {
-        let mut buffer = [0u8; 1024];
-        // SAFETY: caller contract; the message is formatted by the C library.
-        let message = unsafe { crate::ffi::varargs::format_va(&mut buffer, format, args) };
-        let text = Text::from_bytes(message);
+        // SAFETY: caller contract; the message is formatted by the C library
+        // into the module's buffer (module contract: nothing else uses it
+        // until the failure is raised).
+        let message = unsafe { crate::ffi::varargs::format_va(PARSE_ERROR_MESSAGE.get(), format, args) };
         // SAFETY: module contract.
-        Err(parser::anim_parse_error(unsafe { outside_context() }, &text))
+        Err(unsafe { outside_context() }.error(ParseMessage::Formatted, TokenName::plain(message)))
     })
 }

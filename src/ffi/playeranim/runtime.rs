@@ -10,14 +10,12 @@
 //! `bgs.soundEventCallback` (what the original reaches through the table
 //! pointer cast to `bgs_t`).
 #![allow(non_snake_case)]
-// A `Failure` carries its whole text (no heap): large by design.
-#![allow(clippy::result_large_err)]
 
 use super::engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bgs};
 use crate::abi::bg::*;
 use crate::abi::common::{qboolean, XAnim};
-use crate::error::Outcome;
+use crate::error::Failure;
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::finalize;
@@ -158,12 +156,6 @@ unsafe fn entries_ref<'a>() -> &'a [bg_static_animation_t] {
     unsafe { table_ref() }.map_or(&[], |t| &t.entries[..])
 }
 
-/// The guard for bodies that fail with the small [`core_rt::RuntimeError`].
-#[inline(always)]
-fn guard_rt<T>(body: impl FnOnce() -> core_rt::RtOutcome<T>) -> T {
-    super::super::guard_with(body)
-}
-
 // ---- conditions ------------------------------------------------------------------
 
 /// `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
@@ -182,7 +174,7 @@ pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, sc
 /// `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: caller-provided list (or NULL).
         let Some(list) = (unsafe { scriptList.as_ref() }) else {
             return Ok(ptr::null_mut());
@@ -199,7 +191,7 @@ pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg
 /// `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: the only reference to the rows in this export.
         let clients = unsafe { clients_mut() };
         core_rt::update_condition_value(clients, clientNum, conditionType, value, checkConversion != 0)
@@ -290,7 +282,7 @@ pub unsafe extern "C" fn BG_AnimScriptAnimation(
 /// `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -310,7 +302,7 @@ pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateInde
 /// `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -330,7 +322,7 @@ pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fr
 /// `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: caller-provided player state (or NULL).
         let Some(player) = (unsafe { player.as_mut() }) else {
             return Ok(-1);
@@ -350,7 +342,7 @@ pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c
 /// `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
 #[no_mangle]
 pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
-    guard_rt(|| {
+    guard(|| {
         // SAFETY: caller-provided player state (or NULL); read only.
         let Some(player) = (unsafe { player.as_ref() }) else {
             return Ok(-1);
@@ -431,7 +423,7 @@ const MULTIPLAYER: &CStr = c"multiplayer";
 const GET_ANIM_STRING_RANGE: &CStr = c"BG_GetAnimString: anim index is out of range";
 
 /// `BG_FindAnimTree` core: `Scr_FindAnimTree`, error when missing and asked to.
-fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut XAnim> {
+fn find_anim_tree<'n>(name: *const c_char, error_if_missing: bool) -> Result<*mut XAnim, Failure<'n>> {
     let tree = if name.is_null() {
         ptr::null_mut()
     } else {
@@ -439,9 +431,10 @@ fn find_anim_tree(name: *const c_char, error_if_missing: bool) -> Outcome<*mut X
         unsafe { engine::find_anim_tree(name) }
     };
     if tree.is_null() && error_if_missing {
-        // SAFETY: checked for NULL; a NUL-terminated caller string.
-        let bytes = (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) }.to_bytes());
-        return Err(core_rt::find_anim_tree_error(bytes));
+        // SAFETY: checked for NULL; a NUL-terminated caller string, valid
+        // for the exported call.
+        let name = (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) });
+        return Err(core_rt::find_anim_tree_error(name));
     }
     Ok(tree)
 }

@@ -11,13 +11,11 @@
 //! here; the defined results are listed in docs/DIVERGENCES.md ("Player
 //! animation runtime").
 
-// A `Failure` carries its whole text (no heap): large by design.
-#![allow(clippy::result_large_err)]
-
 pub mod engine;
 
 use crate::abi::bg::*;
-use crate::error::{Failure, Outcome, Text};
+use crate::error::{CText, Failure, Outcome};
+use core::ffi::CStr;
 use engine::RuntimeEngine;
 
 /// Timer padding added to every command duration (ms).
@@ -48,32 +46,6 @@ pub const CONDITION_BIT_COUNT: u32 = 64;
 pub fn condition_mode(condition_type: i32) -> Option<i32> {
     usize::try_from(condition_type).ok().and_then(|i| CONDITION_MODES.get(i).copied())
 }
-
-/// The runtime's own diagnostics, as small values (the hot paths return
-/// these instead of a full [`Failure`]; the export converts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuntimeError {
-    /// `BG_FirstValidItem: invalid client number %i` (reconstruction guard).
-    FirstValidClient(i32),
-    /// `BG_UpdateConditionValue: invalid client number %i` (reconstruction guard).
-    UpdateClient(i32),
-    /// `BG_UpdateConditionValue: invalid condition value %i` (reconstruction guard).
-    UpdateValue(i32),
-}
-
-impl From<RuntimeError> for Failure {
-    fn from(error: RuntimeError) -> Failure {
-        let text = match error {
-            RuntimeError::FirstValidClient(n) => crate::text!("\x15BG_FirstValidItem: invalid client number {n}"),
-            RuntimeError::UpdateClient(n) => crate::text!("\x15BG_UpdateConditionValue: invalid client number {n}"),
-            RuntimeError::UpdateValue(v) => crate::text!("\x15BG_UpdateConditionValue: invalid condition value {v}"),
-        };
-        Failure::drop(text.as_bytes())
-    }
-}
-
-/// Result of the runtime's selection functions.
-pub type RtOutcome<T> = Result<T, RuntimeError>;
 
 /// The condition words of all clients (`bgs.clientinfo[c].conditionWords`).
 pub type ClientInfos = [clientInfo_t; BGS_CLIENTINFO_COUNT];
@@ -255,13 +227,13 @@ pub fn first_valid_item<'t, const RAW: bool>(
     clients: &ClientInfos,
     client_num: i32,
     scripts: ScriptList<'t, RAW>,
-) -> RtOutcome<Option<(usize, &'t bg_anim_script_t)>> {
+) -> Outcome<Option<(usize, &'t bg_anim_script_t)>> {
     let list = scripts.list;
     if list.count <= 0 {
         return Ok(None);
     }
     let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get(c)) else {
-        return Err(RuntimeError::FirstValidClient(client_num));
+        return Err(Failure::FirstValidClient { client: client_num });
     };
     for slot in 0..list_len(list) {
         if let Some(script) = scripts.script(slot) {
@@ -286,9 +258,9 @@ pub fn update_condition_value(
     condition_type: i32,
     value: i32,
     check_conversion: bool,
-) -> RtOutcome<()> {
+) -> Outcome<()> {
     let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get_mut(c)) else {
-        return Err(RuntimeError::UpdateClient(client_num));
+        return Err(Failure::UpdateClient { client: client_num });
     };
     let Some(mode) = condition_mode(condition_type) else {
         // Outside the 11 rows: nothing is written.
@@ -302,7 +274,7 @@ pub fn update_condition_value(
                 *row = [0, 0];
                 return Ok(());
             }
-            return Err(RuntimeError::UpdateValue(value));
+            return Err(Failure::UpdateValue { value });
         }
         *row = [0, 0];
         row[(bit >> 5) as usize] |= 1 << (bit & 31);
@@ -544,7 +516,7 @@ pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
     anim_group: i32,
     restart_same: bool,
     engine: &mut E,
-) -> RtOutcome<i32> {
+) -> Outcome<i32> {
     let table = scripts.table;
     let client_num = player.psClientNum;
     if is_dead(player) {
@@ -593,7 +565,7 @@ fn draw_command<'t, const RAW: bool, E: RuntimeEngine>(
     client_num: i32,
     list: ScriptList<'t, RAW>,
     engine: &mut E,
-) -> RtOutcome<Option<&'t bg_anim_script_command_t>> {
+) -> Outcome<Option<&'t bg_anim_script_command_t>> {
     if list.list.count == 0 {
         return Ok(None);
     }
@@ -617,7 +589,7 @@ pub fn anim_script_state_change<const RAW: bool, E: RuntimeEngine>(
     from_state: i32,
     to_state: i32,
     engine: &mut E,
-) -> RtOutcome<i32> {
+) -> Outcome<i32> {
     let table = scripts.table;
     if is_dead(player) {
         return Ok(-1);
@@ -649,7 +621,7 @@ pub fn anim_script_event<const RAW: bool, E: RuntimeEngine>(
     restart_same: bool,
     force: bool,
     engine: &mut E,
-) -> RtOutcome<i32> {
+) -> Outcome<i32> {
     let table = scripts.table;
     if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
@@ -671,7 +643,7 @@ pub fn get_anim_script_event<const RAW: bool, E: RuntimeEngine>(
     player: &playerState_t,
     event: i32,
     engine: &mut E,
-) -> RtOutcome<i32> {
+) -> Outcome<i32> {
     let table = scripts.table;
     if event != ANIM_EVENT_DEATH && is_dead(player) {
         return Ok(-1);
@@ -691,16 +663,14 @@ pub fn checked_entry_index(table: &bg_static_animation_table_t, index: u32) -> O
 }
 
 /// `BG_GetAnimationForIndex` range error.
-pub fn get_animation_for_index_error() -> Failure {
-    Failure::drop(b"\x15BG_GetAnimationForIndex: index out of bounds")
+pub fn get_animation_for_index_error() -> Failure<'static> {
+    Failure::AnimationForIndex
 }
 
 /// `Player animation index %i out of 0 to %i range` (finalize and
 /// `BG_LoadAnimForAnimIndex`); the index prints as a signed int.
-pub fn anim_index_error(index: u32, entry_count: i32) -> Failure {
-    Failure::drop(
-        crate::text!("\x15Player animation index {} out of 0 to {} range", index as i32, entry_count).as_bytes(),
-    )
+pub fn anim_index_error(index: u32, entry_count: i32) -> Failure<'static> {
+    Failure::AnimIndexRange { index: index as i32, count: entry_count }
 }
 
 /// `BG_LoadAnimForAnimIndex`: the first registration whose node index is
@@ -712,12 +682,10 @@ pub fn load_anim_for_anim_index(entry_count: i32, runtime: &[bg_runtime_animatio
     Ok(runtime.iter().position(|r| u32::from(r.anim.animIndex) == index))
 }
 
-/// `Could not find animation tree '%s'` (`BG_FindAnimTree` with the error flag).
-pub fn find_anim_tree_error(name: Option<&[u8]>) -> Failure {
-    let mut text = Text::from_bytes(b"\x15Could not find animation tree '");
-    text.push(name.unwrap_or(b"(null)"));
-    text.push(b"'");
-    Failure::drop(text.as_bytes())
+/// `Could not find animation tree '%s'` (`BG_FindAnimTree` with the error
+/// flag; `(null)` without a name).
+pub fn find_anim_tree_error(name: Option<&CStr>) -> Failure<'_> {
+    Failure::NoAnimTree { name: name.map(CText::new) }
 }
 
 #[cfg(test)]

@@ -88,11 +88,11 @@ impl World {
         }
     }
 
-    fn exec(&mut self, state: i32, mt: i32, restart: bool) -> RtOutcome<i32> {
+    fn exec(&mut self, state: i32, mt: i32, restart: bool) -> Outcome<i32> {
         execute_command(Scripts::pool(&self.table), &mut self.clients, &mut self.ps, state, mt, restart, &mut self.engine)
     }
 
-    fn event(&mut self, event: i32) -> RtOutcome<i32> {
+    fn event(&mut self, event: i32) -> Outcome<i32> {
         anim_script_event(Scripts::pool(&self.table), &self.clients, &mut self.ps, event, false, false, &mut self.engine)
     }
 }
@@ -101,8 +101,8 @@ const LEGS: i16 = ANIM_BP_LEGS as i16;
 const TORSO: i16 = ANIM_BP_TORSO as i16;
 const BOTH: i16 = ANIM_BP_BOTH as i16;
 
-fn err_text<T: core::fmt::Debug, E: Into<Failure> + core::fmt::Debug>(r: Result<T, E>) -> Vec<u8> {
-    r.unwrap_err().into().text().as_bytes().to_vec()
+fn err_text<T: core::fmt::Debug>(r: Result<T, Failure<'_>>) -> Vec<u8> {
+    r.unwrap_err().text(None).as_bytes().to_vec()
 }
 
 // ---- conditions ----------------------------------------------------------------
@@ -445,8 +445,9 @@ fn lookups_and_errors() {
         err_text(load_anim_for_anim_index(20, &runtime, u32::MAX)),
         b"\x15Player animation index -1 out of 0 to 20 range"
     );
-    assert_eq!(find_anim_tree_error(Some(b"abc")).text().as_bytes(), b"\x15Could not find animation tree 'abc'");
-    assert_eq!(get_animation_for_index_error().text().as_bytes(), b"\x15BG_GetAnimationForIndex: index out of bounds");
+    assert_eq!(find_anim_tree_error(Some(c"abc")).text(None).as_bytes(), b"\x15Could not find animation tree 'abc'");
+    assert_eq!(find_anim_tree_error(None).text(None).as_bytes(), b"\x15Could not find animation tree '(null)'");
+    assert_eq!(get_animation_for_index_error().text(None).as_bytes(), b"\x15BG_GetAnimationForIndex: index out of bounds");
 }
 
 #[test]

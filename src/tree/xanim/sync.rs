@@ -59,9 +59,8 @@
 //! are needed.
 //!
 //! Nothing here calls the engine; the walk's own vectors are dropped before
-//! the caller converts a failure into `Com_Error`.
-// Failures carry their text inline (no heap), by design of crate::error.
-#![allow(clippy::result_large_err)]
+//! the caller converts a failure into `Com_Error`. Its failures name the
+//! tree and its assets, read only while the tree's view lives (`'n`).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -70,7 +69,10 @@ use super::{
     FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
 };
 use crate::abi::xanim::XAnimEntry;
-use crate::error::{Failure, Outcome};
+use crate::error::{CText, Failure};
+
+/// A result of the walk; its failure names the tree and its assets.
+type Walked<'n, T> = Result<T, Failure<'n>>;
 
 /// Child indices are `firstChildIndex + k` with two 16-bit operands, so no
 /// node at or above this index is ever reached as a child (only as the
@@ -260,9 +262,9 @@ enum Arrival {
     Cycle,
 }
 
-pub(super) struct Walk<'a> {
+pub(super) struct Walk<'a, 'n> {
     /// The tree's name (for the diagnostics) and its entries.
-    name: &'a [u8],
+    name: CText<'n>,
     entries: &'a mut [XAnimEntry],
     marks: Vec<u32>,
     filled: Vec<u32>,
@@ -284,14 +286,14 @@ pub(super) struct Walk<'a> {
     refill: bool,
 }
 
-impl<'a> Walk<'a> {
-    pub(super) fn new(tree: &'a mut XAnimMut<'_>) -> Self {
+impl<'a, 'n> Walk<'a, 'n> {
+    pub(super) fn new(tree: &'a mut XAnimMut<'n>) -> Self {
         Self::with_budget(tree, REVISIT_BUDGET)
     }
 
     /// A walk whose walks again stop after `budget` node visits (the tests
     /// use small budgets).
-    pub(super) fn with_budget(tree: &'a mut XAnimMut<'_>, budget: u64) -> Self {
+    pub(super) fn with_budget(tree: &'a mut XAnimMut<'n>, budget: u64) -> Self {
         let (name, entries) = tree.split();
         let slots = entries.len().min(REACHABLE);
         Walk {
@@ -443,7 +445,7 @@ impl<'a> Walk<'a> {
     /// `XAnimFillInSyncNodes_r(index, require_looping)`, depth first in
     /// child order (leaves that passed the check under this requirement
     /// before pass again: they are not visited).
-    pub(super) fn fill(&mut self, index: u32, require_looping: u8) -> Outcome<()> {
+    pub(super) fn fill(&mut self, index: u32, require_looping: u8) -> Walked<'n, ()> {
         let mut stack = core::mem::take(&mut self.fill_stack);
         stack.clear();
         let result = self.fill_from(index, &mut stack, require_looping);
@@ -451,7 +453,7 @@ impl<'a> Walk<'a> {
         result
     }
 
-    fn fill_from(&mut self, index: u32, stack: &mut Vec<(u32, u32)>, require_looping: u8) -> Outcome<()> {
+    fn fill_from(&mut self, index: u32, stack: &mut Vec<(u32, u32)>, require_looping: u8) -> Walked<'n, ()> {
         if let Some(range) = self.fill_node(index, require_looping)? {
             stack.push(range);
         }
@@ -471,7 +473,7 @@ impl<'a> Walk<'a> {
 
     /// One node of a fill: a leaf is checked, a parent gets the sync bit;
     /// its child range, to fill next.
-    fn fill_node(&mut self, index: u32, require_looping: u8) -> Outcome<Option<(u32, u32)>> {
+    fn fill_node(&mut self, index: u32, require_looping: u8) -> Walked<'n, Option<(u32, u32)>> {
         self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(None) };
         if entry.childCount == 0 {
@@ -495,7 +497,7 @@ impl<'a> Walk<'a> {
     }
 
     /// `XAnimSetupSyncNodes_r(start)`.
-    pub(super) fn setup(&mut self, start: u32) -> Outcome<()> {
+    pub(super) fn setup(&mut self, start: u32) -> Walked<'n, ()> {
         let mut path: Vec<Frame> = Vec::new();
         match self.arrive(start)? {
             Arrival::Descend(frame) => path.push(frame),
@@ -527,7 +529,7 @@ impl<'a> Walk<'a> {
     }
 
     /// The setup walk arriving at `index`.
-    fn arrive(&mut self, index: u32) -> Outcome<Arrival> {
+    fn arrive(&mut self, index: u32) -> Walked<'n, Arrival> {
         self.visits += 1;
         let Some(entry) = self.entries.get(index as usize) else { return Ok(Arrival::Done) };
         if entry.childCount == 0 {
@@ -538,7 +540,7 @@ impl<'a> Walk<'a> {
         }
         let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
         if sync == FLAG_SYNC_MASK {
-            return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
+            return Err(Failure::SyncBoth);
         }
         if sync != 0 {
             self.source(index, sync)?;
@@ -571,7 +573,7 @@ impl<'a> Walk<'a> {
 
     /// A parent with one sync bit met by the setup: notify bit, then its
     /// children are filled in.
-    fn source(&mut self, index: u32, sync: u16) -> Outcome<()> {
+    fn source(&mut self, index: u32, sync: u16) -> Walked<'n, ()> {
         let entry = self.entries[index as usize];
         self.entries[index as usize].payload.parent.flags = parent_view(&entry).flags | FLAG_NOTIFY_SOURCE;
         let (first, end) = self.children(&entry);
@@ -597,7 +599,7 @@ impl<'a> Walk<'a> {
     /// path): a depth-first search from it in which nothing can be filled;
     /// meeting a parent again that is on the lap's own path is where the
     /// original would recurse for ever: the setup ends there.
-    fn last_lap(&mut self, index: u32) -> Outcome<()> {
+    fn last_lap(&mut self, index: u32) -> Walked<'n, ()> {
         const WHITE: u8 = 0;
         const GREY: u8 = 1;
         const BLACK: u8 = 2;
@@ -615,7 +617,7 @@ impl<'a> Walk<'a> {
                     if entry.childCount != 0 {
                         let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
                         if sync == FLAG_SYNC_MASK {
-                            return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
+                            return Err(Failure::SyncBoth);
                         }
                         if sync != 0 {
                             self.source(node, sync)?;
@@ -739,7 +741,7 @@ pub(super) fn is_forest(tree: &mut XAnimMut<'_>) -> bool {
 /// `XAnimFillInSyncNodes_r(start, fill)` as the original's recursion, on
 /// a tree for which [`is_forest`] holds (each node is arrived at once at
 /// most, so no marks and no budget).
-pub(super) fn walk_forest(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>) -> Outcome<()> {
+pub(super) fn walk_forest<'a>(tree: &mut XAnimMut<'a>, start: u32, fill: Option<u8>) -> Result<(), Failure<'a>> {
     let entries = tree.entries_mut();
     let len = entries.len() as u32;
     let mut ranges = Ranges { inline: [(0, 0, 0); 16], len: 0, spill: Vec::new() };
@@ -761,7 +763,7 @@ pub(super) fn walk_forest(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>)
             let child_mode = if mode == SETUP {
                 let sync = parent.flags & FLAG_SYNC_MASK;
                 if sync == FLAG_SYNC_MASK {
-                    return Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping"));
+                    return Err(Failure::SyncBoth);
                 }
                 if sync != 0 {
                     entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
@@ -799,18 +801,14 @@ fn leaf_passes(entry: &XAnimEntry, require_looping: u8) -> bool {
 /// The fill's leaf check: the raw `looped` byte must equal the requirement.
 /// A leaf without loaded asset is not checked (the original dereferences
 /// it).
-fn check_leaf(tree_name: &[u8], entry: &XAnimEntry, require_looping: u8) -> Outcome<()> {
+fn check_leaf<'n>(tree_name: CText<'n>, entry: &XAnimEntry, require_looping: u8) -> Walked<'n, ()> {
     let Some(parts) = leaf_parts(entry) else { return Ok(()) };
     // Quirk: the raw byte must equal the requirement, so a looped byte of 2
     // fails under both sync kinds.
     if parts.looped == require_looping {
         return Ok(());
     }
-    let which: &[u8] =
-        if require_looping != 0 { b"' cannot be sync looping and nonlooping" } else { b"' cannot be sync nonlooping and looping" };
-    Err(Failure::drop(
-        super::concat(&[b"\x15animation '", leaf_name(entry), b"' in '", tree_name, which]).as_bytes(),
-    ))
+    Err(Failure::SyncLeaf { leaf: leaf_name(entry), tree: tree_name, looping: require_looping != 0 })
 }
 
 #[cfg(test)]

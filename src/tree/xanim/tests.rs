@@ -115,11 +115,11 @@ fn tree_mem(name: &str, n: u32) -> (TreeMem, XAnimMut<'static>) {
     (TreeMem { _buf: buf, _name: name }, h)
 }
 
-fn err_text(r: Outcome<()>) -> Vec<u8> {
+fn err_text(r: Result<(), Failure<'_>>) -> Vec<u8> {
     match r {
-        Err(Failure::Error { level, text }) => {
-            assert_eq!(level, crate::error::level::DROP);
-            text.as_bytes().to_vec()
+        Err(failure) => {
+            assert_eq!(failure.report(), crate::error::Report::Error { level: crate::error::level::DROP });
+            failure.text(None).as_bytes().to_vec()
         }
         other => std::panic!("expected Com_Error, got {other:?}"),
     }
@@ -184,7 +184,8 @@ fn leaf_node_missing_asset_error_text() {
     let mut m = small_mock();
     let (_mem, mut t) = tree_mem("t", 2);
     let r = set_leaf_node(&mut m, &mut t, 1, c"Nope");
-    assert_eq!(err_text(r), b"\x15Cannot find 'xanim/Nope'");
+    assert_eq!(r, Err(MissingAsset));
+    assert_eq!(err_text(r.map_err(|missing| missing.named(Name::C(CText::new(c"Nope"))))), b"\x15Cannot find 'xanim/Nope'");
     assert_eq!(m.lookups, vec![b"Nope".to_vec()]);
     // not written
     assert_eq!(t.handle().entry(1).unwrap().childCount, 0);

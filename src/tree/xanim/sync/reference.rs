@@ -6,10 +6,10 @@
 //! its steps, and its path depth is bounded too (the original's stack).
 
 use super::super::{
-    concat, duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
+    duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
     FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
 };
-use crate::error::{Failure, Outcome};
+use crate::error::Failure;
 
 #[derive(Clone, Copy)]
 enum SyncStep {
@@ -19,18 +19,16 @@ enum SyncStep {
 
 /// How the path walk ended.
 #[derive(Debug)]
-#[allow(clippy::large_enum_variant, clippy::result_large_err)]
-pub enum PathWalk {
+pub enum PathWalk<'n> {
     /// It ended with this result; `guard_fired`: the depth guard cut a path.
-    Ended { result: Outcome<()>, guard_fired: bool },
+    Ended { result: Result<(), Failure<'n>>, guard_fired: bool },
     /// It ran out of steps or of stack (the original does not end).
     Endless,
 }
 
 /// `XAnimSetupSyncNodes_r` (`fill == None`) or `XAnimFillInSyncNodes_r`,
 /// the path walk.
-#[allow(clippy::result_large_err)]
-pub fn path_walk(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk {
+pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk<'n> {
     let (name, entries) = tree.split();
     let node_count = entries.len() as u32;
     let mut stack = vec![match fill {
@@ -39,7 +37,7 @@ pub fn path_walk(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>, depth_gu
     }];
     let mut steps = 0u64;
     let mut guard_fired = false;
-    let ended = |result: Outcome<()>, guard_fired: bool| PathWalk::Ended { result, guard_fired };
+    let ended = |result: Result<(), Failure<'n>>, guard_fired: bool| PathWalk::Ended { result, guard_fired };
     while let Some(step) = stack.pop() {
         steps += 1;
         if steps > budget {
@@ -71,10 +69,7 @@ pub fn path_walk(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>, depth_gu
                     continue;
                 }
                 if sync == FLAG_SYNC_MASK {
-                    return ended(
-                        Err(Failure::drop(b"\x15animation cannot be sync looping and sync nonlooping")),
-                        guard_fired,
-                    );
+                    return ended(Err(Failure::SyncBoth), guard_fired);
                 }
                 entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
                 let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
@@ -87,13 +82,8 @@ pub fn path_walk(tree: &mut XAnimMut<'_>, start: u32, fill: Option<u8>, depth_gu
                 if entry.childCount == 0 {
                     if let Some(parts) = leaf_parts(entry) {
                         if parts.looped != require_looping {
-                            let which: &[u8] = if require_looping != 0 {
-                                b"' cannot be sync looping and nonlooping"
-                            } else {
-                                b"' cannot be sync nonlooping and looping"
-                            };
-                            let text = concat(&[b"\x15animation '", leaf_name(entry), b"' in '", name, which]);
-                            return ended(Err(Failure::drop(text.as_bytes())), guard_fired);
+                            let failure = Failure::SyncLeaf { leaf: leaf_name(entry), tree: name, looping: require_looping != 0 };
+                            return ended(Err(failure), guard_fired);
                         }
                     }
                     continue;
