@@ -468,6 +468,84 @@ impl<'a> PlayerAnim<'a> {
         Ok(table.entries[index].name.as_mut_ptr().cast())
     }
 
+    /// `BG_GetAnimationForIndex`: entry `index` of the published table
+    /// (NULL without one); an index out of range is an error.
+    pub fn get_animation_for_index(&mut self, index: u32) -> Outcome<*mut bg_static_animation_t> {
+        // SAFETY: the published table (PlayerAnim::new).
+        let Some(table) = (unsafe { (*self.p.table).as_mut() }) else { return Ok(ptr::null_mut()) };
+        let Some(index) = crate::script::runtime::checked_entry_index(table, index) else {
+            return Err(crate::script::runtime::get_animation_for_index_error());
+        };
+        Ok(&mut table.entries[index])
+    }
+
+    /// The pass-1 registrations: `bgRuntimeAnimations[0 .. *bgRuntimeAnimationCount]`,
+    /// the count bounded to 0..=512; empty when either pointer is NULL.
+    fn registrations(&self) -> &[bg_runtime_animation_t] {
+        let (array, count) = (*self.p.runtime, *self.p.count);
+        if array.is_null() || count.is_null() {
+            return &[];
+        }
+        // SAFETY: the published count and array (PlayerAnim::new), which
+        // holds the registrations the count claims.
+        unsafe { core::slice::from_raw_parts(array, usize::try_from(*count).unwrap_or(0).min(BG_ANIM_MAX_ANIMATIONS)) }
+    }
+
+    /// `BG_LoadAnimForAnimIndex`: the first registration of node `index`
+    /// (NULL without a table or a registration).
+    pub fn load_anim_for_anim_index(&mut self, index: u32) -> Outcome<*mut bg_runtime_animation_t> {
+        // SAFETY: the published table (PlayerAnim::new).
+        let Some(table) = (unsafe { (*self.p.table).as_ref() }) else { return Ok(ptr::null_mut()) };
+        let found = crate::script::runtime::load_anim_for_anim_index(table.entryCount, self.registrations(), index)?;
+        Ok(found.map_or(ptr::null_mut(), |i| self.p.runtime.wrapping_add(i)))
+    }
+
+    /// `BG_PlayAnimName`: the animation's index (registering the name in
+    /// pass 1, or raising), then `BG_PlayAnim` with it (-1 without a player).
+    #[allow(clippy::too_many_arguments)]
+    pub fn play_anim_name<E: ParseEngine>(
+        &mut self,
+        engine: &mut E,
+        name: &[u8],
+        player: Option<&mut playerState_t>,
+        body_part: u32,
+        set_timer: bool,
+        restart_same: bool,
+        force: bool,
+    ) -> Outcome<i32> {
+        // The lookup runs first (it may register the name, or raise).
+        let index = self.animation_index_for_string(engine, name)?;
+        let Some(player) = player else { return Ok(-1) };
+        // SAFETY: the published table (PlayerAnim::new).
+        let entries = unsafe { (*self.p.table).as_ref() }.map_or(&[][..], |t| &t.entries[..]);
+        Ok(crate::script::runtime::play_anim(entries, player, index as u32, body_part, 0, set_timer, restart_same, force))
+    }
+
+    /// `BG_FinalizePlayerAnims`: rebuilds the entries of the published
+    /// table from its tree, then runs pass 2 (`BG_AnimParseAnimScript(table,
+    /// NULL, NULL)`) and `BG_SetupAnimNoteTypes(table)`, as the original.
+    pub fn finalize_player_anims<P: ParseEngine, F: crate::script::runtime::engine::FinalizeEngine>(
+        &mut self,
+        parse: &mut P,
+        finalize: &mut F,
+        weapons: WeaponList<'_>,
+    ) -> Outcome<()> {
+        {
+            // SAFETY: the published table (PlayerAnim::new); the
+            // registrations live in engine memory outside it.
+            let Some(table) = (unsafe { (*self.p.table).as_mut() }) else { return Ok(()) };
+            crate::script::finalize::rebuild_entries(self.behaviour, table, self.registrations(), finalize)?;
+        }
+        // SAFETY: the published table (PlayerAnim::new), without an array.
+        let call = unsafe { ScriptCall::new(*self.p.table, ptr::null_mut(), ptr::null_mut()) };
+        self.parse_anim_script(parse, weapons, call)?;
+        // SAFETY: the published table (PlayerAnim::new).
+        if let Some(table) = unsafe { (*self.p.table).as_mut() } {
+            crate::script::finalize::setup_anim_note_types(table);
+        }
+        Ok(())
+    }
+
     /// The run of a standalone helper: it continues the outer session at the
     /// caller's cursor (or, after a pushed-back token, where the last read
     /// started) over the published table (or the scratch one), then leaves

@@ -15,6 +15,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod engine;
+pub mod state;
 
 use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, Text};
