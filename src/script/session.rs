@@ -87,37 +87,47 @@ struct Recording<'r, E: ParseEngine> {
 }
 
 impl<E: ParseEngine> Recording<'_, E> {
+    #[inline]
     fn store(&mut self, end: &SessionEnd, cursor: Option<usize>) {
         self.sink.store(self.outer, end, cursor);
     }
 }
 
 impl<E: ParseEngine> ParseEngine for Recording<'_, E> {
+    #[inline]
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         self.engine.fs_open_read(path)
     }
+    #[inline]
     fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
         self.engine.fs_read(buffer, length, handle)
     }
+    #[inline]
     fn fs_close(&mut self, handle: i32) {
         self.engine.fs_close(handle)
     }
+    #[inline]
     fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut crate::abi::common::scr_anim_t) {
         self.engine.find_anim(tree, name, out)
     }
+    #[inline]
     fn sound_alias(&mut self, name: &CStr) -> *const c_char {
         self.engine.sound_alias(name)
     }
+    #[inline]
     fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
         self.store(end, cursor);
         self.engine.session_checkpoint(end, cursor);
     }
+    #[inline]
     fn observe_block(&mut self, item: usize, line_start: Option<usize>) {
         self.engine.observe_block(item, line_start)
     }
+    #[inline]
     fn observe_define(&mut self, slot: usize, name_pos: usize) {
         self.engine.observe_define(slot, name_pos)
     }
+    #[inline]
     fn observe_define_use(&mut self, slot: usize) {
         self.engine.observe_define_use(slot)
     }
@@ -293,18 +303,19 @@ pub struct Published<'a> {
     pub count: &'a mut *mut i32,
 }
 
-/// The script path while set (`bgPlayerAnimScriptPath`).
-fn script_path(path: &*const c_char) -> Option<&CStr> {
-    // SAFETY: the path global holds NULL or a C string: the module's
-    // literal, or one the engine stored (the contract under which a
-    // `SessionGlobals` is made, see `PlayerAnim::new`).
-    unsafe { path.as_ref().map(|p| CStr::from_ptr(p)) }
-}
+impl<'a> SessionGlobals<'a> {
+    /// The script path while set (`bgPlayerAnimScriptPath`).
+    fn path(&self) -> Option<&'a CStr> {
+        // SAFETY: the path global holds NULL or a C string that outlives
+        // the view: the module's literal, or one the engine stored (the
+        // contract under which a `SessionGlobals` is made, see
+        // `PlayerAnim::new`).
+        unsafe { self.path.as_ref().map(|p| CStr::from_ptr(p)) }
+    }
 
-impl SessionGlobals<'_> {
     /// The context of a diagnostic raised outside the parse loop.
-    pub fn context(&self) -> ErrorContext<'_> {
-        ErrorContext { path: script_path(self.path).map(CStr::to_bytes), line: self.outer.line }
+    pub fn context(&self) -> ErrorContext<'a> {
+        ErrorContext { path: self.path().map(CStr::to_bytes), line: self.outer.line }
     }
 
     /// `BG_AnimParseError` outside a parse: the message with the path and
@@ -386,7 +397,8 @@ impl<'a> PlayerAnim<'a> {
     /// runtime array, pass 2 without) in a parse session of its own.
     pub fn parse_anim_script<E: ParseEngine>(&mut self, engine: &mut E, weapons: WeaponList<'_>, call: ScriptCall<'_>) -> Outcome<()> {
         if *self.g.loaded == 0 {
-            parser::load_script(self.g.script, script_path(self.g.path), engine)?;
+            let path = self.g.path();
+            parser::load_script(self.g.script, path, engine)?;
             *self.g.loaded = 1;
         }
         *self.p.table = call.table;
@@ -404,7 +416,7 @@ impl<'a> PlayerAnim<'a> {
         // SAFETY: the call's array and count (ScriptCall::new).
         let runtime = unsafe { RuntimeNames::engine(call.runtime, call.count) };
         let text: &[u8] = &self.g.script[..];
-        let path = script_path(self.g.path).map(CStr::to_bytes);
+        let path = self.g.path().map(CStr::to_bytes);
         // The session current before this parse: it is current again when
         // the parse succeeds (the engine calls of the parse record theirs
         // in between, for a `longjmp` out of them).
@@ -572,6 +584,7 @@ impl<'a> PlayerAnim<'a> {
         // while parsed.
         let text: &[u8] = if base.is_null() { &[] } else { unsafe { CStr::from_ptr(base) }.to_bytes_with_nul() };
         let tok = if base.is_null() { Tokenizer::at_null(line) } else { Tokenizer::with_line(text, line) };
+        let path = self.g.path().map(CStr::to_bytes);
         // SAFETY: the published table (PlayerAnim::new), or the module's own.
         let table = match unsafe { (*self.p.table).as_mut() } {
             Some(t) => t,
@@ -587,7 +600,7 @@ impl<'a> PlayerAnim<'a> {
             table,
             runtime,
             engine: &mut recording,
-            path: script_path(self.g.path).map(CStr::to_bytes),
+            path,
             behaviour: self.behaviour,
             ix: parser::Indexes::new(),
         };

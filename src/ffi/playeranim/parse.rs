@@ -5,18 +5,16 @@
 #![allow(non_snake_case, non_upper_case_globals)]
 #![allow(clippy::result_large_err)]
 
-use super::engine;
-use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos, bgs};
+use super::engine::Engine;
+use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos};
 use crate::abi::bg::*;
-use crate::abi::common::scr_anim_t;
 use crate::error::Text;
 use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
-use crate::script::engine::ParseEngine;
 use crate::script::parser::ALIAS_COUNT;
 use crate::script::session::{CallerRecord, CallerValues, Cursor, OuterSession, PlayerAnim, Published, ScriptCall, StringCopy};
 use crate::script::tables::{c_string, condition_type, string_hash, ExternalTable, WeaponList};
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 
 /// cbindgen:ignore
 type S = bg_indexed_string_t;
@@ -43,49 +41,6 @@ pub(crate) unsafe fn player_anim<'a>() -> PlayerAnim<'a> {
 pub(crate) fn weapons<'w>() -> WeaponList<'w> {
     // SAFETY: the engine's globals, read as the C original reads them.
     unsafe { WeaponList::engine(bg_numWeapons.as_ptr(), bg_weaponInfos.as_ptr()) }
-}
-
-/// The engine imports the parser uses.
-pub(crate) struct Engine;
-
-impl ParseEngine for Engine {
-    fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
-        let mut handle: c_int = 0;
-        // SAFETY: NUL-terminated path and a live handle slot.
-        let length = unsafe { engine::fs_open_read(path.as_ptr(), &mut handle) };
-        (length, handle)
-    }
-
-    fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
-        let length = length.clamp(0, buffer.len() as i32);
-        // SAFETY: the buffer holds at least `length` bytes.
-        unsafe { engine::fs_read(buffer.as_mut_ptr().cast(), length, handle) }
-    }
-
-    fn fs_close(&mut self, handle: i32) {
-        // SAFETY: plain value.
-        unsafe { engine::fs_close(handle) }
-    }
-
-    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
-        // SAFETY: NUL-terminated strings and a live output record.
-        unsafe { engine::find_anim(tree.as_ptr(), name.as_ptr(), out) }
-    }
-
-    fn sound_alias(&mut self, name: &CStr) -> *const c_char {
-        // The original reads the callback through the published table
-        // pointer cast to `bgs_t`; the table is `bgs.animationTable`, so
-        // this is `bgs.soundAliasCallback` (divergence for any other table:
-        // still bgs's callback, never memory past a foreign table).
-        // SAFETY: reads one field of the game's `bgs`, outside the table.
-        let callback = unsafe { core::ptr::addr_of!((*bgs.as_ptr()).soundAliasCallback).read() };
-        match callback {
-            // SAFETY: the engine's callback with a NUL-terminated name.
-            Some(f) => unsafe { f(name.as_ptr()) },
-            // Divergence (NULL callback): no alias.
-            None => core::ptr::null(),
-        }
-    }
 }
 
 // ---- exports ---------------------------------------------------------------

@@ -13,91 +13,18 @@
 // A `Failure` carries its whole text (no heap): large by design.
 #![allow(clippy::result_large_err)]
 
-use super::engine;
-use super::parse::{player_anim, weapons, Engine};
+use super::engine::{Engine, Finalize, Runtime};
+use super::parse::{player_anim, weapons};
 use super::{bgAnimStaticTable, bgs};
 use crate::abi::bg::*;
-use crate::abi::common::{qboolean, XAnim};
+use crate::abi::common::qboolean;
 use crate::ffi::{guard, guard_with};
 use crate::script::finalize;
-use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
 use crate::script::runtime::state::{self, State};
 use crate::script::runtime::{self as core_rt, ScriptList};
 use crate::script::tables::{c_str, c_string};
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 use core::ptr;
-
-/// The engine services for the runtime.
-struct Runtime;
-
-impl RuntimeEngine for Runtime {
-    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
-        // SAFETY: engine import with plain integer arguments.
-        unsafe { engine::rand_range(minimum, maximum) }
-    }
-
-    fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
-        // The original casts the table pointer to `bgs_t *` and reads the
-        // callback field that follows the table. The published table is
-        // `bgs.animationTable` (offset 0 of `bgs`), so that field is
-        // `bgs.soundEventCallback`, read here directly (divergence for any
-        // other table, as for the alias callback: still bgs's callback,
-        // never memory past a foreign table).
-        // SAFETY: one field of the game's `bgs`, outside the table (which
-        // may be borrowed), read by value through a raw pointer; no
-        // reference to the whole `bgs_t` is formed.
-        let callback = unsafe { ptr::addr_of!((*bgs.as_ptr()).soundEventCallback).read() };
-        if let Some(callback) = callback {
-            // SAFETY: the engine-installed callback with the alias pointer the
-            // alias callback returned.
-            unsafe { callback(client_num, alias) }
-        }
-    }
-}
-
-/// The XAnim queries of the finalize step.
-struct Finalize;
-
-impl FinalizeEngine for Finalize {
-    fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
-        // SAFETY: engine import; the tree pointer is the engine's own.
-        unsafe { engine::anims_index(tree) }
-    }
-    fn tree_size(&mut self, tree: *mut XAnim) -> i32 {
-        // SAFETY: as above.
-        unsafe { engine::tree_size(tree) }
-    }
-    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: engine import with integer arguments.
-        unsafe { engine::is_primitive(tree_index, anim_index) }
-    }
-    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
-        // SAFETY: engine import; the result is NULL or a NUL-terminated
-        // string the engine keeps alive at least until the next trap.
-        let name = unsafe { engine::anim_name(tree_index, anim_index) };
-        // SAFETY: checked for NULL; see above.
-        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
-    }
-    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
-        // SAFETY: engine import.
-        unsafe { engine::length(tree, anim_index) }
-    }
-    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
-        // SAFETY: engine import writing into the two live arrays.
-        unsafe { engine::rel_delta(tree_index, anim_index, rotation.as_mut_ptr(), movement.as_mut_ptr()) }
-    }
-    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool {
-        // SAFETY: engine import with integer arguments.
-        unsafe { engine::is_looped(tree_index, anim_index) }
-    }
-}
-
-impl TreeEngine for Engine {
-    fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim {
-        // SAFETY: engine import with a NUL-terminated name.
-        unsafe { engine::find_anim_tree(name.as_ptr()) }
-    }
-}
 
 /// The published table and the client rows.
 ///
@@ -303,7 +230,7 @@ pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing
 /// cgame unit: returns the tree pointer itself.
 #[cfg(feature = "cgame")]
 #[no_mangle]
-pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut XAnim {
+pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut crate::abi::common::XAnim {
     guard(|| state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0))
 }
 
