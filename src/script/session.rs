@@ -382,11 +382,6 @@ impl<'a> PlayerAnim<'a> {
         PlayerAnim { m: globals.0, g: globals.1, p, behaviour }
     }
 
-    /// The module's globals other than the parser's.
-    pub fn session(&self) -> &SessionGlobals<'a> {
-        &self.g
-    }
-
     /// `BG_InitWeaponStrings`.
     pub fn init_weapon_strings(&mut self, weapons: WeaponList<'_>) {
         self.m.init_weapon_strings(weapons);
@@ -698,5 +693,169 @@ impl<'a> PlayerAnim<'a> {
         let outcome = self.helper(engine, cursor, |run| run.parse_commands(None, &mut target));
         script.write(target);
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::module::{initial, ModuleData};
+    use std::boxed::Box;
+    use std::ffi::CString;
+
+    fn zeroed<T>() -> Box<T> {
+        // SAFETY: plain C mirrors (integers, raw pointers, unions of those),
+        // for which all-zero bits are valid.
+        unsafe { Box::<T>::new_zeroed().assume_init() }
+    }
+
+    /// An engine the helpers below never reach.
+    struct Unreached;
+
+    impl ParseEngine for Unreached {
+        fn fs_open_read(&mut self, _path: &CStr) -> (i32, i32) {
+            unreachable!()
+        }
+        fn fs_read(&mut self, _buffer: &mut [u8], _length: i32, _handle: i32) {
+            unreachable!()
+        }
+        fn fs_close(&mut self, _handle: i32) {
+            unreachable!()
+        }
+        fn find_anim(&mut self, _tree: &CStr, _name: &CStr, _out: &mut crate::abi::common::scr_anim_t) {
+            unreachable!()
+        }
+        fn sound_alias(&mut self, _name: &CStr) -> *const c_char {
+            unreachable!()
+        }
+    }
+
+    /// The module's globals and published pointers in owned storage (no
+    /// table published: the helpers use the scratch one).
+    struct Fixture {
+        data: Box<ModuleData>,
+        script: Box<[u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE]>,
+        loaded: i32,
+        path: *const c_char,
+        sessions: i32,
+        outer: OuterSession,
+        scratch: Box<bg_static_animation_table_t>,
+        table: *mut bg_static_animation_table_t,
+        runtime: *mut bg_runtime_animation_t,
+        count: *mut i32,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let mut data: Box<ModuleData> = zeroed();
+            *data = ModuleData::INITIAL;
+            Fixture {
+                data,
+                script: zeroed(),
+                loaded: 0,
+                path: initial::path,
+                sessions: 0,
+                outer: OuterSession::INITIAL,
+                scratch: zeroed(),
+                table: ptr::null_mut(),
+                runtime: ptr::null_mut(),
+                count: ptr::null_mut(),
+            }
+        }
+
+        fn pa(&mut self) -> PlayerAnim<'_> {
+            let g = SessionGlobals {
+                script: &mut self.script,
+                loaded: &mut self.loaded,
+                path: &mut self.path,
+                sessions: &mut self.sessions,
+                outer: &mut self.outer,
+                scratch: &mut self.scratch,
+            };
+            let p = Published { table: &mut self.table, runtime: &mut self.runtime, count: &mut self.count };
+            // SAFETY: the tables hold the initial literals, the path is the
+            // module's literal, no position is saved, nothing is published.
+            unsafe { PlayerAnim::new((self.data.module(), g), p, Behaviour::Linux) }
+        }
+    }
+
+    #[test]
+    fn a_record_is_an_element_only_at_an_element_address() {
+        let rows = [bg_condition_bits_t::ZERO; 4];
+        let base = rows.as_ptr();
+        let size = core::mem::size_of::<bg_condition_bits_t>();
+        assert_eq!(index_in(base as usize, base, 4), Some(0));
+        assert_eq!(index_in(base as usize + 3 * size, base, 4), Some(3));
+        assert_eq!(index_in(base as usize + 4 * size, base, 4), None);
+        assert_eq!(index_in(base as usize + 1, base, 4), None);
+        assert_eq!(index_in((base as usize).wrapping_sub(size), base, 4), None);
+        assert_eq!(index_in(0, base, 4), None);
+    }
+
+    #[test]
+    fn a_stored_position_is_cut_to_the_text() {
+        let text = b"ab\0";
+        let sink = Sink { base: text.as_ptr().cast(), text_len: text.len(), parse: None };
+        assert_eq!(sink.at(Some(1)), text[1..].as_ptr() as *mut c_char);
+        assert_eq!(sink.at(Some(9)), text[2..].as_ptr() as *mut c_char);
+        assert!(sink.at(None).is_null());
+        let no_text = Sink { base: ptr::null(), text_len: 0, parse: None };
+        assert!(no_text.at(Some(0)).is_null());
+    }
+
+    #[test]
+    fn a_helper_continues_the_session_and_leaves_the_cursor() {
+        let mut f = Fixture::new();
+        let text = CString::new("MOUNTED MG42\nVEHICLE TANK\n").unwrap();
+        let mut cursor = text.as_ptr() as *mut c_char;
+        let mut script = bg_anim_script_t::ZERO;
+        // SAFETY: a live cursor into a C string and a live script.
+        let (c, r) = unsafe { (Cursor::new(&mut cursor), CallerRecord::new(&mut script)) };
+        assert_eq!(f.pa().parse_conditions(&mut Unreached, c, r).unwrap(), 1);
+        assert_eq!(script.conditionCount, 1);
+        assert_eq!(script.conditions[0].r#type, ANIM_COND_MOUNTED);
+        assert_eq!(script.conditions[0].value[0], 1);
+        // The line ends the conditions; the next call starts on the next line.
+        let rest = unsafe { CStr::from_ptr(cursor) }.to_bytes();
+        assert!(rest.ends_with(b"VEHICLE TANK\n"), "{rest:?}");
+        let mut second = bg_anim_script_t::ZERO;
+        // SAFETY: as above.
+        let (c, r) = unsafe { (Cursor::new(&mut cursor), CallerRecord::new(&mut second)) };
+        assert_eq!(f.pa().parse_conditions(&mut Unreached, c, r).unwrap(), 1);
+        assert_eq!(second.conditions[0].r#type, ANIM_COND_VEHICLE);
+        assert_eq!(f.outer.line, 3);
+    }
+
+    #[test]
+    fn a_helper_without_a_cursor_is_the_tokenizer_error() {
+        let mut f = Fixture::new();
+        let mut script = bg_anim_script_t::ZERO;
+        // SAFETY: no cursor; a live script.
+        let (c, r) = unsafe { (Cursor::new(ptr::null_mut()), CallerRecord::new(&mut script)) };
+        let e = f.pa().parse_conditions(&mut Unreached, c, r).unwrap_err();
+        assert_eq!(e.text().as_bytes(), b"\x15Com_ParseExt: NULL data_p");
+    }
+
+    #[test]
+    fn condition_bits_go_to_a_define_row_or_to_the_caller_record() {
+        let mut f = Fixture::new();
+        let text = CString::new("MG42 AND vehDriver\n").unwrap();
+        let values = f.data.mounted_str.as_mut_ptr();
+        let row = f.data.alias_bits[5..].as_mut_ptr();
+        let mut cursor = text.as_ptr() as *mut c_char;
+        // SAFETY: the module's own table and define row, a live cursor.
+        let (c, v, b) = unsafe { (Cursor::new(&mut cursor), CallerValues::new(values), CallerRecord::new(row)) };
+        f.pa().parse_condition_bits(&mut Unreached, c, v, ANIM_COND_MOUNTED, b).unwrap();
+        assert_eq!(f.data.alias_bits[5].words(), [0b110, 0]);
+        // (A fresh session: this one has the end of the line pushed back,
+        // which the next helper would read first.)
+        let mut f = Fixture::new();
+        let values = f.data.mounted_str.as_mut_ptr();
+        let mut cursor = text.as_ptr() as *mut c_char;
+        let mut local = bg_condition_bits_t::ZERO;
+        // SAFETY: as above, and a live record of the caller's.
+        let (c, v, b) = unsafe { (Cursor::new(&mut cursor), CallerValues::new(values), CallerRecord::new(&mut local)) };
+        f.pa().parse_condition_bits(&mut Unreached, c, v, ANIM_COND_MOUNTED, b).unwrap();
+        assert_eq!(local.words(), [0b110, 0]);
     }
 }
