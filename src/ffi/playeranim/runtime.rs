@@ -245,8 +245,9 @@ pub unsafe extern "C" fn BG_FindAnimTrees() {
 
 /// `void BG_FinalizePlayerAnims(void);`
 ///
-/// Rebuilds the entries from the tree, then runs pass 2 and the note types,
-/// as the original.
+/// Rebuilds the entries from the tree, then runs pass 2
+/// (`BG_AnimParseAnimScript(bgAnimStaticTable, NULL, NULL)`) and
+/// `BG_SetupAnimNoteTypes(bgAnimStaticTable)`, as the original.
 #[no_mangle]
 pub unsafe extern "C" fn BG_FinalizePlayerAnims() {
     // SAFETY: module contract.
