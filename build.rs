@@ -19,6 +19,8 @@ struct Header {
     /// Project headers it includes (`#include "..."`).
     includes: &'static [&'static str],
     trailer: &'static str,
+    /// C declarations of the unit's data symbols (without `extern` and `;`).
+    data: &'static [&'static str],
     /// Whether the header's types are the engine's (hidden under
     /// `UOANIM_ENGINE_TYPES`), and which of them are the library's own (kept).
     engine_types: bool,
@@ -33,6 +35,7 @@ const HEADERS: &[Header] = &[
         defines: &[],
         includes: &[],
         trailer: "",
+        data: &[],
         engine_types: true,
         own_types: &[],
     },
@@ -43,6 +46,7 @@ const HEADERS: &[Header] = &[
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
         includes: &["uoanim_common.h"],
         trailer: PLAYERANIM_TRAILER,
+        data: PLAYERANIM_DATA,
         engine_types: true,
         own_types: &[],
     },
@@ -53,6 +57,7 @@ const HEADERS: &[Header] = &[
         defines: &[("feature = client", "UOANIM_FLAVOUR_CLIENT"), ("feature = engine", "UOANIM_FLAVOUR_ENGINE")],
         includes: &["uoanim_common.h"],
         trailer: ANIMTREE_TRAILER,
+        data: ANIMTREE_DATA,
         engine_types: true,
         own_types: &["xanim_runtime_tree_copy_t"],
     },
@@ -63,10 +68,38 @@ const HEADERS: &[Header] = &[
         defines: &[],
         includes: &[],
         trailer: ACTION_TRAILER,
+        data: &[],
         engine_types: false,
         own_types: &[],
     },
 ];
+
+/// The C declarations of the player-animation module's data symbols, from
+/// the list of its globals that the crate includes too (build.rs's own
+/// `player_anim_globals!`: the Rust types and values are not looked at).
+macro_rules! player_anim_globals {
+    (
+        tables { $($(#[$tdoc:meta])* $tvis:vis $tname:ident as $tfield:ident: $tty:ty = $tinit:expr => $tc:literal;)* }
+        types { $($(#[$ydoc:meta])* $yname:ident: $yty:ty = $yinit:expr => $yc:literal;)* }
+        defines { $($(#[$ddoc:meta])* $dvis:vis $dname:ident as $dfield:ident: $dty:ty = $dinit:expr => $dc:literal;)* }
+        script { $($(#[$sdoc:meta])* $svis:vis $sname:ident as $sfield:ident: $sty:ty = $sinit:expr => $sc:literal;)* }
+        private { $($(#[$pdoc:meta])* $pvis:vis $pname:ident as $pfield:ident: $pty:ty = $pinit:expr;)* }
+        zeroed { $($(#[$zdoc:meta])* $zvis:vis $zname:ident as $zfield:ident: $zty:ty;)* }
+    ) => {
+        &[$($tc,)* $($yc,)* $($dc,)* $($sc,)*]
+    };
+}
+const PLAYERANIM_DATA: &[&str] = include!("src/script/globals.rs");
+const PLAYERANIM_GLOBALS: &str = "src/script/globals.rs";
+
+/// The same for the animation-tree module's.
+macro_rules! animtree_globals {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty = $init:expr => $c:literal;)*) => {
+        &[$($c),*]
+    };
+}
+const ANIMTREE_DATA: &[&str] = include!("src/ffi/animtree/globals.rs");
+const ANIMTREE_GLOBALS: &str = "src/ffi/animtree/globals.rs";
 
 /// The action types as the C API spells them: an anonymous enum (the Rust
 /// constants of `src/ffi/action.rs` carry the same values).
@@ -116,6 +149,9 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=UOANIM_HEADER_DIR");
+    for list in [PLAYERANIM_GLOBALS, ANIMTREE_GLOBALS] {
+        println!("cargo:rerun-if-changed={}", root.join(list).display());
+    }
     let mut outputs = vec![PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("include")];
     if let Ok(dir) = env::var("UOANIM_HEADER_DIR") {
         outputs.push(PathBuf::from(dir));
@@ -139,7 +175,7 @@ fn generate(root: &Path, header: &Header) -> String {
     for (cfg, define) in header.defines {
         config.defines.insert(cfg.to_string(), define.to_string());
     }
-    let mut trailer = data_symbol_declarations(root, header);
+    let mut trailer = data_symbol_declarations(header);
     trailer.push_str(header.trailer);
     if !trailer.is_empty() {
         config.trailer = Some(trailer);
@@ -229,127 +265,19 @@ fn source_files(root: &Path, header: &Header) -> Vec<PathBuf> {
     files
 }
 
-/// Every `.rs` file below the header's sources (files and directories).
-fn all_files(root: &Path, header: &Header) -> Vec<PathBuf> {
-    fn walk(path: &Path, out: &mut Vec<PathBuf>) {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> =
-                std::fs::read_dir(path).expect("read source directory").map(|e| e.expect("entry").path()).collect();
-            entries.sort();
-            for entry in entries {
-                walk(&entry, out);
-            }
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path.to_path_buf());
-        }
-    }
-    let mut files = Vec::new();
-    for source in header.sources {
-        walk(&root.join(source), &mut files);
-    }
-    files
-}
-
-/// C declarations of the data symbols (`pub static NAME: ModuleCell<T>`,
-/// which cbindgen cannot express) of the header's sources.
-fn data_symbol_declarations(root: &Path, header: &Header) -> String {
-    let mut lines = Vec::new();
-    for path in all_files(root, header) {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let aliases = local_items(&text, "type ");
-        let consts = local_items(&text, "const ");
-        for (cfg, decl) in module_cells(&text) {
-            let Some((name, ty)) = decl.split_once(':') else { continue };
-            let ty = ty.trim().strip_prefix("ModuleCell<").and_then(|t| t.strip_suffix('>')).unwrap_or("");
-            let c = c_declaration(name.trim(), ty, &aliases, &consts);
-            lines.push(match cfg {
-                Some(define) => format!("#if defined({define})\n{c}\n#endif"),
-                None => c,
-            });
-        }
-    }
-    if lines.is_empty() {
+/// C declarations of the header's data symbols (`ModuleCell` statics,
+/// which cbindgen cannot express).
+fn data_symbol_declarations(header: &Header) -> String {
+    if header.data.is_empty() {
         return String::new();
     }
+    let lines: Vec<String> = header.data.iter().map(|c| format!("extern {c};")).collect();
     format!(
         "\n#ifndef {g}_DATA\n#define {g}_DATA\n/* Data symbols (module globals, under their C names). */\n\
          #ifdef __cplusplus\nextern \"C\" {{\n#endif\n{}\n#ifdef __cplusplus\n}}\n#endif\n#endif\n",
         lines.join("\n"),
         g = header.guard
     )
-}
-
-/// `pub static NAME: ModuleCell<..> =` items (joined over lines), with the
-/// flavour macro of a `#[cfg(feature = "..")]` right above them.
-fn module_cells(text: &str) -> Vec<(Option<String>, String)> {
-    let mut out = Vec::new();
-    let mut cfg = None;
-    let mut pending: Option<String> = None;
-    for line in text.lines() {
-        let t = line.trim();
-        if let Some(p) = pending.as_mut() {
-            p.push(' ');
-            p.push_str(t);
-        } else if let Some(rest) = t.strip_prefix("pub static ") {
-            if rest.contains("ModuleCell<") {
-                pending = Some(rest.to_string());
-            }
-        } else if let Some(f) = t.strip_prefix("#[cfg(feature = \"").and_then(|r| r.strip_suffix("\")]")) {
-            cfg = Some(format!("UOANIM_FLAVOUR_{}", f.to_uppercase()));
-            continue;
-        } else if !t.starts_with("#[") && !t.starts_with("//") {
-            cfg = None;
-        }
-        if let Some(p) = pending.take() {
-            match p.split_once('=') {
-                Some((decl, _)) => out.push((cfg.take(), decl.trim().to_string())),
-                None => pending = Some(p),
-            }
-        }
-    }
-    out
-}
-
-/// Local `type X = Y;` / `const X: T = Y;` items of a file, name → value.
-fn local_items(text: &str, keyword: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|l| l.trim().strip_prefix(keyword).or_else(|| l.trim().strip_prefix(&format!("pub {keyword}"))))
-        .filter_map(|rest| {
-            let (lhs, rhs) = rest.split_once('=')?;
-            let name = lhs.split(':').next()?.trim().to_string();
-            Some((name, rhs.trim().trim_end_matches(';').trim().to_string()))
-        })
-        .collect()
-}
-
-/// The C declaration of a data symbol of Rust type `ty`.
-fn c_declaration(name: &str, ty: &str, aliases: &[(String, String)], consts: &[(String, String)]) -> String {
-    let mut dims = String::new();
-    let mut ty = ty.trim().to_string();
-    while let Some(inner) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-        let (elem, len) = inner.rsplit_once(';').expect("array type");
-        let mut len = len.trim().to_string();
-        if let Some((_, value)) = consts.iter().find(|(n, _)| *n == len) {
-            len = format!("({value})");
-        }
-        dims.push_str(&format!("[{len}]"));
-        ty = elem.trim().to_string();
-    }
-    if let Some((_, value)) = aliases.iter().find(|(n, _)| *n == ty) {
-        ty = value.clone();
-    }
-    let c_ty = match ty.as_str() {
-        "i32" => "int32_t".to_string(),
-        "u32" => "uint32_t".to_string(),
-        "i16" => "int16_t".to_string(),
-        "u16" => "uint16_t".to_string(),
-        "u8" => "char".to_string(),
-        "*const c_char" => "const char *".to_string(),
-        "*mut c_char" => "char *".to_string(),
-        other => other.to_string(),
-    };
-    let sep = if c_ty.ends_with('*') { "" } else { " " };
-    format!("extern {c_ty}{sep}{name}{dims};")
 }
 
 /// Names of the `pub struct` / `pub union` / `pub type` items of a source file.

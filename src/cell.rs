@@ -44,26 +44,27 @@ impl<T> ModuleCell<T> {
     }
 }
 
-/// Defines a module's globals — `ModuleCell` statics, exported under their
-/// C names or private — and a function (named first) that gives each its
-/// initial value again: one list, so the two cannot drift apart. The
-/// initial values are constant expressions, evaluated again by the reset.
-/// (Items are written `static NAME: ModuleCell<T> = init;`, as outside the
-/// macro, so that build.rs finds the exported ones for the headers.)
+/// Defines a module's globals from their one list (a file `include!`d
+/// where the statics go, which build.rs reads too for their C
+/// declarations): one exported `ModuleCell` static per entry, under its C
+/// name, and `unsafe fn reset_globals()`, which gives each its initial value
+/// again, so the two cannot drift apart. The initial values are constant
+/// expressions, evaluated again by the reset; the C declaration (after `=>`)
+/// is for build.rs.
 #[allow(unused_macros)]
 macro_rules! module_globals {
-    (fn $reset:ident; $($(#[$attr:meta])* $vis:vis static $name:ident: ModuleCell<$ty:ty> = $init:expr;)*) => {
+    ($($(#[$attr:meta])* $name:ident: $ty:ty = $init:expr => $c:literal;)*) => {
         $(
             $(#[$attr])*
-            /// cbindgen:ignore
-            $vis static $name: $crate::cell::ModuleCell<$ty> = $crate::cell::ModuleCell::new($init);
+            #[no_mangle]
+            pub static $name: $crate::cell::ModuleCell<$ty> = $crate::cell::ModuleCell::new($init);
         )*
         /// Gives every global of this list its initial value again.
         ///
         /// # Safety
         /// Module contract (single thread, no export running); no reference
         /// into one of the globals is live.
-        unsafe fn $reset() {
+        unsafe fn reset_globals() {
             // SAFETY: forwarded contract; each pointer is its static's.
             unsafe {
                 $(core::ptr::write($name.as_ptr(), $init);)*

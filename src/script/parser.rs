@@ -25,102 +25,7 @@ pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 /// A result of the parser: its failure borrows the parsed text (`'t`).
 type Parsed<'t, T> = Result<T, Failure<'t>>;
 
-/// Makes [`Module`] (the parser's view: one `&mut` per global),
-/// [`ModuleData`] (owned storage of the same globals),
-/// [`ModuleData::INITIAL`] and [`ModuleData::module`] from one list of the
-/// globals, so the four cannot drift apart.
-macro_rules! parser_module {
-    ($($(#[$doc:meta])* $vis:vis $field:ident: $ty:ty = $init:expr;)*) => {
-        /// The module's own globals the parser reads and writes.
-        ///
-        /// Its string tables hold raw name pointers, which the parser reads:
-        /// they are written only by the parser itself (the initial literals,
-        /// the [`TableName`](tables::TableName)s of
-        /// [`Module::init_weapon_strings`], define names in the alias
-        /// buffer), and a `Module` is made only by `unsafe` code, which
-        /// vouches for the names it starts with.
-        pub struct Module<'a> {
-            $($(#[$doc])* $vis $field: &'a mut $ty,)*
-        }
-
-        /// Owned storage for a [`Module`] (tests and tools).
-        pub struct ModuleData {
-            $($(#[$doc])* pub $field: $ty,)*
-        }
-
-        /// The initial value of each global, one constant per field (so a
-        /// static or a reset that takes one does not take the whole
-        /// [`ModuleData::INITIAL`] with it).
-        #[allow(non_upper_case_globals)]
-        pub mod initial {
-            use super::*;
-            $(pub const $field: $ty = $init;)*
-        }
-
-        impl ModuleData {
-            /// The initial values of the C globals.
-            pub const INITIAL: Self = Self { $($field: initial::$field,)* };
-
-            /// Borrows every global.
-            ///
-            /// # Safety
-            /// Raw engine memory (docs/ABI.md, "Raw engine memory"): every
-            /// name of the string tables is NULL or a NUL-terminated string
-            /// that stays valid and unchanged while the `Module` is used, as
-            /// those written by a `Module` are (the initial literals,
-            /// [`TableName`](tables::TableName)s); define names point into
-            /// this value's own alias buffer, so a value moved since a parse
-            /// stored them is parsed again from the start (which clears
-            /// them) before anything else.
-            pub unsafe fn module(&mut self) -> Module<'_> {
-                Module { $($field: &mut self.$field,)* }
-            }
-        }
-    };
-}
-
-parser_module! {
-    /// `weaponStrings`.
-    pub(crate) weapon_strings: [S; MAX_WEAPONS] = [S { name: core::ptr::null(), hash: 0 }; MAX_WEAPONS];
-    /// `animStateStr`.
-    pub(crate) state_str: [S; 5] = tables::ANIM_STATE_STR;
-    /// `bgAnimGroupStrings`.
-    pub(crate) group_str: [S; 19] = tables::ANIM_GROUP_STRINGS;
-    /// `bgAnimEventStrings`.
-    pub(crate) event_str: [S; 17] = tables::ANIM_EVENT_STRINGS;
-    /// `animBodyPartsStr`.
-    pub(crate) body_parts_str: [S; 5] = tables::ANIM_BODY_PARTS_STR;
-    /// `animMountedStr`.
-    pub(crate) mounted_str: [S; 9] = tables::ANIM_MOUNTED_STR;
-    /// `animVehicleMotionStr`.
-    pub(crate) vehicle_motion_str: [S; 5] = tables::ANIM_VEHICLE_MOTION_STR;
-    /// `animVehicleStr`.
-    pub(crate) vehicle_str: [S; 5] = tables::ANIM_VEHICLE_STR;
-    /// `animWeaponClassStr`.
-    pub(crate) weapon_class_str: [S; 12] = tables::ANIM_WEAPON_CLASS_STR;
-    /// `animWeaponPositionStr`.
-    pub(crate) weapon_position_str: [S; 3] = tables::ANIM_WEAPON_POSITION_STR;
-    /// `animStrafeStateStr`.
-    pub(crate) strafe_str: [S; 4] = tables::ANIM_STRAFE_STATE_STR;
-    /// `bgAnimConditionTypeStrings`.
-    pub(crate) condition_type_str: [S; 12] = tables::ANIM_CONDITION_TYPE_STRINGS;
-    /// `bgAnimParseSectionStrings`.
-    pub(crate) section_str: [S; 6] = tables::ANIM_PARSE_SECTION_STRINGS;
-    /// `bgAnimParseCurrentAnimGroup`.
-    pub current_anim_group: i32 = ANIM_MT_UNUSED;
-    /// `bgAnimParseCurrentEvent`.
-    pub current_event: i32 = ANIM_EVENT_PAIN;
-    /// `bgAnimConditionAliases`.
-    pub(crate) aliases: [S; ALIAS_COUNT] = [S { name: core::ptr::null(), hash: 0 }; ALIAS_COUNT];
-    /// `bgAnimConditionAliasBits`.
-    pub alias_bits: [bg_condition_bits_t; ALIAS_COUNT] = [bg_condition_bits_t::ZERO; ALIAS_COUNT];
-    /// `bgAnimConditionAliasCounts`.
-    pub alias_counts: [i32; ANIM_COND_COUNT] = [0; ANIM_COND_COUNT];
-    /// `bgAnimConditionAliasStringBuffer`.
-    pub alias_buffer: [u8; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE] = [0; BG_ANIM_CONDITION_ALIAS_STRING_BUFFER_SIZE];
-    /// `bgAnimConditionAliasStringUsed`.
-    pub alias_used: i32 = 0;
-}
+pub use crate::script::module::{initial, Module, ModuleData};
 
 /// Resolves a name pointer of one of the module's static tables (string
 /// literals of the module or weapon names handed over by the engine).
@@ -186,7 +91,7 @@ impl Module<'_> {
     }
 
     /// `BG_InitWeaponStrings`, given the engine's weapon names 1..n.
-    pub fn init_weapon_strings(&mut self, names: impl Iterator<Item = tables::TableName>) {
+    pub fn init_weapon_strings(&mut self, names: impl IntoIterator<Item = tables::TableName>) {
         for entry in self.weapon_strings.iter_mut() {
             *entry = S { name: core::ptr::null(), hash: 0 };
         }
@@ -269,6 +174,28 @@ pub struct RuntimeNames<'a> {
     pub records: &'a mut [bg_runtime_animation_t],
     /// `*bgRuntimeAnimationCount`.
     pub count: &'a mut i32,
+}
+
+impl<'a> RuntimeNames<'a> {
+    /// The engine's runtime array and count (`bgRuntimeAnimations`,
+    /// `bgRuntimeAnimationCount`, or the arguments of the parse that
+    /// publishes them); `None` unless both are set.
+    ///
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): `records` is
+    /// NULL or an array of 512 records, `count` NULL or an `int32_t`, valid
+    /// and reached through nothing else for `'a`.
+    pub unsafe fn engine(records: *mut bg_runtime_animation_t, count: *mut i32) -> Option<Self> {
+        // SAFETY: guaranteed by the caller.
+        match (records.is_null(), unsafe { count.as_mut() }) {
+            (false, Some(count)) => Some(RuntimeNames {
+                // SAFETY: as above.
+                records: unsafe { core::slice::from_raw_parts_mut(records, BG_ANIM_MAX_ANIMATIONS) },
+                count,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// `BG_AnimationIndexForString`.

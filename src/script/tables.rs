@@ -158,6 +158,67 @@ impl TableName {
     }
 }
 
+/// The engine's weapon list (`bg_numWeapons`, `bg_weaponInfos`), read when
+/// its names are taken: the names of weapons 1 to `bg_numWeapons` (at most
+/// `MAX_WEAPONS - 1`), a missing list or record giving a NULL name
+/// (divergence: the C would crash).
+#[derive(Clone, Copy)]
+pub struct WeaponList<'w> {
+    count: *const i32,
+    infos: *const *mut *mut weaponInfo_t,
+    _memory: core::marker::PhantomData<&'w weaponInfo_t>,
+}
+
+impl WeaponList<'_> {
+    /// # Safety
+    /// Raw engine memory (docs/ABI.md, "Raw engine memory"): `count` and
+    /// `infos` are the engine's globals, valid for `'w`; `*infos` is NULL or
+    /// an array of at least `*count + 1` pointers, each NULL or a live
+    /// record whose `pickupName` is as for [`TableName::new`].
+    pub const unsafe fn engine(count: *const i32, infos: *const *mut *mut weaponInfo_t) -> Self {
+        WeaponList { count, infos, _memory: core::marker::PhantomData }
+    }
+}
+
+impl IntoIterator for WeaponList<'_> {
+    type Item = TableName;
+    type IntoIter = WeaponNames;
+
+    fn into_iter(self) -> WeaponNames {
+        // SAFETY: the engine's globals (the constructor's contract).
+        let (count, infos) = unsafe { (*self.count, *self.infos) };
+        WeaponNames { infos, next: 1, end: count.clamp(0, MAX_WEAPONS as i32 - 1) as usize }
+    }
+}
+
+/// The names of a [`WeaponList`].
+pub struct WeaponNames {
+    infos: *mut *mut weaponInfo_t,
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for WeaponNames {
+    type Item = TableName;
+
+    fn next(&mut self) -> Option<TableName> {
+        if self.next > self.end {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        if self.infos.is_null() {
+            return Some(TableName::NULL);
+        }
+        // SAFETY: `i <= *count`: an element of the engine's array, NULL or
+        // a live record whose name a table may keep (WeaponList::engine).
+        unsafe {
+            let info = *self.infos.add(i);
+            Some(if info.is_null() { TableName::NULL } else { TableName::new((*info).pickupName) })
+        }
+    }
+}
+
 /// The literal stored as weapon 0.
 pub const WEAPON_NONE: &[u8] = b"none\0";
 
@@ -217,6 +278,11 @@ pub enum Values<'t> {
     Module(ValueTable),
     /// A caller's table.
     External(ExternalTable<'t>),
+}
+
+/// One element of the exported `bgAnimConditionTypes`.
+pub const fn condition_type(mode: i32, values: *mut S) -> bg_anim_condition_type_t {
+    bg_anim_condition_type_t { mode, values }
 }
 
 /// `bgAnimConditionTypes`: mode and value table per condition type.
@@ -282,6 +348,15 @@ pub unsafe fn c_string<'a>(name: *const c_char) -> Option<&'a [u8]> {
     }
     // SAFETY: guaranteed by the caller.
     Some(unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes())
+}
+
+/// Reads a NUL-terminated C string as a [`CStr`](core::ffi::CStr).
+///
+/// # Safety
+/// As [`c_string`].
+pub unsafe fn c_str<'a>(name: *const c_char) -> Option<&'a core::ffi::CStr> {
+    // SAFETY: guaranteed by the caller.
+    (!name.is_null()).then(|| unsafe { core::ffi::CStr::from_ptr(name) })
 }
 
 /// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or

@@ -14,29 +14,8 @@ use crate::tree::names::Names;
 use crate::tree::registry::AnimTrees;
 use core::ffi::{c_char, c_void};
 
-crate::cell::module_globals! {
-    fn reset_globals;
-    /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
-    /// tree (what `#animtree` pushes).
-    #[no_mangle]
-    pub static script_activeAnimTreeHandle: ModuleCell<i32> = 0;
-    /// `script_animCurrentUsingTree`: the reference set `%name` goes to (0: none).
-    #[no_mangle]
-    pub static script_animCurrentUsingTree: ModuleCell<u16> = 0;
-    /// `script_animCommentDepth`: depth of `/# ... #/` (written by the compiler).
-    #[no_mangle]
-    pub static script_animCommentDepth: ModuleCell<i32> = 0;
-    /// `script_animTreeChecksum`: checksum over the trees built.
-    #[no_mangle]
-    pub static script_animTreeChecksum: ModuleCell<u32> = 0;
-    /// `xanim_activePoolPayloadSlot`: registry row 0/1 (written by the engine).
-    #[no_mangle]
-    pub static xanim_activePoolPayloadSlot: ModuleCell<i32> = 0;
-    /// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored it
-    /// (read when a tree is parsed).
-    #[no_mangle]
-    pub static script_animCheckEnabled: ModuleCell<i32> = 0;
-}
+use crate::cell::module_globals as animtree_globals;
+include!("globals.rs");
 
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());

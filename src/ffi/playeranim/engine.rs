@@ -7,10 +7,11 @@
 //!   each call), the script-VM import table `cg_scriptImports` and the
 //!   Windows CRT random range.
 //!
-//! Both offer the same functions with the same arguments; the parser
-//! (`parse.rs`) and the runtime (`runtime.rs`) call only these. Each import
-//! is declared once, and in the cgame flavour there is one trap wrapper and
-//! one import-slot lookup.
+//! Both offer the same functions with the same arguments; the core's engine
+//! traits (`ParseEngine`, `TreeEngine`, `RuntimeEngine`, `FinalizeEngine`),
+//! implemented below over them, are all the exports hand the core. Each
+//! import is declared once, and in the cgame flavour there is one trap
+//! wrapper and one import-slot lookup.
 //!
 //! SAFETY (every function of both flavours): an engine import called with
 //! plain values and with pointers the caller guarantees (NUL-terminated
@@ -23,6 +24,129 @@
 pub(super) use game::*;
 #[cfg(feature = "cgame")]
 pub(super) use cgame::*;
+
+// ---- the core's engines over these imports ---------------------------------
+
+use super::bgs;
+use crate::abi::common::{scr_anim_t, XAnim};
+use crate::script::engine::ParseEngine;
+use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
+use core::ffi::{c_char, c_int, CStr};
+
+/// The engine imports the parser uses.
+pub(super) struct Engine;
+
+impl ParseEngine for Engine {
+    fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
+        let mut handle: c_int = 0;
+        // SAFETY: NUL-terminated path and a live handle slot.
+        let length = unsafe { fs_open_read(path.as_ptr(), &mut handle) };
+        (length, handle)
+    }
+
+    fn fs_read(&mut self, buffer: &mut [u8], length: i32, handle: i32) {
+        let length = length.clamp(0, buffer.len() as i32);
+        // SAFETY: the buffer holds at least `length` bytes.
+        unsafe { fs_read(buffer.as_mut_ptr().cast(), length, handle) }
+    }
+
+    fn fs_close(&mut self, handle: i32) {
+        // SAFETY: plain value.
+        unsafe { fs_close(handle) }
+    }
+
+    fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t) {
+        // SAFETY: NUL-terminated strings and a live output record.
+        unsafe { find_anim(tree.as_ptr(), name.as_ptr(), out) }
+    }
+
+    fn sound_alias(&mut self, name: &CStr) -> *const c_char {
+        // The original reads the callback through the published table
+        // pointer cast to `bgs_t`; the table is `bgs.animationTable`, so
+        // this is `bgs.soundAliasCallback` (divergence for any other table:
+        // still bgs's callback, never memory past a foreign table).
+        // SAFETY: reads one field of the game's `bgs`, outside the table.
+        let callback = unsafe { core::ptr::addr_of!((*bgs.as_ptr()).soundAliasCallback).read() };
+        match callback {
+            // SAFETY: the engine's callback with a NUL-terminated name.
+            Some(f) => unsafe { f(name.as_ptr()) },
+            // Divergence (NULL callback): no alias.
+            None => core::ptr::null(),
+        }
+    }
+}
+
+/// The engine services for the runtime.
+pub(super) struct Runtime;
+
+impl RuntimeEngine for Runtime {
+    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: engine import with plain integer arguments.
+        unsafe { rand_range(minimum, maximum) }
+    }
+
+    fn sound_event(&mut self, client_num: i32, alias: *const c_char) {
+        // The original casts the table pointer to `bgs_t *` and reads the
+        // callback field that follows the table. The published table is
+        // `bgs.animationTable` (offset 0 of `bgs`), so that field is
+        // `bgs.soundEventCallback`, read here directly (divergence for any
+        // other table, as for the alias callback: still bgs's callback,
+        // never memory past a foreign table).
+        // SAFETY: one field of the game's `bgs`, outside the table (which
+        // may be borrowed), read by value through a raw pointer; no
+        // reference to the whole `bgs_t` is formed.
+        let callback = unsafe { core::ptr::addr_of!((*bgs.as_ptr()).soundEventCallback).read() };
+        if let Some(callback) = callback {
+            // SAFETY: the engine-installed callback with the alias pointer the
+            // alias callback returned.
+            unsafe { callback(client_num, alias) }
+        }
+    }
+}
+
+/// The XAnim queries of the finalize step.
+pub(super) struct Finalize;
+
+impl FinalizeEngine for Finalize {
+    fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
+        // SAFETY: engine import; the tree pointer is the engine's own.
+        unsafe { anims_index(tree) }
+    }
+    fn tree_size(&mut self, tree: *mut XAnim) -> i32 {
+        // SAFETY: as above.
+        unsafe { tree_size(tree) }
+    }
+    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with integer arguments.
+        unsafe { is_primitive(tree_index, anim_index) }
+    }
+    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
+        // SAFETY: engine import; the result is NULL or a NUL-terminated
+        // string the engine keeps alive at least until the next trap.
+        let name = unsafe { anim_name(tree_index, anim_index) };
+        // SAFETY: checked for NULL; see above.
+        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
+    }
+    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
+        // SAFETY: engine import.
+        unsafe { length(tree, anim_index) }
+    }
+    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]) {
+        // SAFETY: engine import writing into the two live arrays.
+        unsafe { rel_delta(tree_index, anim_index, rotation.as_mut_ptr(), movement.as_mut_ptr()) }
+    }
+    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool {
+        // SAFETY: engine import with integer arguments.
+        unsafe { is_looped(tree_index, anim_index) }
+    }
+}
+
+impl TreeEngine for Engine {
+    fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim {
+        // SAFETY: engine import with a NUL-terminated name.
+        unsafe { find_anim_tree(name.as_ptr()) }
+    }
+}
 
 /// The game flavour's imports.
 ///

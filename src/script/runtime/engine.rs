@@ -8,6 +8,7 @@
 //! callers hold only plain values and references across them.
 
 use crate::abi::common::XAnim;
+use crate::script::engine::ParseEngine;
 use core::ffi::{c_char, CStr};
 
 /// Engine services used while selecting and playing animations.
@@ -16,7 +17,8 @@ pub trait RuntimeEngine {
     /// `coduo_crt_randrange` in cgame): always called as `(0, commandCount)`.
     fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32;
     /// `bgs.soundEventCallback(clientNum, alias)`, reached through the table
-    /// pointer cast to `bgs_t` as the original does. `alias` is non-NULL.
+    /// pointer cast to `bgs_t` as the original does (the runtime calls it
+    /// only while a table is published). `alias` is non-NULL.
     fn sound_event(&mut self, client_num: i32, alias: *const c_char);
 }
 
@@ -40,4 +42,11 @@ pub trait FinalizeEngine {
     fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]);
     /// `trap_XAnimIsLooped`.
     fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool;
+}
+
+/// Engine services used by `BG_FindAnims`, `BG_FindAnimTree` and
+/// `BG_FindAnimTrees`: the parser's `Scr_FindAnim`, and `Scr_FindAnimTree`.
+pub trait TreeEngine: ParseEngine {
+    /// `Scr_FindAnimTree(name)`: the tree, NULL when there is none.
+    fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim;
 }

@@ -12,6 +12,7 @@
 //! animation runtime").
 
 pub mod engine;
+pub mod state;
 
 use crate::abi::bg::*;
 use crate::error::{CText, Failure, Outcome};
