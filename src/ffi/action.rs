@@ -77,7 +77,7 @@ fn to_i32(value: usize) -> i32 {
 /// Creates an empty table; NULL when memory is exhausted. Free it with
 /// `uoanim_action_table_free`.
 #[no_mangle]
-pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
+extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
     let layout = Layout::new::<uoanim_action_table>();
     // SAFETY: the layout has a non-zero size (the table is an array).
     let raw = unsafe { alloc(layout) }.cast::<uoanim_action_table>();
@@ -97,7 +97,7 @@ pub extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
 /// `table` is NULL or a live table from `uoanim_action_table_new`, not used
 /// afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_table_free(table: *mut uoanim_action_table) {
+unsafe extern "C" fn uoanim_action_table_free(table: *mut uoanim_action_table) {
     if !table.is_null() {
         // SAFETY: allocated in `uoanim_action_table_new` by the global
         // allocator with this type's layout, as `Box` does; the caller
@@ -116,7 +116,7 @@ pub unsafe extern "C" fn uoanim_action_table_free(table: *mut uoanim_action_tabl
 /// `table` is NULL or a live table; `name` is NULL or a NUL-terminated string
 /// (only its first 64 bytes are ever read).
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_table_add(
+unsafe extern "C" fn uoanim_action_table_add(
     table: *mut uoanim_action_table,
     name: *const c_char,
     kind: i32,
@@ -139,7 +139,7 @@ pub unsafe extern "C" fn uoanim_action_table_add(
 /// # Safety
 /// `table` is NULL or a live table.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_table) -> i32 {
+unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_table) -> i32 {
     // SAFETY: NULL or a live table (caller).
     unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.len()))
 }
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn uoanim_action_table_count(table: *const uoanim_action_t
 /// # Safety
 /// `table` is NULL or a live table.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_table_root(table: *const uoanim_action_table) -> i32 {
+unsafe extern "C" fn uoanim_action_table_root(table: *const uoanim_action_table) -> i32 {
     // SAFETY: NULL or a live table (caller).
     unsafe { table.as_ref() }.map_or(-1, |t| to_i32(t.table.root()))
 }
@@ -168,7 +168,7 @@ pub unsafe extern "C" fn uoanim_action_table_root(table: *const uoanim_action_ta
 /// `table` is NULL or a live table; `text` is NULL or a NUL-terminated
 /// string; `error` is NULL or valid for writes of `error_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_table_parse(
+unsafe extern "C" fn uoanim_action_table_parse(
     table: *mut uoanim_action_table,
     text: *const c_char,
     error: *mut c_char,
@@ -210,7 +210,7 @@ pub unsafe extern "C" fn uoanim_action_table_parse(
 /// # Safety
 /// `table` is NULL or a live table.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_find(
+unsafe extern "C" fn uoanim_action_find(
     table: *const uoanim_action_table,
     kind: i32,
     dir_x: f32,
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn uoanim_action_find(
 /// # Safety
 /// `table` is NULL or a live table.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_action_name(table: *const uoanim_action_table, index: i32) -> *const c_char {
+unsafe extern "C" fn uoanim_action_name(table: *const uoanim_action_table, index: i32) -> *const c_char {
     // SAFETY: NULL or a live table (caller).
     let Some(table) = (unsafe { table.as_ref() }) else { return ptr::null() };
     let entry = usize::try_from(index).ok().and_then(|i| table.table.get(i));

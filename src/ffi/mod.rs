@@ -2,18 +2,24 @@
 //! the single place where a core [`Failure`](crate::error::Failure) becomes a
 //! call to the engine's error function.
 //!
-//! Rules (docs/ABI.md, "The boundary"):
+//! Rules (docs/ABI.md, "The boundary"), held by the structure and checked
+//! on the compiled library:
 //!
-//! * every exported function runs its body in [`guard`]: a closure returning
-//!   `Result<T, Failure>` that has returned (and dropped everything it
-//!   owned) before [`raise::raise`] writes the failure's text and calls the
-//!   engine;
-//! * pointers are checked here and turned into references or safe values; a
-//!   NULL that the original would dereference gets the documented fallback;
-//! * the core never sees the engine's error functions: they are declared in
-//!   [`raise`], which is private to this module.
+//! * an export converts its arguments ([`arg`], the core's `unsafe`
+//!   constructors) and calls one core function; a NULL the original would
+//!   dereference gets the documented fallback;
+//! * a core failure reaches the engine only through [`guard`]: the error
+//!   functions are declared in [`raise`], private to this module, and only
+//!   the guard's cold frame calls it, once the export's closure has returned
+//!   and dropped what it owned; an export that cannot fail has no guard;
+//! * no export calls another, or hands another to the engine as a callback:
+//!   shared work is a private function or a core function.
+//!
+//! `scripts/check-boundary.py` (run by `make test`) reads the library
+//! compiled at opt-level 0 and fails when an export reaches another export
+//! or anything but `raise_cold` reaches the engine's error functions.
 
-/// The guard every exported function runs its body in.
+/// The guard of every export that can fail.
 ///
 /// ```text
 /// #[no_mangle]

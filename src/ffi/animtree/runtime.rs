@@ -61,7 +61,7 @@ pub(in crate::ffi) unsafe fn names<'a>() -> &'a Names {
 /// # Safety
 /// Module contract: not called while another export of the unit runs.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_animtree_reset() {
+unsafe extern "C" fn uoanim_animtree_reset() {
     // SAFETY: module contract; no reference into a global is live between
     // exports.
     unsafe {
@@ -76,21 +76,21 @@ pub unsafe extern "C" fn uoanim_animtree_reset() {
 /// # Safety
 /// Calls the engine's hunk allocator.
 #[no_mangle]
-pub unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
+unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
     // SAFETY: plain engine call.
     unsafe { super::engine::precache_alloc(size) }
 }
 
 /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
 #[no_mangle]
-pub extern "C" fn SetAnimCheck(enabled: i32) {
+extern "C" fn SetAnimCheck(enabled: i32) {
     // SAFETY: module contract.
     unsafe { module() }.set_anim_check(enabled)
 }
 
 /// `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
 #[no_mangle]
-pub extern "C" fn Scr_BeginLoadAnimTrees() {
+extern "C" fn Scr_BeginLoadAnimTrees() {
     // SAFETY: module contract.
     unsafe { module() }.begin_load()
 }
@@ -100,7 +100,7 @@ pub extern "C" fn Scr_BeginLoadAnimTrees() {
 /// # Safety
 /// `animTreeName` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u32) {
+unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u32) {
     // SAFETY: module contract; the caller's string.
     guard(|| unsafe { module() }.using_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(animTreeName) }, sourcePos))
 }
@@ -112,7 +112,7 @@ pub unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u
 /// `filename` is NULL or a NUL-terminated string; `treeIndex` is NULL or
 /// points to an `int32_t`.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeIndex: *mut i32) -> u16 {
+unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeIndex: *mut i32) -> u16 {
     // SAFETY: module contract; the caller's string.
     let (using, index) = guard(|| unsafe { module() }.using_tree_internal(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }));
     // SAFETY: NULL or the caller's int.
@@ -128,7 +128,7 @@ pub unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeInde
 /// # Safety
 /// `animRef` points to 4 writable bytes (any alignment).
 #[no_mangle]
-pub unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, sourcePos: u32) {
+unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, sourcePos: u32) {
     // SAFETY: module contract.
     guard(|| unsafe { module() }.emit_animation(&mut Engine { alloc: None }, animRef as usize, animHandle, sourcePos))
 }
@@ -138,7 +138,7 @@ pub unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16
 /// # Safety
 /// Strings are NULL or NUL-terminated; `animRef` points to a `scr_anim_t`.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, animRef: *mut crate::abi::common::scr_anim_t) {
+unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, animRef: *mut crate::abi::common::scr_anim_t) {
     // SAFETY: module contract; the caller's strings.
     let (tree_name, anim_name) = unsafe { (c_str_or_empty(treeName), c_str_or_empty(animName)) };
     // SAFETY: module contract.
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const 
 /// # Safety
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_alloc_t) {
+unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_alloc_t) {
     // SAFETY: module contract.
     guard(|| unsafe { module() }.precache(&mut Engine { alloc: allocCallback }))
 }
@@ -160,7 +160,7 @@ pub unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_a
 /// # Safety
 /// `allocCallback` is a valid allocator.
 #[no_mangle]
-pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: script_anim_tree_alloc_t) {
+unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: script_anim_tree_alloc_t) {
     // SAFETY: module contract.
     guard(|| unsafe { module() }.load_at_index(&mut Engine { alloc: allocCallback }, treeIndex))
 }
@@ -173,7 +173,7 @@ pub unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: 
 /// `filename` is NULL or a NUL-terminated string.
 #[cfg(not(feature = "client"))]
 #[no_mangle]
-pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
+unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
     // SAFETY: module contract; the caller's string.
     let tree = unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) });
     script_anim_tree_ref_t { tree: tree as *mut XAnim }
@@ -186,14 +186,14 @@ pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_ani
 /// `filename` is NULL or a NUL-terminated string.
 #[cfg(feature = "client")]
 #[no_mangle]
-pub unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
+unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
     // SAFETY: module contract; the caller's string.
     unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }) as *mut XAnim
 }
 
 /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
 #[no_mangle]
-pub extern "C" fn Scr_EndLoadAnimTrees() {
+extern "C" fn Scr_EndLoadAnimTrees() {
     // SAFETY: module contract.
     unsafe { module() }.end_load()
 }
@@ -201,4 +201,4 @@ pub extern "C" fn Scr_EndLoadAnimTrees() {
 /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the queued
 /// references are kept in module state, so there is nothing to release.
 #[no_mangle]
-pub extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {}
+extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {}

@@ -73,7 +73,7 @@ const XANIM_RUNTIME_TREE_MT_TAG: i32 = 5;
 /// # Safety
 /// `tree` is NULL or an engine tree; `animName` NULL or NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
+unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
     guard(|| {
         if animName.is_null() {
             return Err(core_tree::MissingAsset.named(Name::C(CText::NULL)));
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, anim
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimSetParentNode(
+unsafe extern "C" fn XAnimSetParentNode(
     tree: *mut XAnim,
     nodeIndex: u16,
     unusedName: *const c_char,
@@ -118,7 +118,7 @@ pub unsafe extern "C" fn XAnimSetParentNode(
 /// # Safety
 /// `alloc` is NULL or an allocator returning NULL or `size` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimAllocTree(
+unsafe extern "C" fn XAnimAllocTree(
     name: *const c_char,
     nodeCount: u32,
     alloc: script_anim_tree_alloc_t,
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn XAnimAllocTree(
 /// # Safety
 /// `sourceTree` is NULL or an engine tree; `alloc` as for `XAnimAllocTree`.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: script_anim_tree_alloc_t) -> *mut XAnimTree {
+unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: script_anim_tree_alloc_t) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
     guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, alloc)))
 }
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: sc
 /// `runtimeTree` is NULL or a runtime tree whose source is NULL or an engine
 /// tree; `copy` NULL or a function of that type.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tree_copy_t) {
+unsafe extern "C" fn XAnimCopyRuntimeTree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tree_copy_t) {
     // SAFETY: forwarded contract.
     unsafe { copy_runtime_tree(runtimeTree, copy) }
 }
@@ -170,7 +170,7 @@ unsafe fn copy_runtime_tree(runtimeTree: *mut XAnimTree, copy: xanim_runtime_tre
 /// # Safety
 /// Calls the engine's allocator.
 #[no_mangle]
-pub unsafe extern "C" fn MT_AllocAnimTree(size: usize) -> *mut c_void {
+unsafe extern "C" fn MT_AllocAnimTree(size: usize) -> *mut c_void {
     // SAFETY: the engine allocator.
     unsafe { mt_alloc_anim_tree(size) }
 }
@@ -204,7 +204,7 @@ unsafe extern "C" fn mt_free(data: *mut c_void, size: usize) {
 /// # Safety
 /// `sourceTree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
+unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
     guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(hunk_alloc_create_tree))))
 }
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAn
 /// # Safety
 /// `sourceTree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
+unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
     guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(mt_alloc_anim_tree))))
 }
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mu
 /// # Safety
 /// `runtimeTree` as for `XAnimCopyRuntimeTree`.
 #[no_mangle]
-pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
+unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
     // SAFETY: forwarded contract.
     unsafe { copy_runtime_tree(runtimeTree, Some(mt_free)) }
 }
@@ -236,7 +236,7 @@ pub unsafe extern "C" fn Com_XAnimFreeSmallTree(runtimeTree: *mut XAnimTree) {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32, requireLooping: u8) {
+unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32, requireLooping: u8) {
     guard(|| {
         // SAFETY: engine tree by contract.
         match unsafe { handle_mut(tree) } {
@@ -251,7 +251,7 @@ pub unsafe extern "C" fn XAnimFillInSyncNodes_r(tree: *mut XAnim, animIndex: u32
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32) {
+unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32) {
     guard(|| {
         // SAFETY: engine tree by contract.
         match unsafe { handle_mut(tree) } {
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes_r(tree: *mut XAnim, animIndex: u32)
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
+unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
     guard(|| {
         // SAFETY: engine tree by contract.
         match unsafe { handle_mut(tree) } {
@@ -284,7 +284,7 @@ pub unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
+unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex))
 }
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
+unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { query_handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
 }
@@ -306,7 +306,7 @@ pub unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, child
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
+unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
     // SAFETY: engine tree by contract.
     XAnimHandle::anim_name_of(unsafe { query_handle(tree) }, animIndex)
 }
@@ -316,7 +316,7 @@ pub unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *
 /// # Safety
 /// `runtimeTree` is NULL or a runtime tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree) -> *mut XAnim {
+unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree) -> *mut XAnim {
     if runtimeTree.is_null() {
         return core::ptr::null_mut();
     }
@@ -329,7 +329,7 @@ pub unsafe extern "C" fn XAnimRuntimeTreeSourceTree(runtimeTree: *mut XAnimTree)
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
+unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { handle(tree) }.map_or(0, |t| t.node_count() as i32)
 }
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
+unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex))
 }
@@ -351,7 +351,7 @@ pub unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
+unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex))
 }
@@ -362,7 +362,7 @@ pub unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
 #[inline(never)]
-pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
+unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex))
 }
@@ -372,7 +372,7 @@ pub unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-pub unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, notetrack: u16) -> i32 {
+unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, notetrack: u16) -> i32 {
     // SAFETY: engine tree by contract.
     unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
 }

@@ -57,7 +57,7 @@ pub(crate) fn weapons<'w>() -> WeaponList<'w> {
 /// # Safety
 /// Module contract: not called while another export of the unit runs.
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_playeranim_reset() {
+unsafe extern "C" fn uoanim_playeranim_reset() {
     guard(|| {
         // SAFETY: module contract; no reference into a global is live
         // between exports.
@@ -68,7 +68,7 @@ pub unsafe extern "C" fn uoanim_playeranim_reset() {
 
 /// `void BG_InitWeaponStrings(void)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_InitWeaponStrings() {
+unsafe extern "C" fn BG_InitWeaponStrings() {
     guard(|| {
         // SAFETY: single-threaded module contract.
         unsafe { module() }.init_weapon_strings(weapons());
@@ -78,7 +78,7 @@ pub unsafe extern "C" fn BG_InitWeaponStrings() {
 
 /// `void BG_AnimParseAnimScript(table, runtimeAnimations, runtimeAnimationCount)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimParseAnimScript(
+unsafe extern "C" fn BG_AnimParseAnimScript(
     table: *mut bg_static_animation_table_t,
     runtimeAnimations: *mut bg_runtime_animation_t,
     runtimeAnimationCount: *mut i32,
@@ -93,14 +93,14 @@ pub unsafe extern "C" fn BG_AnimParseAnimScript(
 
 /// `int32_t BG_StringHashValue(const char *text)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_StringHashValue(text: *const c_char) -> i32 {
+unsafe extern "C" fn BG_StringHashValue(text: *const c_char) -> i32 {
     // SAFETY: a C string from the caller (NULL hashes to 0: divergence).
     guard(|| Ok(unsafe { c_string(text) }.map_or(0, string_hash)))
 }
 
 /// `int32_t BG_IndexForString(const char *name, bg_indexed_string_t *strings, qboolean allowMissing)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg_indexed_string_t, allowMissing: c_int) -> i32 {
+unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg_indexed_string_t, allowMissing: c_int) -> i32 {
     // SAFETY: caller's NUL-terminated name and NULL-name-terminated table
     // (NULL: no entries); module contract.
     guard(|| unsafe { session().index_for_string(c_string(name).unwrap_or(b""), ExternalTable::new(strings), allowMissing != 0) })
@@ -108,7 +108,7 @@ pub unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg
 
 /// `char *BG_CopyStringIntoBuffer(const char *text, char *buffer, uint32_t bufferSize, int32_t *used)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c_char, bufferSize: u32, used: *mut i32) -> *mut c_char {
+unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c_char, bufferSize: u32, used: *mut i32) -> *mut c_char {
     // SAFETY: caller's string, buffer of `bufferSize` bytes and counter;
     // module contract.
     guard(|| unsafe { session().copy_string_into_buffer(StringCopy::new(text, buffer, bufferSize), used.as_mut()) })
@@ -116,14 +116,14 @@ pub unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *m
 
 /// `int32_t BG_AnimationIndexForString(const char *name)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 {
+unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 {
     // SAFETY: module contract; the published pointers are the game's.
     guard(|| unsafe { player_anim().animation_index_for_string(&mut Engine, c_string(name).unwrap_or(b"")) })
 }
 
 /// `bg_static_animation_t *BG_AnimationForString(const char *name)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_static_animation_t {
+unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_static_animation_t {
     // SAFETY: module contract.
     guard(|| unsafe { player_anim().animation_for_string(c_string(name).unwrap_or(b"")) })
 }
@@ -132,7 +132,7 @@ pub unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_s
 
 /// `void BG_ParseConditionBits(char **parse, bg_indexed_string_t *values, int32_t conditionIndex, bg_condition_bits_t *bits)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_ParseConditionBits(
+unsafe extern "C" fn BG_ParseConditionBits(
     parse: *mut *mut c_char,
     values: *mut bg_indexed_string_t,
     conditionIndex: i32,
@@ -147,7 +147,7 @@ pub unsafe extern "C" fn BG_ParseConditionBits(
 
 /// `qboolean BG_ParseConditions(char **parse, bg_anim_script_t *script)`.
 #[no_mangle]
-pub unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg_anim_script_t) -> c_int {
+unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg_anim_script_t) -> c_int {
     // SAFETY: caller's cursor and script (module contract).
     guard(|| unsafe { player_anim().parse_conditions(&mut Engine, Cursor::new(parse), CallerRecord::new(script)) })
 }
@@ -157,7 +157,7 @@ pub unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mu
 /// Entries are read and stamped in the published table (`animations` is
 /// that table's `entries` in every call of the original).
 #[no_mangle]
-pub unsafe extern "C" fn BG_ParseCommands(parse: *mut *mut c_char, script: *mut bg_anim_script_t, animations: *mut bg_static_animation_t) {
+unsafe extern "C" fn BG_ParseCommands(parse: *mut *mut c_char, script: *mut bg_anim_script_t, animations: *mut bg_static_animation_t) {
     let _ = animations;
     // SAFETY: caller's cursor and script (module contract).
     guard(|| unsafe { player_anim().parse_commands(&mut Engine, Cursor::new(parse), CallerRecord::new(script)) })
@@ -178,7 +178,7 @@ static PARSE_ERROR_MESSAGE: ModuleCell<[u8; 1024]> = ModuleCell::new([0; 1024]);
 /// `format` and `args` form a valid `printf` call.
 /// cbindgen:ignore
 #[no_mangle]
-pub unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
+unsafe extern "C" fn uoanim_internal_pa_parse_error_va(format: *const c_char, args: *mut core::ffi::c_void) {
     guard(|| {
         // SAFETY: caller contract; the message is formatted by the C library
         // into the module's buffer (module contract: nothing else uses it

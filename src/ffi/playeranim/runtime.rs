@@ -42,7 +42,7 @@ unsafe fn state<'a>() -> State<'a> {
 
 /// `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, script: *const bg_anim_script_t) -> qboolean {
+unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, script: *const bg_anim_script_t) -> qboolean {
     guard(|| {
         if clientInfo.is_null() || script.is_null() {
             return Ok(0);
@@ -55,7 +55,7 @@ pub unsafe extern "C" fn BG_EvaluateConditions(clientInfo: *mut clientInfo_t, sc
 
 /// `bg_anim_script_t *BG_FirstValidItem(int32_t clientNum, const bg_anim_script_list_t *scriptList);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
+unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg_anim_script_list_t) -> *mut bg_anim_script_t {
     guard_with(|| {
         // SAFETY: caller-provided list (or NULL), whose slots hold NULL or
         // live scripts (engine contract); module contract.
@@ -66,14 +66,14 @@ pub unsafe extern "C" fn BG_FirstValidItem(clientNum: i32, scriptList: *const bg
 
 /// `void BG_UpdateConditionValue(int32_t clientNum, int32_t conditionType, int32_t value, qboolean checkConversion);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
+unsafe extern "C" fn BG_UpdateConditionValue(clientNum: i32, conditionType: i32, value: i32, checkConversion: qboolean) {
     // SAFETY: module contract.
     guard_with(|| unsafe { state() }.update_condition_value(clientNum, conditionType, value, checkConversion != 0))
 }
 
 /// `int32_t BG_GetConditionValue(clientInfo_t *clientInfo, int32_t conditionType, qboolean convertBitset);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_GetConditionValue(clientInfo: *mut clientInfo_t, conditionType: i32, convertBitset: qboolean) -> i32 {
+unsafe extern "C" fn BG_GetConditionValue(clientInfo: *mut clientInfo_t, conditionType: i32, convertBitset: qboolean) -> i32 {
     guard(|| {
         // SAFETY: caller-provided row (or NULL).
         Ok(unsafe { clientInfo.as_ref() }
@@ -85,7 +85,7 @@ pub unsafe extern "C" fn BG_GetConditionValue(clientInfo: *mut clientInfo_t, con
 
 /// `int32_t BG_PlayAnim(playerState_t *player, uint32_t animationIndex, uint32_t bodyPart, int32_t duration, qboolean setTimer, qboolean restartSame, qboolean force);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_PlayAnim(
+unsafe extern "C" fn BG_PlayAnim(
     player: *mut playerState_t,
     animationIndex: u32,
     bodyPart: u32,
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn BG_PlayAnim(
 
 /// `int32_t BG_PlayAnimName(playerState_t *player, const char *animationName, uint32_t bodyPart, qboolean setTimer, qboolean restartSame, qboolean force);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_PlayAnimName(
+unsafe extern "C" fn BG_PlayAnimName(
     player: *mut playerState_t,
     animationName: *const c_char,
     bodyPart: u32,
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn BG_PlayAnimName(
 
 /// `int32_t BG_AnimScriptAnimation(const bg_anim_script_command_t *command, playerState_t *player, qboolean setTimer, qboolean restartSame, qboolean force);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimScriptAnimation(
+unsafe extern "C" fn BG_AnimScriptAnimation(
     command: *const bg_anim_script_command_t,
     player: *mut playerState_t,
     setTimer: qboolean,
@@ -140,7 +140,7 @@ pub unsafe extern "C" fn BG_AnimScriptAnimation(
 
 /// `int32_t BG_ExecuteCommand(playerState_t *player, int32_t stateIndex, int32_t animGroup, qboolean restartSame);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
+unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateIndex: i32, animGroup: i32, restartSame: qboolean) -> i32 {
     guard_with(|| {
         // SAFETY: caller-provided player state (or NULL); module contract.
         let Some(player) = (unsafe { player.as_mut() }) else { return Ok(-1) };
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn BG_ExecuteCommand(player: *mut playerState_t, stateInde
 
 /// `int32_t BG_AnimScriptStateChange(playerState_t *player, int32_t fromState, int32_t toState);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
+unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fromState: i32, toState: i32) -> i32 {
     guard_with(|| {
         // SAFETY: caller-provided player state (or NULL); module contract.
         let Some(player) = (unsafe { player.as_mut() }) else { return Ok(-1) };
@@ -160,7 +160,7 @@ pub unsafe extern "C" fn BG_AnimScriptStateChange(player: *mut playerState_t, fr
 
 /// `int32_t BG_AnimScriptEvent(playerState_t *player, bg_anim_event_t event, qboolean restartSame, qboolean force);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
+unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c_int, restartSame: qboolean, force: qboolean) -> i32 {
     guard_with(|| {
         // SAFETY: caller-provided player state (or NULL); module contract.
         let Some(player) = (unsafe { player.as_mut() }) else { return Ok(-1) };
@@ -170,7 +170,7 @@ pub unsafe extern "C" fn BG_AnimScriptEvent(player: *mut playerState_t, event: c
 
 /// `int32_t BG_GetAnimScriptEvent(playerState_t *player, bg_anim_event_t event);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
+unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event: c_int) -> i32 {
     guard_with(|| {
         // SAFETY: caller-provided player state (or NULL), read only; module
         // contract.
@@ -183,14 +183,14 @@ pub unsafe extern "C" fn BG_GetAnimScriptEvent(player: *mut playerState_t, event
 
 /// `char *BG_GetAnimString(uint32_t animationIndex);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_GetAnimString(animationIndex: u32) -> *mut c_char {
+unsafe extern "C" fn BG_GetAnimString(animationIndex: u32) -> *mut c_char {
     // SAFETY: module contract.
     guard(|| unsafe { player_anim() }.get_anim_string(animationIndex))
 }
 
 /// `bg_static_animation_t *BG_GetAnimationForIndex(int32_t clientNum, uint32_t animationIndex);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_GetAnimationForIndex(clientNum: i32, animationIndex: u32) -> *mut bg_static_animation_t {
+unsafe extern "C" fn BG_GetAnimationForIndex(clientNum: i32, animationIndex: u32) -> *mut bg_static_animation_t {
     let _ = clientNum; // unused by the original too
     // SAFETY: module contract.
     guard(|| unsafe { player_anim() }.get_animation_for_index(animationIndex))
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn BG_GetAnimationForIndex(clientNum: i32, animationIndex:
 
 /// `bg_runtime_animation_t *BG_LoadAnimForAnimIndex(uint32_t animIndex);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runtime_animation_t {
+unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runtime_animation_t {
     // SAFETY: module contract.
     guard(|| unsafe { player_anim() }.load_anim_for_anim_index(animIndex))
 }
@@ -207,7 +207,7 @@ pub unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runt
 
 /// `void BG_FindAnims(void);` — root, torso, legs, turning of "multiplayer".
 #[no_mangle]
-pub unsafe extern "C" fn BG_FindAnims() {
+unsafe extern "C" fn BG_FindAnims() {
     guard(|| {
         // SAFETY: the engine's `bgs`, not otherwise reached meanwhile.
         state::find_anims(&mut Engine, unsafe { bgs.get() });
@@ -221,7 +221,7 @@ pub unsafe extern "C" fn BG_FindAnims() {
 /// hidden result pointer, as gcc does for every struct).
 #[cfg(feature = "game")]
 #[no_mangle]
-pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> script_anim_tree_ref_t {
+unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> script_anim_tree_ref_t {
     guard(|| Ok(script_anim_tree_ref_t { tree: state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0)? }))
 }
 
@@ -230,13 +230,13 @@ pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing
 /// cgame unit: returns the tree pointer itself.
 #[cfg(feature = "cgame")]
 #[no_mangle]
-pub unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut crate::abi::common::XAnim {
+unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut crate::abi::common::XAnim {
     guard(|| state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0))
 }
 
 /// `void BG_FindAnimTrees(void);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_FindAnimTrees() {
+unsafe extern "C" fn BG_FindAnimTrees() {
     // SAFETY: the engine's `bgs`, not otherwise reached meanwhile.
     guard(|| state::find_anim_trees(&mut Engine, unsafe { bgs.get() }))
 }
@@ -249,14 +249,14 @@ pub unsafe extern "C" fn BG_FindAnimTrees() {
 /// (`BG_AnimParseAnimScript(bgAnimStaticTable, NULL, NULL)`) and
 /// `BG_SetupAnimNoteTypes(bgAnimStaticTable)`, as the original.
 #[no_mangle]
-pub unsafe extern "C" fn BG_FinalizePlayerAnims() {
+unsafe extern "C" fn BG_FinalizePlayerAnims() {
     // SAFETY: module contract.
     guard(|| unsafe { player_anim() }.finalize_player_anims(&mut Engine, &mut Finalize, weapons()))
 }
 
 /// `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`
 #[no_mangle]
-pub unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_table_t) {
+unsafe extern "C" fn BG_SetupAnimNoteTypes(table: *mut bg_static_animation_table_t) {
     guard(|| {
         // SAFETY: caller-provided table (or NULL).
         if let Some(table) = unsafe { table.as_mut() } {
