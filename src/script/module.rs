@@ -33,6 +33,8 @@ macro_rules! player_anim_globals {
         pub struct Module<'a> {
             $($(#[$tdoc])* $tvis $tfield: &'a mut $tty,)*
             $($(#[$ddoc])* $dvis $dfield: &'a mut $dty,)*
+            /// Made by `unsafe` code only.
+            pub(crate) _vouched: $crate::script::module::Vouched,
         }
 
         /// Owned storage for a [`Module`] (tests and tools).
@@ -47,6 +49,9 @@ macro_rules! player_anim_globals {
             $($(#[$sdoc])* $svis $sfield: &'a mut $sty,)*
             $($(#[$pdoc])* $pvis $pfield: &'a mut $pty,)*
             $($(#[$zdoc])* $zvis $zfield: &'a mut $zty,)*
+            /// Made by `unsafe` code only: the script path and the saved
+            /// position are read as the C strings that code vouched for.
+            pub(crate) _vouched: $crate::script::module::Vouched,
         }
 
         /// The initial value of each global, one constant per field (so a
@@ -77,14 +82,16 @@ macro_rules! player_anim_globals {
             /// stored them is parsed again from the start (which clears
             /// them) before anything else.
             pub unsafe fn module(&mut self) -> Module<'_> {
-                Module { $($tfield: &mut self.$tfield,)* $($dfield: &mut self.$dfield,)* }
+                // SAFETY: forwarded contract.
+                let vouched = unsafe { $crate::script::module::Vouched::new() };
+                Module { $($tfield: &mut self.$tfield,)* $($dfield: &mut self.$dfield,)* _vouched: vouched }
             }
         }
 
         impl Module<'_> {
             /// The same globals, borrowed for a shorter time.
             pub fn reborrow(&mut self) -> Module<'_> {
-                Module { $($tfield: &mut *self.$tfield,)* $($dfield: &mut *self.$dfield,)* }
+                Module { $($tfield: &mut *self.$tfield,)* $($dfield: &mut *self.$dfield,)* _vouched: self._vouched }
             }
         }
     };
@@ -147,7 +154,13 @@ macro_rules! define_statics {
         #[allow(dead_code)]
         unsafe fn module<'a>() -> $crate::script::module::Module<'a> {
             // SAFETY: see above; every cell is a distinct static.
-            unsafe { $crate::script::module::Module { $($tfield: $tname.get(),)* $($dfield: $dname.get(),)* } }
+            unsafe {
+                $crate::script::module::Module {
+                    $($tfield: $tname.get(),)*
+                    $($dfield: $dname.get(),)*
+                    _vouched: $crate::script::module::Vouched::new(),
+                }
+            }
         }
 
         /// Borrows the rest of the module's globals.
@@ -159,7 +172,14 @@ macro_rules! define_statics {
         #[allow(dead_code)]
         unsafe fn session<'a>() -> $crate::script::module::SessionGlobals<'a> {
             // SAFETY: see above; every cell is a distinct static.
-            unsafe { $crate::script::module::SessionGlobals { $($sfield: $sname.get(),)* $($pfield: $pname.get(),)* $($zfield: $zname.get(),)* } }
+            unsafe {
+                $crate::script::module::SessionGlobals {
+                    $($sfield: $sname.get(),)*
+                    $($pfield: $pname.get(),)*
+                    $($zfield: $zname.get(),)*
+                    _vouched: $crate::script::module::Vouched::new(),
+                }
+            }
         }
 
         /// Borrows every global of the list.
@@ -175,3 +195,21 @@ macro_rules! define_statics {
 }
 #[allow(unused_imports)]
 pub(crate) use define_statics;
+
+/// The mark of a view over raw engine memory ([`Module`], [`SessionGlobals`])
+/// that `unsafe` code made: its field is private, so a view cannot be
+/// written as a plain struct literal, and the safe methods that read the
+/// view's raw pointers rely on the contract of the `unsafe` call that made
+/// it (docs/ABI.md, "Raw engine memory").
+#[derive(Clone, Copy)]
+pub struct Vouched(());
+
+impl Vouched {
+    /// # Safety
+    /// The caller makes a view whose raw pointers hold what the view's
+    /// documentation says (the names of its tables, the script path, the
+    /// saved position), for the view's lifetime.
+    pub const unsafe fn new() -> Self {
+        Vouched(())
+    }
+}

@@ -787,6 +787,8 @@ mod tests {
                 sessions: &mut self.sessions,
                 outer: &mut self.outer,
                 scratch: &mut self.scratch,
+                // SAFETY: the module's literal path, no saved position.
+                _vouched: unsafe { crate::script::module::Vouched::new() },
             };
             let p = Published { table: &mut self.table, runtime: &mut self.runtime, count: &mut self.count };
             // SAFETY: the tables hold the initial literals, the path is the
