@@ -571,6 +571,24 @@ impl MissingAsset {
     }
 }
 
+/// `XAnimSetLeafNode` as exported: a NULL name is the missing asset
+/// `(null)` (divergence: the original would pass NULL to the file system,
+/// docs/DIVERGENCES.md); without a tree the asset is still looked up, and
+/// its absence raised, as the original does before it writes the node.
+pub fn set_leaf_node_of<'a, E: XAnimEngine + ?Sized>(
+    engine: &mut E,
+    tree: Option<XAnimMut<'_>>,
+    node_index: u16,
+    anim_name: Option<&'a CStr>,
+) -> Result<(), Failure<'a>> {
+    let Some(name) = anim_name else { return Err(MissingAsset.named(Name::C(CText::NULL))) };
+    let set = match tree {
+        Some(mut tree) => set_leaf_node(engine, &mut tree, node_index, name),
+        None => find_leaf_asset(engine, name).map(|_| ()),
+    };
+    set.map_err(|missing| missing.named(Name::C(CText::new(name))))
+}
+
 /// `XAnimSetLeafNode`: looks the asset up (`FS_GetDataForFile("xanim",
 /// animName, "")`); missing → [`MissingAsset`]. Otherwise node
 /// `node_index` becomes a leaf (`childCount = 0`, `leafAsset`); its

@@ -9,7 +9,7 @@
 use crate::abi::xanim::{
     fileData_t, script_anim_tree_alloc_t, xanim_runtime_tree_copy_t, XAnim, XAnimTree,
 };
-use crate::error::{CText, Name};
+use crate::ffi::arg::c_str;
 use crate::ffi::guard;
 use crate::tree::xanim::{self as core_tree, XAnimEngine, XAnimHandle, XAnimMut};
 use core::ffi::{c_char, c_void, CStr};
@@ -74,19 +74,9 @@ const XANIM_RUNTIME_TREE_MT_TAG: i32 = 5;
 /// `tree` is NULL or an engine tree; `animName` NULL or NUL-terminated.
 #[no_mangle]
 unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
-    guard(|| {
-        if animName.is_null() {
-            return Err(core_tree::MissingAsset.named(Name::C(CText::NULL)));
-        }
-        // SAFETY: checked non-NULL, NUL-terminated by contract.
-        let name = unsafe { CStr::from_ptr(animName) };
-        // SAFETY: engine tree by contract.
-        let set = match unsafe { handle_mut(tree) } {
-            Some(mut tree) => core_tree::set_leaf_node(&mut Engine, &mut tree, nodeIndex, name),
-            None => core_tree::find_leaf_asset(&mut Engine, name).map(|_| ()),
-        };
-        set.map_err(|missing| missing.named(Name::C(CText::new(name))))
-    })
+    // SAFETY: engine tree and NULL or NUL-terminated name by contract.
+    let (tree, name) = unsafe { (handle_mut(tree), c_str(animName)) };
+    guard(|| core_tree::set_leaf_node_of(&mut Engine, tree, nodeIndex, name))
 }
 
 /// `void XAnimSetParentNode(XAnim *tree, uint16_t nodeIndex, const char *unusedName,
