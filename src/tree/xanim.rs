@@ -114,8 +114,10 @@ pub struct XAnimMut<'a> {
 ///
 /// The jump reaches 127 bytes: only for small functions, the query exports
 /// (and, in the tests, the query methods kept out of line). A use in a
-/// function whose miss path ends up farther away fails to assemble.
-#[cfg(target_arch = "x86_64")]
+/// function whose miss path ends up farther away fails to assemble, so the
+/// builds that grow the code (without optimisation, with debug assertions,
+/// instrumented for fuzzing) test and jump as usual.
+#[cfg(all(target_arch = "x86_64", not(any(debug_assertions, fuzzing))))]
 macro_rules! non_null_or_return {
     ($p:expr, $miss:expr) => {{
         let p = $p;
@@ -134,7 +136,7 @@ macro_rules! non_null_or_return {
 }
 /// `$p` (a raw pointer), or `return $miss` from the enclosing function when
 /// it is NULL (see the x86_64 definition).
-#[cfg(target_arch = "x86")]
+#[cfg(all(target_arch = "x86", not(any(debug_assertions, fuzzing))))]
 macro_rules! non_null_or_return {
     ($p:expr, $miss:expr) => {{
         let p = $p;
@@ -152,8 +154,8 @@ macro_rules! non_null_or_return {
     }};
 }
 /// `$p` (a raw pointer), or `return $miss` from the enclosing function when
-/// it is NULL.
-#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+/// it is NULL (other targets, and the builds above that grow the code).
+#[cfg(any(not(any(target_arch = "x86", target_arch = "x86_64")), debug_assertions, fuzzing))]
 macro_rules! non_null_or_return {
     ($p:expr, $miss:expr) => {{
         let p = $p;

@@ -451,6 +451,9 @@ extern "C" {
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 core::arch::global_asm!(
     ".text",
+    // Global: the test that calls a probe may be in another codegen unit.
+    ".globl uoanim_internal_xanim_length_extended_probe",
+    ".globl uoanim_internal_xanim_length_binary64_probe",
     "uoanim_internal_xanim_length_extended_probe:",
     "    pushq %rbx",
     "    movq %rdx, %rbx",
@@ -472,6 +475,9 @@ core::arch::global_asm!(
 #[cfg(target_arch = "x86")]
 core::arch::global_asm!(
     ".text",
+    // Global: the test that calls a probe may be in another codegen unit.
+    concat!(".globl ", crate::asm::c_name!("uoanim_internal_xanim_length_extended_probe")),
+    concat!(".globl ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64_probe")),
     concat!(crate::asm::c_name!("uoanim_internal_xanim_length_extended_probe"), ":"),
     "    pushl %ebx",
     "    subl $24, %esp",
@@ -506,6 +512,9 @@ core::arch::global_asm!(
 #[cfg(all(target_arch = "x86_64", windows))]
 core::arch::global_asm!(
     ".text",
+    // Global: the test that calls a probe may be in another codegen unit.
+    ".globl uoanim_internal_xanim_length_extended_probe",
+    ".globl uoanim_internal_xanim_length_binary64_probe",
     "uoanim_internal_xanim_length_extended_probe:",
     "    movq %rcx, %r9",
     "    movq %r8, %rcx",
@@ -934,7 +943,9 @@ fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
         set_parent_node(&mut x, i as u16, 1, 0xffff, 0);
     }
     setup_sync_nodes(&mut x).unwrap();
-    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    // (an unoptimised build runs these loops about ten times slower)
+    let limit = if cfg!(debug_assertions) { 200 } else { 20 };
+    assert!(start.elapsed().as_secs() < limit, "{:?}", start.elapsed());
     // nothing was written: no sync bits
     assert_eq!(flags(t.handle(), 0), 0);
     assert_eq!(flags(w.handle(), 5), 0);
