@@ -12,7 +12,6 @@
 //! caller's record lies (in the define rows, in the pool of the table in
 //! use, unaligned, elsewhere) is decided here from the addresses as
 //! integers.
-#![allow(clippy::result_large_err)]
 
 use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, ParseMessage, TokenName};

@@ -3,7 +3,6 @@
 //! Each export converts its arguments and calls one function of
 //! `script::session` (or of the parser's `Module`).
 #![allow(non_snake_case, non_upper_case_globals)]
-#![allow(clippy::result_large_err)]
 
 use super::engine::Engine;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos};

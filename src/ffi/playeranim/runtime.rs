@@ -10,8 +10,6 @@
 //! `bgs.clientinfo`, and the sound event callback is `bgs.soundEventCallback`
 //! (what the original reaches through the table pointer cast to `bgs_t`).
 #![allow(non_snake_case)]
-// A `Failure` carries its whole text (no heap): large by design.
-#![allow(clippy::result_large_err)]
 
 use super::engine::{Engine, Finalize, Runtime};
 use super::parse::{player_anim, weapons};
