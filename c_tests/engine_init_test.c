@@ -27,6 +27,7 @@ int main(void)
     int32_t runtime_count = 0;
 
     memset(runtime, 0, sizeof runtime);
+    stack_top = (uintptr_t)&runtime_count;
     bgs.soundAliasCallback = alias;
     bgs.soundEventCallback = sound_event;
 
@@ -91,6 +92,10 @@ int main(void)
         ps.legsTimer = ps.torsoTimer = 0;
         CHECK(!RAISES(result = BG_AnimScriptEvent(&ps, 3, 0, 0)), "jump event raised: %s", error_text);
         CHECK((ps.legsAnim & ~0x200) == node_of("pb_jump"), "jump did not play pb_jump (legsAnim %#x)", ps.legsAnim);
+        /* the alias callback kept the pointer it was handed at parse time:
+         * it still holds the name when the event plays */
+        CHECK(strcmp(last_sound, "jump_sound") == 0, "the jump's sound event got '%s'", last_sound);
+        CHECK(aliases_on_stack == 0, "the alias callback was handed %d names in stack memory", aliases_on_stack);
         CHECK(draws == 1, "%d random draws, expected 1", draws);
     }
 

@@ -222,7 +222,7 @@ static const char script_text[] =
     "\trun\n\t{\n\t\tmovetype moving\n\t\t{\n\t\t\tlegs pl_run\n\t\t}\n\t}\n"
     "}\n"
     "EVENTS\n"
-    "jump\n{\n\tdefault\n\t{\n\t\tboth pb_jump\n\t}\n}\n";
+    "jump\n{\n\tdefault\n\t{\n\t\tboth pb_jump sound jump_sound\n\t}\n}\n";
 static size_t script_offset;
 
 int trap_FS_FOpenFile(const char *path, int *handle, int mode)
@@ -271,8 +271,28 @@ int32_t coduo_glibc_randrange(int32_t minimum, int32_t maximum)
     return minimum;
 }
 
-__attribute__((unused)) static const char *alias(const char *name) { return name; }
-__attribute__((unused)) static void sound_event(int clientNum, const char *name) { (void)clientNum; (void)name; }
+/* The alias callback: the name itself (as a game may return what it is
+ * given). It counts the names it is handed on the stack, between its own
+ * frame and `stack_top` (an address in main's frame, set by the test):
+ * memory that does not outlive the parse the call comes from. */
+static uintptr_t stack_top;
+static int aliases_on_stack;
+__attribute__((unused)) static const char *alias(const char *name)
+{
+    char here;
+    uintptr_t p = (uintptr_t)name;
+    if (stack_top && p > (uintptr_t)&here && p < stack_top)
+        aliases_on_stack++;
+    return name;
+}
+/* the alias is the name itself (as a game may return what it is given); the
+ * event callback keeps the last name it was handed */
+static char last_sound[64];
+__attribute__((unused)) static void sound_event(int clientNum, const char *name)
+{
+    (void)clientNum;
+    snprintf(last_sound, sizeof last_sound, "%s", name ? name : "(null)");
+}
 
 
 #endif

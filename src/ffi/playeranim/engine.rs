@@ -31,6 +31,8 @@ use super::bgs;
 use crate::abi::common::{scr_anim_t, XAnim};
 use crate::script::engine::ParseEngine;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
+use crate::cell::ModuleCell;
+use crate::com_parse::MAX_TOKEN_CHARS;
 use core::ffi::{c_char, c_int, CStr};
 
 /// The engine imports the parser uses.
@@ -67,14 +69,28 @@ impl ParseEngine for Engine {
         // still bgs's callback, never memory past a foreign table).
         // SAFETY: reads one field of the game's `bgs`, outside the table.
         let callback = unsafe { core::ptr::addr_of!((*bgs.as_ptr()).soundAliasCallback).read() };
-        match callback {
-            // SAFETY: the engine's callback with a NUL-terminated name.
-            Some(f) => unsafe { f(name.as_ptr()) },
+        let Some(f) = callback else {
             // Divergence (NULL callback): no alias.
-            None => core::ptr::null(),
-        }
+            return core::ptr::null();
+        };
+        // The callback gets the name in the module's token buffer, as the
+        // original hands it the parse session's token: memory that outlives
+        // the call (a callback may keep the pointer, or return it as the
+        // alias), holding the name until the next sound of a parse.
+        // SAFETY: module contract; the reference ends before the call.
+        let token = unsafe { SOUND_TOKEN.get() };
+        let bytes = name.to_bytes_with_nul();
+        let len = bytes.len().min(token.len());
+        token[..len].copy_from_slice(&bytes[..len]);
+        token[token.len() - 1] = 0;
+        // SAFETY: the engine's callback with a NUL-terminated name.
+        unsafe { f(SOUND_TOKEN.as_ptr().cast()) }
     }
 }
+
+/// The sound name the alias callback is handed (a token: at most
+/// `MAX_TOKEN_CHARS` bytes and its NUL).
+static SOUND_TOKEN: ModuleCell<[u8; MAX_TOKEN_CHARS + 1]> = ModuleCell::new([0; MAX_TOKEN_CHARS + 1]);
 
 /// The engine services for the runtime.
 pub(super) struct Runtime;
