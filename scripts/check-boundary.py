@@ -66,7 +66,7 @@ class Object:
             m = SYMBOL.match(line)
             if not m:
                 continue
-            flags, section, name = m.groups()
+            _, section, name = m.groups()
             self.section_of[name] = section
         for line in run("nm", "--defined-only", str(path)).splitlines():
             fields = line.split()
@@ -88,13 +88,6 @@ class Object:
 
     def node(self, symbol):
         return self.section_of.get(symbol, symbol)
-
-    def name(self, node):
-        """The export a node is the code of, if any."""
-        for export in self.exports:
-            if self.node(export) == node:
-                return export
-        return None
 
     def referrers(self, node):
         return sorted(s for s, targets in self.edges.items() if node in targets)

@@ -26,6 +26,8 @@ pub trait ParseEngine {
     fn find_anim(&mut self, tree: &CStr, name: &CStr, out: &mut scr_anim_t);
     /// The sound alias callback of `bgs` (reached through the table
     /// pointer): the returned pointer is stored unchanged in the command.
+    /// `name` is borrowed for the call only: an engine that hands it to
+    /// code that may keep it hands over a copy that lives on.
     fn sound_alias(&mut self, name: &CStr) -> *const c_char;
     /// The parse session's state just before a call above that may not
     /// return (`Scr_FindAnim`, the sound alias callback), with the cursor

@@ -350,15 +350,6 @@ pub unsafe fn c_string<'a>(name: *const c_char) -> Option<&'a [u8]> {
     Some(unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes())
 }
 
-/// Reads a NUL-terminated C string as a [`CStr`](core::ffi::CStr).
-///
-/// # Safety
-/// As [`c_string`].
-pub unsafe fn c_str<'a>(name: *const c_char) -> Option<&'a core::ffi::CStr> {
-    // SAFETY: guaranteed by the caller.
-    (!name.is_null()).then(|| unsafe { core::ffi::CStr::from_ptr(name) })
-}
-
 /// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or
 /// the end of the slice), filling missing hashes, and returns the index of
 /// the first entry whose hash and case-insensitive name match; -1 when none

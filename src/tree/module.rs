@@ -22,11 +22,10 @@ pub struct Module<'a> {
     /// `script_animCommentDepth`: depth of `/# ... #/`, written by the
     /// script compiler.
     pub comment_depth: i32,
-    /// `script_animTreeChecksum`: the checksum over the trees built.
-    pub checksum: &'a mut u32,
-    /// `xanim_activePoolPayloadSlot`: the registry row (0 or 1), written by
-    /// the engine.
-    pub slot: i32,
+    /// `xanim_activePoolPayloadSlot` (the registry row, 0 or 1, written by
+    /// the engine) and `script_animTreeChecksum` (the checksum over the
+    /// trees built), as the registry takes them.
+    pub globals: Globals<'a>,
     /// `script_animCheckEnabled`: `com_animCheck` as `SetAnimCheck` stored
     /// it; a tree parse reads it.
     pub anim_check: &'a mut i32,
@@ -40,15 +39,13 @@ impl Module<'_> {
 
     /// `Scr_BeginLoadAnimTrees`.
     pub fn begin_load(&mut self) {
-        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
-        self.trees.begin_load(&g);
+        self.trees.begin_load(&self.globals);
     }
 
     /// `Scr_UsingTree`: `#using_animtree("name")`; the tree becomes the
     /// active one and its reference set the current one.
     pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, name: &CStr, source_pos: u32) -> Outcome<()> {
-        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
-        let (using, index) = self.trees.using_tree(engine, &g, name, source_pos)?;
+        let (using, index) = self.trees.using_tree(engine, &self.globals, name, source_pos)?;
         *self.active_tree_handle = index;
         *self.current_using_tree = using;
         Ok(())
@@ -57,8 +54,7 @@ impl Module<'_> {
     /// `Scr_UsingTreeInternal`: registers a tree name; its reference set and
     /// registry index.
     pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> Outcome<(u16, i32)> {
-        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
-        self.trees.using_tree_internal(engine, &g, filename)
+        self.trees.using_tree_internal(engine, &self.globals, filename)
     }
 
     /// `Scr_EmitAnimation`: `%name` in script code, for the operand `cell`.
@@ -68,20 +64,19 @@ impl Module<'_> {
 
     /// `Scr_FindAnim`: a C-side reference to the `scr_anim_t` at `cell`.
     pub fn find_anim(&mut self, engine: &mut dyn TreeEngine, tree_name: &CStr, anim_name: &CStr, cell: CellAddr) -> Outcome<()> {
-        let g = Globals { slot: self.slot, checksum: &mut *self.checksum };
-        self.trees.find_anim(engine, &g, tree_name, anim_name, cell, self.comment_depth)
+        self.trees.find_anim(engine, &self.globals, tree_name, anim_name, cell, self.comment_depth)
     }
 
     /// `Scr_PrecacheAnimTrees`: builds every tree registered in the row.
     pub fn precache(&mut self, engine: &mut dyn TreeEngine) -> Outcome<()> {
         self.trees.set_anim_check(*self.anim_check);
-        self.trees.precache(engine, &mut Globals { slot: self.slot, checksum: &mut *self.checksum })
+        self.trees.precache(engine, &mut self.globals)
     }
 
     /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
     pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine, tree_index: i32) -> Outcome<()> {
         self.trees.set_anim_check(*self.anim_check);
-        self.trees.load_at_index(engine, &mut Globals { slot: self.slot, checksum: &mut *self.checksum }, tree_index)
+        self.trees.load_at_index(engine, &mut self.globals, tree_index)
     }
 
     /// `Scr_FindAnimTree`: the built tree of a registered name, or 0.

@@ -11,7 +11,7 @@ use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
 use crate::tree::module::Module;
 use crate::tree::names::Names;
-use crate::tree::registry::AnimTrees;
+use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void};
 
 use crate::cell::module_globals as animtree_globals;
@@ -33,8 +33,7 @@ unsafe fn module() -> Module<'static> {
             active_tree_handle: script_activeAnimTreeHandle.get(),
             current_using_tree: script_animCurrentUsingTree.get(),
             comment_depth: *script_animCommentDepth.get(),
-            checksum: script_animTreeChecksum.get(),
-            slot: *xanim_activePoolPayloadSlot.get(),
+            globals: Globals { slot: *xanim_activePoolPayloadSlot.get(), checksum: script_animTreeChecksum.get() },
             anim_check: script_animCheckEnabled.get(),
         }
     }

@@ -32,6 +32,7 @@ use crate::abi::common::{scr_anim_t, XAnim};
 use crate::script::engine::ParseEngine;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
 use crate::cell::ModuleCell;
+use crate::ffi::arg::c_str;
 use crate::com_parse::MAX_TOKEN_CHARS;
 use core::ffi::{c_char, c_int, CStr};
 
@@ -139,9 +140,7 @@ impl FinalizeEngine for Finalize {
     fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr> {
         // SAFETY: engine import; the result is NULL or a NUL-terminated
         // string the engine keeps alive at least until the next trap.
-        let name = unsafe { anim_name(tree_index, anim_index) };
-        // SAFETY: checked for NULL; see above.
-        (!name.is_null()).then(|| unsafe { CStr::from_ptr(name) })
+        unsafe { c_str(anim_name(tree_index, anim_index)) }
     }
     fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32 {
         // SAFETY: engine import.

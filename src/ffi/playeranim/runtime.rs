@@ -20,7 +20,8 @@ use crate::ffi::{guard, guard_with};
 use crate::script::finalize;
 use crate::script::runtime::state::{self, State};
 use crate::script::runtime::{self as core_rt, ScriptList};
-use crate::script::tables::{c_str, c_string};
+use crate::ffi::arg::c_str;
+use crate::script::tables::c_string;
 use core::ffi::{c_char, c_int};
 use core::ptr;
 
