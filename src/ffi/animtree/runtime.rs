@@ -14,7 +14,7 @@ use crate::tree::names::Names;
 use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void};
 
-use crate::cell::module_globals as animtree_globals;
+use crate::ffi::statics::module_globals as animtree_globals;
 include!("globals.rs");
 
 /// The module state (registry, reference sets, parse tree).
