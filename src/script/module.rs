@@ -6,10 +6,27 @@
 //! state: the script text and the parse sessions).
 
 use crate::abi::bg::*;
-use crate::script::parser::ALIAS_COUNT;
-use crate::script::session::OuterSession;
 use crate::script::tables;
 use core::ffi::c_char;
+
+/// Size of the define window array (`ANIM_COND_COUNT * 16`).
+pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
+
+/// The parse session the standalone helpers continue (`com_parseSession`
+/// outside `BG_AnimParseAnimScript`): line, pushed-back token and where the
+/// last read started.
+#[derive(Clone, Copy)]
+pub struct OuterSession {
+    pub(super) line: i32,
+    pub(super) unget: bool,
+    pub(super) saved_parse: *const c_char,
+    pub(super) saved_line: i32,
+}
+
+impl OuterSession {
+    /// The session of a freshly loaded module.
+    pub const INITIAL: Self = OuterSession { line: 1, unget: false, saved_parse: core::ptr::null(), saved_line: 1 };
+}
 
 type S = bg_indexed_string_t;
 

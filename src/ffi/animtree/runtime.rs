@@ -4,7 +4,7 @@
 
 use super::engine::Engine;
 #[cfg(not(feature = "client"))]
-use crate::abi::xanim::script_anim_tree_ref_t;
+use crate::abi::common::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
