@@ -171,7 +171,7 @@ test-rust: test-rust-x86_64
 	$(foreach a,$(WINDOWS_ARCHES),$(call wine_cargo_test,$(a)))
 
 # ---- lint and source checks --------------------------------------------------------
-# clippy clean for the core and for every unit; the boundary rules on the
+# clippy clean for the core, every unit and the header tool; the boundary rules on the
 # sources (nothing of the boundary outside src/ffi) and the module graph
 # (no circle), each script tested on its broken fixtures (scripts/tests/)
 test-lint: test-clippy test-scripts test-ffi-confined test-module-graph
@@ -181,6 +181,7 @@ test-clippy:
 	@for u in $(UNITS); do \
 	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
 	done
+	$(CARGO) clippy --locked --release -p uoanim-headers --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 
 test-scripts:
 	@for t in scripts/tests/*.sh; do $$t || exit 1; done
