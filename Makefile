@@ -1,30 +1,42 @@
-# uoanim — build every link unit for x86_64 and i686, and test everything.
+# uoanim — build every link unit for every target, and test everything.
 #
-#   make         builds dist/<arch>/libuoanim_<unit>.{a,so} and dist/include/
-#   make test    cargo tests, C layout/ABI tests on both arches, symbol and
-#                header checks, and the differential suites of tests/parity
-#                against the committed ratchet (UO_DATA=DIR: the game data
-#                the stock cases read; without it they are skipped, counted)
-#   make headers regenerates include/ from the sources
+#   make          builds dist/<arch>/libuoanim_<unit>.{a,so}, dist/include/
+#                 and dist/bin/uoanim (the command-line tool)
+#   make test     every test: Rust tests on every target, clippy, the
+#                 boundary and module checks, headers, C layout/ABI tests,
+#                 symbols, install, contrib, the tool, the corpus, memcheck
+#                 and the differential suites of tests/parity against the
+#                 committed ratchet (UO_DATA=DIR: the game data the stock
+#                 cases read; without it they are skipped, counted)
+#   make check    the fast tier for everyday work: x86_64 Rust tests,
+#                 clippy, the source checks, headers, and the x86_64 Linux
+#                 suite of each unit
+#   make headers  regenerates include/ from the sources (tools/headers)
 #   make clean
+#
+# Layout: settings; the aggregate targets (dist, test, check: each declared
+# once, their parts listed in the variables DIST_PARTS, TEST_PARTS and
+# CHECK_PARTS, one a line, so a new part is one added line); then one
+# section per concern, each with its build and test rules.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .NOTPARALLEL:
 .DEFAULT_GOAL := dist
 
+# ---- settings ----------------------------------------------------------------
 # Linux (ELF) and Windows (mingw-w64, PE/COFF) targets; the names are the
 # --arch names of the differential suites.
 LINUX_ARCHES := x86_64 i686
 WINDOWS_ARCHES := x86_64-windows i686-windows
 ARCHES := $(LINUX_ARCHES) $(WINDOWS_ARCHES)
-# Link units: game and cgame (player animation, Linux and Windows behaviour),
-# engine and client (animation trees, Linux and Windows behaviour).
-UNITS ?= game cgame engine client
 TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
 TRIPLE_x86_64-windows := x86_64-pc-windows-gnu
 TRIPLE_i686-windows := i686-pc-windows-gnu
+# Link units: game and cgame (player animation, Linux and Windows behaviour),
+# engine and client (animation trees, Linux and Windows behaviour).
+UNITS ?= game cgame engine client
 CARGO ?= cargo
 TARGET_DIR := target
 # The differential suites, and the game data their stock cases read (default:
@@ -32,22 +44,70 @@ TARGET_DIR := target
 PARITY := tests/parity
 UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
+SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' 2>/dev/null)
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
+TOOL := dist/bin/uoanim
+comma := ,
+empty :=
+space := $(empty) $(empty)
 
-.PHONY: all dist setup headers test test-lint test-rust test-c test-symbols test-headers test-difftest test-install test-contrib clean install
+# ---- aggregate targets ---------------------------------------------------------
+.PHONY: \
+  all dist setup tool headers install clean \
+  test check \
+  test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
+  test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
+  test-headers test-c test-symbols test-install test-contrib test-tool \
+  test-corpus test-memcheck test-difftest test-difftest-x86_64 \
+  fuzz fuzz-minimise memcheck
+
+DIST_PARTS := \
+  $(LIBS) \
+  dist/include/.stamp \
+  $(TOOL)
+
+TEST_PARTS := \
+  dist \
+  test-headers \
+  test-lint \
+  test-boundary \
+  test-rust \
+  test-c \
+  test-symbols \
+  test-install \
+  test-contrib \
+  test-tool \
+  test-corpus \
+  test-memcheck \
+  test-difftest
+
+CHECK_PARTS := \
+  test-rust-x86_64 \
+  test-lint \
+  test-boundary-x86_64 \
+  test-headers \
+  test-difftest-x86_64
 
 all: dist
 
-dist: setup $(LIBS) dist/include/.stamp
+dist: setup $(DIST_PARTS)
+
+test: $(TEST_PARTS)
+	@echo "make test: all checks passed"
+
+check: $(CHECK_PARTS)
+	@echo "make check: all checks passed"
 
 # Installs what a Debian machine with Rust lacks: the i686 Rust target and
 # 32-bit C support.
 setup:
 	@scripts/setup.sh
 
-SOURCES := Cargo.toml build.rs cbindgen.toml $(shell find src -name '*.rs' 2>/dev/null)
+clean:
+	rm -rf dist build $(TARGET_DIR)
 
+# ---- the link units ------------------------------------------------------------
 # One cargo build per (arch, unit): the crate as a staticlib with the unit's
 # Cargo feature and the C-library runtime (src/unit_runtime.rs), with LTO,
 # which keeps of `core` and `alloc` only what the unit reaches (their
@@ -56,14 +116,24 @@ SOURCES := Cargo.toml build.rs cbindgen.toml $(shell find src -name '*.rs' 2>/de
 CARGO_UNIT := CARGO_PROFILE_RELEASE_LTO=fat $(CARGO) rustc --crate-type staticlib --release --locked
 define unit_rule
 dist/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
-	UOANIM_HEADER_DIR=$$(CURDIR)/build/include $$(CARGO_UNIT) --features $(2),c-runtime \
-	  --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
+	$$(CARGO_UNIT) --features $(2),c-runtime --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
 	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/$$(TRIPLE_$(1))/release/libuoanim.a dist/$(1)
 endef
 $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(eval $(call unit_rule,$(a),$(u)))))
 
-build/include/.stamp: $(SOURCES)
-	UOANIM_HEADER_DIR=$(CURDIR)/build/include $(CARGO) build --release --locked --target-dir $(TARGET_DIR) -q
+# ---- headers -------------------------------------------------------------------
+# Generated by tools/headers (cbindgen, a workspace tool of its own: building
+# the library or the CLI does not build cbindgen) into build/include/;
+# `make headers` writes include/, and test-headers fails when the committed
+# include/ differs from what the sources give.
+HEADER_TOOL := $(TARGET_DIR)/release/uoanim-headers
+HEADER_INPUTS := $(SOURCES) cbindgen.toml
+
+$(HEADER_TOOL): tools/headers/Cargo.toml tools/headers/src/main.rs Cargo.lock
+	$(CARGO) build --release --locked -q -p uoanim-headers --target-dir $(TARGET_DIR)
+
+build/include/.stamp: $(HEADER_TOOL) $(HEADER_INPUTS)
+	$(HEADER_TOOL) . build/include
 	touch $@
 
 dist/include/.stamp: build/include/.stamp
@@ -74,9 +144,13 @@ dist/include/.stamp: build/include/.stamp
 headers: build/include/.stamp
 	cp $(addprefix build/include/,$(HEADERS)) include/
 
-test: dist test-headers test-lint test-rust test-c test-symbols test-install test-contrib test-difftest
-	@echo "make test: all checks passed"
+test-headers: build/include/.stamp
+	@for h in $(HEADERS); do \
+	  cmp -s include/$$h build/include/$$h || { echo "include/$$h differs from the generated header: run 'make headers' and commit"; diff -u include/$$h build/include/$$h | head -40; exit 1; }; \
+	done; echo "headers: include/ matches the sources"
+	python3 c_tests/engine_types.py include
 
+# ---- Rust tests ------------------------------------------------------------------
 # The Rust tests on every target; the Windows ones under Wine
 # (scripts/wine/test-runner.sh), where Wine runs the target's programs.
 RUNNER_x86_64-windows := CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER
@@ -89,36 +163,60 @@ define wine_cargo_test
 	else echo "test-rust: the $(1) tests are not run: $$why"; fi
 
 endef
-test-rust:
+test-rust-x86_64:
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
+
+test-rust: test-rust-x86_64
 	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
 	$(foreach a,$(WINDOWS_ARCHES),$(call wine_cargo_test,$(a)))
 
-# clippy clean for the core and for every unit, and the boundary rules on
-# the compiled library (no export reaches another; only the guard's cold
-# frame reaches the engine's error functions) and the share of src/ffi
-test-lint:
+# ---- lint and source checks --------------------------------------------------------
+# clippy clean for the core, every unit and the header tool; the boundary rules on the
+# sources (nothing of the boundary outside src/ffi) and the module graph
+# (no circle), each script tested on its broken fixtures (scripts/tests/)
+test-lint: test-clippy test-scripts test-ffi-confined test-module-graph
+
+test-clippy:
 	$(CARGO) clippy --locked --release --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	@for u in $(UNITS); do \
 	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
 	done
-	python3 scripts/check-boundary.py $(UNITS)
-	python3 scripts/ffi-share.py 15 | tail -1
+	$(CARGO) clippy --locked --release -p uoanim-headers --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 
-test-headers: build/include/.stamp
-	@for h in $(HEADERS); do \
-	  cmp -s include/$$h build/include/$$h || { echo "include/$$h differs from the generated header: run 'make headers' and commit"; diff -u include/$$h build/include/$$h | head -40; exit 1; }; \
-	done; echo "headers: include/ matches the sources"
-	python3 c_tests/engine_types.py include
+test-scripts:
+	@for t in scripts/tests/*.sh; do $$t || exit 1; done
 
+test-ffi-confined:
+	python3 scripts/check-ffi-confined.py --pending scripts/ffi-confined.pending | tail -1
+
+test-module-graph:
+	python3 scripts/module-graph.py --summary
+
+# The boundary rules on the compiled library (no export reaches another;
+# only the guard's cold frame, in an export, reaches the engine's error
+# functions), on every target, or on x86_64 Linux alone for `make check`.
+test-boundary:
+	python3 scripts/check-boundary.py --targets $(subst $(space),$(comma),$(strip $(foreach a,$(ARCHES),$(TRIPLE_$(a))))) $(UNITS)
+
+test-boundary-x86_64:
+	python3 scripts/check-boundary.py --targets $(TRIPLE_x86_64) $(UNITS)
+
+# ---- C tests, symbols, install, contrib --------------------------------------------
 test-c: dist
 	@for a in $(ARCHES); do c_tests/run.sh $$a; done
 
 test-symbols: dist
 	python3 scripts/check-symbols.py docs/ABI.md $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(a):$(u):dist/$(a)/libuoanim_$(u).a))
 
-test-difftest: dist
-	scripts/ratchet.sh "$(PARITY)" "$(ARCHES)" "$(UNITS)" "$(UO_DATA)"
+# what an installed prefix gives its user (files, SONAMEs, NEEDED, pkg-config)
+test-install: dist
+	scripts/test-install.sh "$(UNITS)"
+
+# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout
+# (the Linux targets: the miniature layout is linked with gcc, as the
+# engine's ELF rules link; its Windows rules take the same source variables)
+test-contrib: dist
+	@for a in $(LINUX_ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
 
 # make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
 # e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under
@@ -129,34 +227,25 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
-# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout
-# (the Linux targets: the miniature layout is linked with gcc, as the
-# engine's ELF rules link; its Windows rules take the same source variables)
-test-contrib: dist
-	@for a in $(LINUX_ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
-
-# what an installed prefix gives its user (files, SONAMEs, NEEDED, pkg-config)
-test-install: dist
-	scripts/test-install.sh "$(UNITS)"
-
 install: $(foreach u,$(UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
 	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(UNITS)"
 
-clean:
-	rm -rf dist build $(TARGET_DIR)
+# ---- differential suites -----------------------------------------------------------
+# every unit on every target, or each unit's x86_64 Linux suite (make check)
+test-difftest: dist
+	scripts/ratchet.sh "$(PARITY)" "$(ARCHES)" "$(UNITS)" "$(UO_DATA)"
 
-# ---- the uoanim command-line tool (cli/, built for the host) ---------------
+test-difftest-x86_64: $(foreach u,$(UNITS),dist/x86_64/libuoanim_$(u).a)
+	scripts/ratchet.sh "$(PARITY)" "x86_64" "$(UNITS)" "$(UO_DATA)"
+
+# ---- the uoanim command-line tool (cli/, built for the host) ------------------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
 #   test-tool: its unit, golden and suite-agreement tests, and clippy
-TOOL := dist/bin/uoanim
 TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
 
-.PHONY: tool test-tool
-dist: $(TOOL)
-test: test-tool
 tool: $(TOOL)
 
-$(TOOL): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
+$(TOOL): $(SOURCES) $(TOOL_SOURCES)
 	$(CARGO) build --release --locked -p uoanim-cli --target-dir $(TARGET_DIR)
 	mkdir -p dist/bin
 	cp $(TARGET_DIR)/release/uoanim $@
@@ -165,7 +254,7 @@ test-tool: $(TOOL)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
 
-# ---- fuzzing, corpus replay, memcheck (issue 11) ----------------------------
+# ---- fuzzing, corpus replay, memcheck --------------------------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
 #                              (cargo-fuzz + libFuzzer + ASan; installs cargo-fuzz)
 #   make fuzz-minimise         the working corpus, minimised, as fuzz/regression/
@@ -176,7 +265,6 @@ test-tool: $(TOOL)
 # `make test` also replays the regression corpus (stable toolchain, no
 # instrumentation) and runs a short memcheck.
 FUZZ_SECONDS ?= 60
-.PHONY: fuzz fuzz-minimise memcheck test-corpus test-memcheck
 
 fuzz: setup
 	scripts/fuzz.sh run $(FUZZ_SECONDS)
@@ -192,5 +280,3 @@ test-corpus: dist
 
 test-memcheck: dist
 	ARCHES="$(LINUX_ARCHES)" UO_DATA="$(UO_DATA)" scripts/memcheck.sh --short
-
-test: test-corpus test-memcheck

@@ -43,34 +43,3 @@ impl<T> ModuleCell<T> {
         unsafe { &mut *self.0.get() }
     }
 }
-
-/// Defines a module's globals from their one list (a file `include!`d
-/// where the statics go, which build.rs reads too for their C
-/// declarations): one exported `ModuleCell` static per entry, under its C
-/// name, and `unsafe fn reset_globals()`, which gives each its initial value
-/// again, so the two cannot drift apart. The initial values are constant
-/// expressions, evaluated again by the reset; the C declaration (after `=>`)
-/// is for build.rs.
-#[allow(unused_macros)]
-macro_rules! module_globals {
-    ($($(#[$attr:meta])* $name:ident: $ty:ty = $init:expr => $c:literal;)*) => {
-        $(
-            $(#[$attr])*
-            #[no_mangle]
-            pub static $name: $crate::cell::ModuleCell<$ty> = $crate::cell::ModuleCell::new($init);
-        )*
-        /// Gives every global of this list its initial value again.
-        ///
-        /// # Safety
-        /// Module contract (single thread, no export running); no reference
-        /// into one of the globals is live.
-        unsafe fn reset_globals() {
-            // SAFETY: forwarded contract; each pointer is its static's.
-            unsafe {
-                $(core::ptr::write($name.as_ptr(), $init);)*
-            }
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use module_globals;

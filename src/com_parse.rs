@@ -473,7 +473,7 @@ impl<'a> Tokenizer<'a> {
     /// `Com_ScriptError("UngetToken called twice")` at the session's line.
     pub fn unget(&mut self) -> Outcome<()> {
         if self.unget {
-            return Err(Failure::UngetTwice { line: self.line });
+            return Err(Failure::UngetTwice { line: self.line, session: SESSION_NAME });
         }
         self.unget = true;
         Ok(())

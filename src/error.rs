@@ -440,8 +440,9 @@ pub enum Failure<'a> {
     /// animation count %d", count)`, as [`Failure::AnimParse`].
     RuntimeCount { count: i32, line: i32, path: Option<CText<'a>> },
     /// `Com_ScriptError("UngetToken called twice")` (ERR_DROP): `\x15File
-    /// BG_AnimParseAnimScript, line <line>: UngetToken called twice`.
-    UngetTwice { line: i32 },
+    /// <session>, line <line>: UngetToken called twice`; the session's name
+    /// (`BG_AnimParseAnimScript`) is the tokenizer's.
+    UngetTwice { line: i32, session: &'static [u8] },
     /// ERR_FATAL `\x15Com_BeginParseSession: session overflow`.
     SessionOverflow,
     /// ERR_FATAL `\x15Com_ParseExt: NULL data_p`.
@@ -470,8 +471,9 @@ pub enum Failure<'a> {
     // ---- animation trees (engine, client) ----------------------------------
     /// `CompileError(source_pos, message)` (no marker).
     Compile { source_pos: u32, message: &'static [u8] },
-    /// `\x15maximum animation tree count exceeded (127)`.
-    TreeCount,
+    /// `\x15maximum animation tree count exceeded (<capacity>)`: the
+    /// registry's capacity, 127.
+    TreeCount { capacity: u16 },
     /// `\x15duplicate animation '<name>' in 'animtrees/<tree>.atr'`.
     DuplicateAnimation { name: NameId, tree: NameId },
     /// `\x15animation tree path is too long`.
@@ -553,9 +555,9 @@ impl<'a> Failure<'a> {
                 let _ = write!(out, "BG_AnimationIndexForString: invalid runtime animation count {count}");
                 parse_error_suffix(out, start, line, path);
             }
-            Failure::UngetTwice { line } => {
+            Failure::UngetTwice { line, session } => {
                 out.push(b"\x15File ");
-                out.push(crate::com_parse::SESSION_NAME);
+                out.push(session);
                 let _ = write!(out, ", line {line}: UngetToken called twice");
             }
             Failure::SessionOverflow => out.push(b"\x15Com_BeginParseSession: session overflow"),
@@ -583,8 +585,8 @@ impl<'a> Failure<'a> {
                 push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
             }
             Failure::Compile { message, .. } => out.push(message),
-            Failure::TreeCount => {
-                let _ = write!(out, "\x15maximum animation tree count exceeded ({})", crate::tree::registry::TREE_CAPACITY);
+            Failure::TreeCount { capacity } => {
+                let _ = write!(out, "\x15maximum animation tree count exceeded ({capacity})");
             }
             Failure::DuplicateAnimation { name, tree } => {
                 push3(out, b"\x15duplicate animation '", name_of(name), b"' in 'animtrees/");
@@ -711,7 +713,7 @@ mod tests {
         assert_eq!(f.text(None).as_bytes(), b"\x15BG_AnimParseAnimScript: exceeded maximum items per script (128)");
         let f = Failure::anim_parse(ParseMessage::TooManyRuntimeAnimations, 0, None, TokenName::plain(b"x"));
         assert_eq!(f.text(None).as_bytes(), b"\x15BG_AnimationIndexForString: exceeded maximum runtime animations (512)");
-        assert_eq!(Failure::TreeCount.text(None).as_bytes(), b"\x15maximum animation tree count exceeded (127)");
+        assert_eq!(Failure::TreeCount { capacity: 127 }.text(None).as_bytes(), b"\x15maximum animation tree count exceeded (127)");
     }
 
     #[test]

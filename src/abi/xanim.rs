@@ -6,9 +6,6 @@
 
 use core::ffi::{c_char, c_void};
 
-/// The shared one-pointer result type, also reachable from here.
-pub use crate::abi::common::script_anim_tree_ref_t;
-
 /// `XAnim` (`struct XAnim_s`): a compact animation tree. Node 0 is the root.
 #[repr(C)]
 pub struct XAnim {

@@ -28,12 +28,19 @@ use crate::error::Text;
 /// gets the message in its own buffer), so it has no engine function or
 /// level. Like a failure it is a small `Copy` value whose text is written
 /// into a [`Text`] only where it is wanted.
-#[derive(Clone, Copy, PartialEq, thiserror::Error)]
-#[error("{}", self.message())]
+#[derive(Clone, Copy, PartialEq)]
 pub struct ParseError<'a> {
     line: usize,
     problem: Problem<'a>,
 }
+
+impl fmt::Display for ParseError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message())
+    }
+}
+
+impl core::error::Error for ParseError<'_> {}
 
 impl fmt::Debug for ParseError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -57,30 +57,39 @@ impl Entry {
 }
 
 /// Why [`ActionTable::add`] refused an entry (the table is left unchanged).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddError {
     /// The name is empty (the original skips unnamed slots).
-    #[error("the name is empty")]
     EmptyName,
     /// The name is longer than [`MAX_NAME_LEN`] bytes.
-    #[error("the name is longer than {MAX_NAME_LEN} bytes")]
     NameTooLong,
     /// The name contains a NUL byte.
-    #[error("the name contains a NUL byte")]
     NulInName,
     /// The type is not 0..=5.
-    #[error("the type is not one of root, move, jump, fall, land, other")]
     BadType,
     /// A direction component is NaN or infinite.
-    #[error("the direction is not finite")]
     DirNotFinite,
     /// The speed is NaN or infinite.
-    #[error("the speed is not finite")]
     SpeedNotFinite,
     /// The table already holds [`MAX_ENTRIES`] entries.
-    #[error("the table is full ({MAX_ENTRIES} entries)")]
     Full,
 }
+
+impl core::fmt::Display for AddError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            AddError::EmptyName => write!(f, "the name is empty"),
+            AddError::NameTooLong => write!(f, "the name is longer than {MAX_NAME_LEN} bytes"),
+            AddError::NulInName => write!(f, "the name contains a NUL byte"),
+            AddError::BadType => write!(f, "the type is not one of root, move, jump, fall, land, other"),
+            AddError::DirNotFinite => write!(f, "the direction is not finite"),
+            AddError::SpeedNotFinite => write!(f, "the speed is not finite"),
+            AddError::Full => write!(f, "the table is full ({MAX_ENTRIES} entries)"),
+        }
+    }
+}
+
+impl core::error::Error for AddError {}
 
 /// Up to [`MAX_ENTRIES`] action animations, stored without gaps in the order
 /// they were added. Fixed size, no heap.

@@ -24,32 +24,32 @@ pub struct uoanim_action_table {
 
 /// Type of an action animation: standing still (the root action).
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_ROOT: i32 = 0;
 /// Type of an action animation: ground movement.
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_MOVE: i32 = 1;
 /// Type of an action animation: jumping.
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_JUMP: i32 = 2;
 /// Type of an action animation: falling.
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_FALL: i32 = 3;
 /// Type of an action animation: landing.
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_LAND: i32 = 4;
 /// Type of an action animation: anything else.
 ///
-/// (Declared for C as the enum of the header, see build.rs.)
+/// (Declared for C as the enum of the header, see `tools/headers`.)
 /// cbindgen:ignore
 pub const UOANIM_ACTION_OTHER: i32 = 5;
 /// Most entries a table holds.

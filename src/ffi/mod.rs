@@ -16,8 +16,11 @@
 //!   shared work is a private function or a core function.
 //!
 //! `scripts/check-boundary.py` (run by `make test`) reads the library
-//! compiled at opt-level 0 and fails when an export reaches another export
-//! or anything but `raise_cold` reaches the engine's error functions.
+//! compiled at opt-level 0 for each target and fails when an export reaches
+//! another export, anything but `raise_cold` reaches the engine's error
+//! functions, or anything but an export calls `raise_cold` (a guard in the
+//! core); `scripts/check-ffi-confined.py` fails on a `#[no_mangle]`, an
+//! `extern "C" fn` definition or assembly outside this module.
 
 /// The guard of every export that can fail.
 ///
@@ -67,6 +70,7 @@ fn raise_cold(failure: crate::error::Failure<'_>) -> ! {
 }
 
 pub(crate) mod arg;
+pub(crate) mod statics;
 mod raise;
 #[cfg(any(feature = "game", feature = "cgame"))]
 #[allow(unused_macros, unused_imports, dead_code)]

@@ -36,7 +36,7 @@ pub trait ParseEngine {
     /// session, so a `longjmp` out of the call leaves the session (and a
     /// helper's text pointer) where the original leaves them. Default:
     /// nothing to record.
-    fn session_checkpoint(&mut self, end: &crate::script::parser::SessionEnd, cursor: Option<usize>) {
+    fn session_checkpoint(&mut self, end: &SessionEnd, cursor: Option<usize>) {
         let _ = (end, cursor);
     }
 
@@ -57,4 +57,14 @@ pub trait ParseEngine {
     fn observe_define_use(&mut self, slot: usize) {
         let _ = slot;
     }
+}
+
+/// The tokenizer state a parse ends with (what `com_parseSession` holds
+/// when the parse is abandoned by an error).
+#[derive(Clone, Copy, Debug)]
+pub struct SessionEnd {
+    pub line: i32,
+    pub unget: bool,
+    pub saved_parse: Option<usize>,
+    pub saved_line: i32,
 }

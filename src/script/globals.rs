@@ -5,7 +5,7 @@
 // own: by `script::module` (the core's views `Module`, `ModuleData`,
 // `SessionGlobals` and the initial values), by the units' FFI layer (the
 // `ModuleCell` statics, their reset and the function that borrows them) and
-// by build.rs (the C declarations of the header).
+// by the header generator (`tools/headers`) (the C declarations of the header).
 //
 // The groups, in the header's order: `tables` and `defines` are the parser's
 // (`Module`), `types` is read by C only (its value names other statics),

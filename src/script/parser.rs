@@ -19,13 +19,12 @@ use core::ffi::{c_char, CStr};
 
 type S = bg_indexed_string_t;
 
-/// Size of the define window array (`ANIM_COND_COUNT * 16`).
-pub const ALIAS_COUNT: usize = ANIM_COND_COUNT * BG_ANIM_CONDITION_VALUE_COUNT;
 
 /// A result of the parser: its failure borrows the parsed text (`'t`).
 type Parsed<'t, T> = Result<T, Failure<'t>>;
 
-pub use crate::script::module::{initial, Module, ModuleData};
+pub use crate::script::engine::SessionEnd;
+pub use crate::script::module::{initial, Module, ModuleData, ALIAS_COUNT};
 
 /// Resolves a name pointer of one of the module's static tables (string
 /// literals of the module or weapon names handed over by the engine).
@@ -1368,16 +1367,6 @@ pub struct ParseInput<'a, 't, E: ParseEngine> {
     /// The loaded script text (NUL-terminated).
     pub text: &'t [u8],
     pub behaviour: Behaviour,
-}
-
-/// The tokenizer state a parse ends with (what `com_parseSession` holds
-/// when the parse is abandoned by an error).
-#[derive(Clone, Copy, Debug)]
-pub struct SessionEnd {
-    pub line: i32,
-    pub unget: bool,
-    pub saved_parse: Option<usize>,
-    pub saved_line: i32,
 }
 
 /// The parse proper of `BG_AnimParseAnimScript` (after the file is loaded,

@@ -17,6 +17,7 @@ use crate::abi::bg::*;
 use crate::error::{Failure, Outcome, ParseMessage, TokenName};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
+pub use crate::script::module::OuterSession;
 use crate::script::module::{Module, SessionGlobals};
 use crate::script::parser::{self, BitsDest, ErrorContext, ParseInput, ParseRun, RuntimeNames, SessionEnd, ALIAS_COUNT};
 use crate::script::tables::{self, ExternalTable, ValueTable, Values, WeaponList};
@@ -28,21 +29,6 @@ use core::ptr;
 /// `MAX_PARSE_SESSIONS`.
 pub const MAX_PARSE_SESSIONS: i32 = 16;
 
-/// The parse session the standalone helpers continue (`com_parseSession`
-/// outside `BG_AnimParseAnimScript`): line, pushed-back token and where the
-/// last read started.
-#[derive(Clone, Copy)]
-pub struct OuterSession {
-    line: i32,
-    unget: bool,
-    saved_parse: *const c_char,
-    saved_line: i32,
-}
-
-impl OuterSession {
-    /// The session of a freshly loaded module.
-    pub const INITIAL: Self = OuterSession { line: 1, unget: false, saved_parse: ptr::null(), saved_line: 1 };
-}
 
 /// Where the state of a parse run goes when it is recorded: the text the
 /// run's offsets are in (`text_len` bytes from `base`) and, for a

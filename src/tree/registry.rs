@@ -370,7 +370,7 @@ impl AnimTrees {
                 // before anything is registered (names already known still
                 // resolve at capacity).
                 if self.rows[r].count >= TREE_CAPACITY as i32 {
-                    return Err(Failure::TreeCount);
+                    return Err(Failure::TreeCount { capacity: TREE_CAPACITY as u16 });
                 }
                 let entry = self.entries.len() as u32;
                 self.entries.push(Entry { name, refset: None, tree: None });

@@ -7,12 +7,12 @@ use crate::tree::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, MissingAsset, XAnimMut};
 use alloc::vec::Vec;
-use core::ffi::{c_char, c_void, CStr};
+use core::ffi::{c_void, CStr};
 
 /// The engine imports of the script side (kept out of the unit's header).
 ///
 /// cbindgen:ignore
-mod imports;
+pub(super) mod imports;
 use imports::*;
 
 /// Name of a tree whose `.atr` has no file record.
@@ -42,14 +42,6 @@ fn c_name(name: CName<'_>) -> &CStr {
     unsafe { CStr::from_bytes_with_nul_unchecked(name.with_nul()) }
 }
 
-fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
-    if p.is_null() {
-        return &[];
-    }
-    // SAFETY: the engine returns NUL-terminated strings that outlive the call.
-    unsafe { CStr::from_ptr(p) }.to_bytes()
-}
-
 impl TreeEngine for Engine {
     fn is_identifier(&mut self, text: &CStr) -> bool {
         // SAFETY: NUL-terminated string.
@@ -63,16 +55,17 @@ impl TreeEngine for Engine {
     }
 
     fn string_of(&mut self, handle: u16) -> &[u8] {
-        // SAFETY: the engine's string table.
+        // SAFETY: the engine's string table: NULL or a NUL-terminated string
+        // that outlives the call.
         let text = unsafe { SL_ConvertToString(handle) };
-        c_bytes(text)
+        unsafe { crate::ffi::arg::c_str(text) }.map_or(&[][..], CStr::to_bytes)
     }
 
     fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
         // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
         // temp memory, valid until Hunk_ClearTempMemoryHigh.
         let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
-        (!text.is_null()).then(|| c_bytes(text))
+        unsafe { crate::ffi::arg::c_str(text) }.map(CStr::to_bytes)
     }
 
     fn clear_temp_memory_high(&mut self) {

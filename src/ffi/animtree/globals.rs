@@ -1,7 +1,7 @@
 // The animation-tree module's C-visible globals, listed once: C name, Rust
 // type, initial value and C declaration. Not a module: a single macro
-// invocation `include!`d by `runtime.rs` (with `cell::module_globals`, which
-// makes the exported `ModuleCell` statics and their reset) and by build.rs
+// invocation `include!`d by `runtime.rs` (with `ffi::statics::module_globals`, which
+// makes the exported `ModuleCell` statics and their reset) and by the header generator (`tools/headers`)
 // (the C declarations of the header).
 animtree_globals! {
     /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`

@@ -4,7 +4,7 @@
 
 use super::engine::Engine;
 #[cfg(not(feature = "client"))]
-use crate::abi::xanim::script_anim_tree_ref_t;
+use crate::abi::common::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
@@ -14,7 +14,7 @@ use crate::tree::names::Names;
 use crate::tree::registry::{AnimTrees, Globals};
 use core::ffi::{c_char, c_void};
 
-use crate::cell::module_globals as animtree_globals;
+use crate::ffi::statics::module_globals as animtree_globals;
 include!("globals.rs");
 
 /// The module state (registry, reference sets, parse tree).

@@ -18,7 +18,8 @@ use core::ffi::{c_char, c_void, CStr};
 ///
 /// cbindgen:ignore
 mod imports;
-use imports::{FS_GetDataForFile, Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
+use super::engine::imports::FS_GetDataForFile;
+use imports::{Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
 
 /// The engine, as the compact tree sees it.
 pub(crate) struct Engine;

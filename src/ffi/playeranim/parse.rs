@@ -19,7 +19,7 @@ use core::ffi::{c_char, c_int};
 /// cbindgen:ignore
 type S = bg_indexed_string_t;
 
-use crate::script::module::define_statics as player_anim_globals;
+use crate::ffi::statics::define_statics as player_anim_globals;
 include!("../../script/globals.rs");
 
 /// The module as one export sees it.

@@ -1,4 +1,6 @@
-//! Engine imports of the animation-tree script side.
+//! Engine imports of the animation-tree script side (and the asset look-up
+//! `FS_GetDataForFile`, which the compact XAnim exports use too: each
+//! import is declared once).
 
 use crate::abi::xanim::fileData_t;
 use core::ffi::{c_char, c_void};

@@ -1,11 +1,8 @@
 //! Engine imports of the compact XAnim tree exports.
 
-use crate::abi::xanim::fileData_t;
-use core::ffi::{c_char, c_void};
+use core::ffi::c_void;
 
 extern "C" {
-    /// `fileData_t *FS_GetDataForFile(const char *base, const char *path, const char *extension)`
-    pub(super) fn FS_GetDataForFile(base: *const c_char, path: *const c_char, extension: *const c_char) -> *mut fileData_t;
     /// `void *Hunk_AllocXAnimCreateTree(size_t size)`
     pub(super) fn Hunk_AllocXAnimCreateTree(size: usize) -> *mut c_void;
     /// `void MT_Free(void *data, size_t size)`

@@ -1,11 +1,12 @@
-//! Generates the C headers of the link units with cbindgen.
+//! `uoanim-headers ROOT OUTDIR`: generates the C headers of the link units
+//! with cbindgen, from the library's sources under ROOT, into OUTDIR.
 //!
 //! Each header is generated from the files that define its part of the ABI
 //! (the `#[repr(C)]` mirrors and the exports), so a unit's header names only
-//! what that unit defines. The headers go to `$OUT_DIR/include` and, when
-//! `UOANIM_HEADER_DIR` is set (the Makefile sets it), to that directory too;
-//! the committed copies under `include/` are compared with them by
-//! `make test`.
+//! what that unit defines. A tool of its own (a workspace member), run by the
+//! Makefile: `make headers` writes `include/`, and `make test-headers`
+//! generates into `build/include/` and fails when the committed `include/`
+//! differs. Building the library or the CLI does not build cbindgen.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -75,7 +76,7 @@ const HEADERS: &[Header] = &[
 ];
 
 /// The C declarations of the player-animation module's data symbols, from
-/// the list of its globals that the crate includes too (build.rs's own
+/// the list of its globals that the crate includes too (this tool's own
 /// `player_anim_globals!`: the Rust types and values are not looked at).
 macro_rules! player_anim_globals {
     (
@@ -89,8 +90,7 @@ macro_rules! player_anim_globals {
         &[$($tc,)* $($yc,)* $($dc,)* $($sc,)*]
     };
 }
-const PLAYERANIM_DATA: &[&str] = include!("src/script/globals.rs");
-const PLAYERANIM_GLOBALS: &str = "src/script/globals.rs";
+const PLAYERANIM_DATA: &[&str] = include!("../../../src/script/globals.rs");
 
 /// The same for the animation-tree module's.
 macro_rules! animtree_globals {
@@ -98,8 +98,7 @@ macro_rules! animtree_globals {
         &[$($c),*]
     };
 }
-const ANIMTREE_DATA: &[&str] = include!("src/ffi/animtree/globals.rs");
-const ANIMTREE_GLOBALS: &str = "src/ffi/animtree/globals.rs";
+const ANIMTREE_DATA: &[&str] = include!("../../../src/ffi/animtree/globals.rs");
 
 /// The action types as the C API spells them: an anonymous enum (the Rust
 /// constants of `src/ffi/action.rs` carry the same values).
@@ -145,26 +144,16 @@ uoanim_xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex);
 ";
 
 fn main() {
-    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=cbindgen.toml");
-    println!("cargo:rerun-if-env-changed=UOANIM_HEADER_DIR");
-    for list in [PLAYERANIM_GLOBALS, ANIMTREE_GLOBALS] {
-        println!("cargo:rerun-if-changed={}", root.join(list).display());
-    }
-    let mut outputs = vec![PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("include")];
-    if let Ok(dir) = env::var("UOANIM_HEADER_DIR") {
-        outputs.push(PathBuf::from(dir));
-    }
+    let args: Vec<String> = env::args().collect();
+    let [_, root, out] = &args[..] else {
+        eprintln!("usage: uoanim-headers ROOT OUTDIR");
+        std::process::exit(2);
+    };
+    let (root, out) = (PathBuf::from(root), PathBuf::from(out));
+    std::fs::create_dir_all(&out).expect("create header directory");
     for header in HEADERS {
-        for source in header.sources {
-            println!("cargo:rerun-if-changed={}", root.join(source).display());
-        }
         let text = generate(&root, header);
-        for dir in &outputs {
-            std::fs::create_dir_all(dir).expect("create header directory");
-            write_if_changed(&dir.join(header.file), &text);
-        }
+        write_if_changed(&out.join(header.file), &text);
     }
 }
 

@@ -1,0 +1,2 @@
+#[no_mangle]
+pub extern "C" fn test_probe() {}
