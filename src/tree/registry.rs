@@ -4,9 +4,12 @@
 //! State kept here, per the C original's observable behaviour:
 //!
 //! * the registry *root*: canonical tree name → registered tree (one root
-//!   for both rows; `Scr_BeginLoadAnimTrees` starts a new one);
+//!   for both rows; the load boundary, the hook the engine's
+//!   `Scr_BeginLoadAnimTrees` and `Scr_EndLoadAnimTrees` call, drops it);
 //! * two *rows* (`xanim_activePoolPayloadSlot` 0/1) of 127 one-based
-//!   registry indices, in first-registration order;
+//!   registry indices, in first-registration order: their counts and built
+//!   trees are the engine's `script_animTreeCounts` / `script_animTrees`
+//!   ([`Globals`]), the registry handles are kept here;
 //! * per registered tree its *reference set* (the names scripts and C code
 //!   asked for, each with its queue of 4-byte cells) and, once built, its
 //!   `XAnim`;
