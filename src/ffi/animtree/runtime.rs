@@ -30,6 +30,16 @@ macro_rules! animtree_globals {
 }
 include!("globals.rs");
 
+/// One engine data symbol, borrowed for one export call.
+///
+/// # Safety
+/// `p` is the address of an engine data symbol of type `T` that nothing
+/// else references while the result lives (module contract, src/cell.rs).
+unsafe fn engine_mut<'a, T>(p: *mut T) -> &'a mut T {
+    // SAFETY: guaranteed by the caller.
+    unsafe { &mut *p }
+}
+
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 
@@ -45,16 +55,16 @@ unsafe fn module() -> Module<'static> {
     unsafe {
         Module {
             trees: STATE.get(),
-            active_tree_handle: &mut *(&raw mut script_activeAnimTreeHandle),
-            current_using_tree: &mut *(&raw mut script_animCurrentUsingTree),
-            comment_depth: *(&raw const script_animCommentDepth),
+            active_tree_handle: engine_mut(&raw mut script_activeAnimTreeHandle),
+            current_using_tree: engine_mut(&raw mut script_animCurrentUsingTree),
+            comment_depth: script_animCommentDepth,
             globals: Globals {
-                slot: *(&raw const xanim_activePoolPayloadSlot),
-                checksum: &mut *(&raw mut script_animTreeChecksum),
-                counts: &mut *(&raw mut script_animTreeCounts),
-                trees: &mut *((&raw mut script_animTrees).cast::<[[TreeAddr; TREE_SLOTS]; 2]>()),
+                slot: xanim_activePoolPayloadSlot,
+                checksum: engine_mut(&raw mut script_animTreeChecksum),
+                counts: engine_mut(&raw mut script_animTreeCounts),
+                trees: engine_mut((&raw mut script_animTrees).cast::<[[TreeAddr; TREE_SLOTS]; 2]>()),
             },
-            anim_check: &mut *(&raw mut script_animCheckEnabled),
+            anim_check: engine_mut(&raw mut script_animCheckEnabled),
         }
     }
 }
