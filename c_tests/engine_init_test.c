@@ -40,6 +40,10 @@ int main(void)
     CHECK(tree_allocations == 1, "tree allocator called %d times, expected once", tree_allocations);
     the_tree = Scr_FindAnimTree("multiplayer").tree;
     CHECK(the_tree != NULL, "Scr_FindAnimTree(multiplayer) is NULL");
+    /* the engine's readers see the tree in the row the unit filled */
+    CHECK(script_animTreeCounts[0] >= 1 && engine_get_anims_index(the_tree) >= 1
+              && engine_get_anims(engine_get_anims_index(the_tree)) == the_tree,
+          "the engine's readers do not see the built tree (count %d)", (int)script_animTreeCounts[0]);
     if (!the_tree) {
         printf("engine_init_test: %d passed, %d failed\n", checks - failures, failures);
         return 1;

@@ -24,8 +24,6 @@ extern const char *bgPlayerAnimScriptPath;
 extern int32_t bgAnimConditionAliasStringUsed;
 extern int32_t bgAnimParseCurrentAnimGroup;
 extern bg_indexed_string_t animStateStr[5];
-extern uint32_t script_animTreeChecksum;
-extern int32_t script_animCheckEnabled;
 
 /* processor time (ISO C clock(), on every target) since start */
 static double seconds_since(clock_t start)
@@ -159,7 +157,10 @@ static void sessions_and_reset(void)
     CHECK(bgPlayerAnimScriptPath && strcmp(bgPlayerAnimScriptPath, "mp/playeranim.script") == 0, "path not reset");
     CHECK(bgAnimConditionAliasStringUsed == 0 && bgAnimParseCurrentAnimGroup != -7, "parser globals not reset");
     CHECK(animStateStr[0].hash != 12345 && strcmp(animStateStr[0].name, "RELAXED") == 0, "name table not reset");
-    CHECK(script_animTreeChecksum == 0 && script_animCheckEnabled == 0, "tree globals not reset");
+    CHECK(script_animTreeChecksum == 0xdeadbeef && script_animCheckEnabled == 1,
+          "the tree reset wrote engine-owned globals");
+    script_animTreeChecksum = 0;
+    script_animCheckEnabled = 0;
 
     /* the engine's load sequence works again, as after a module reload */
     memset(&bgs.animationTable, 0, sizeof bgs.animationTable);

@@ -21,6 +21,7 @@
 #include "uoanim_common.h"
 #include "uoanim_playeranim.h"
 #include "uoanim_animtree.h"
+#include "engine_anim_side.h"
 
 static int checks, failures;
 #define CHECK(cond, ...)                                                   \
@@ -247,7 +248,7 @@ void trap_FS_Read(void *buffer, int length, int handle)
 void trap_FS_FCloseFile(int handle) { (void)handle; }
 
 static XAnim *the_tree;
-uint32_t Scr_GetAnimsIndex(XAnim *anims) { return anims == the_tree ? 1 : 0; }
+uint32_t Scr_GetAnimsIndex(XAnim *anims) { return engine_get_anims_index(anims); }
 int trap_XAnimGetAnimTreeSize(XAnim *anims) { return XAnimGetAnimTreeSize(anims); }
 qboolean trap_XAnimIsPrimitive(uint32_t anim) { return XAnimIsPrimitive(the_tree, (int32_t)(anim & 0xffff)); }
 const char *trap_XAnimGetAnimName(uint32_t anim) { return XAnimGetAnimName(the_tree, (int32_t)(anim & 0xffff)); }

@@ -172,11 +172,11 @@ extern "C" {
 
 /*
  `void uoanim_animtree_reset(void)`: returns the animation-tree module to
- its freshly loaded state — the six C-visible globals get their initial
- values again and the registry, the reference sets, the queued reference
- cells and the parsed trees are dropped (trees already built stay in the
- engine's memory, as they are). Not a function of the C original
- (docs/ABI.md).
+ its freshly loaded state — the registry, the reference sets, the queued
+ reference cells and the parsed trees are dropped (trees already built
+ stay in the engine's memory, as they are; the engine-owned data symbols
+ are the engine's and keep their values). Not a function of the C
+ original (docs/ABI.md).
 
  # Safety
  Module contract: not called while another export of the unit runs.
@@ -196,11 +196,6 @@ void *Hunk_AllocXAnimPrecache(size_t size);
  `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
  */
 void SetAnimCheck(int32_t enabled);
-
-/*
- `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
- */
-void Scr_BeginLoadAnimTrees(void);
 
 /*
  `Scr_UsingTree`: `#using_animtree("name")`.
@@ -238,14 +233,6 @@ void Scr_EmitAnimation(char *animRef, uint16_t animHandle, uint32_t sourcePos);
 void Scr_FindAnim(const char *treeName, const char *animName, scr_anim_t *animRef);
 
 /*
- `Scr_PrecacheAnimTrees`: builds every tree registered in the active row.
-
- # Safety
- `allocCallback` is a valid allocator.
- */
-void Scr_PrecacheAnimTrees(script_anim_tree_alloc_t allocCallback);
-
-/*
  `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
 
  # Safety
@@ -277,13 +264,12 @@ XAnim *Scr_FindAnimTree(const char *filename);
 #endif
 
 /*
- `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
- */
-void Scr_EndLoadAnimTrees(void);
-
-/*
- `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the queued
- references are kept in module state, so there is nothing to release.
+ `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the hook the
+ engine's `Scr_BeginLoadAnimTrees` and `Scr_EndLoadAnimTrees` call (before
+ a load starts and after it ended): the unit's load boundary. The
+ registry, the reference sets and the queued references of the load are
+ dropped here (in the original they live in script objects under the root
+ the engine's Begin allocates and its End clears).
  */
 void coduo_script_compat_anim_release_unresolved_ref_sidecars(void);
 
@@ -472,7 +458,7 @@ int32_t XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)
 
 #ifndef UOANIM_ANIMTREE_H_DATA
 #define UOANIM_ANIMTREE_H_DATA
-/* Data symbols (module globals, under their C names). */
+/* Data symbols, under their C names (docs/ABI.md: which the unit defines, which it imports). */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -482,6 +468,15 @@ extern int32_t script_animCommentDepth;
 extern uint32_t script_animTreeChecksum;
 extern int32_t xanim_activePoolPayloadSlot;
 extern int32_t script_animCheckEnabled;
+extern int32_t script_animTreeCounts[2];
+extern XAnim *script_animTrees[2][128];
+extern uint16_t script_animTreeHandles[2][128];
+extern uint16_t script_animTreeRoot;
+extern uint16_t script_animCurrentTreeRoot;
+extern const char *script_animParseStart;
+extern char *script_animParseState;
+extern uint8_t script_loadAnimTreesActive;
+extern uint8_t *script_codeEnd;
 #ifdef __cplusplus
 }
 #endif

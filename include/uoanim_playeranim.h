@@ -659,7 +659,7 @@ void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);
 
 #ifndef UOANIM_PLAYERANIM_H_DATA
 #define UOANIM_PLAYERANIM_H_DATA
-/* Data symbols (module globals, under their C names). */
+/* Data symbols, under their C names (docs/ABI.md: which the unit defines, which it imports). */
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -5,7 +5,8 @@ Compares the global symbols each built link unit defines and leaves undefined
 (nm) with the export and import tables of docs/ABI.md. Every difference, in
 either direction, is reported and makes the check fail.
 
-ABI.md tables: a table under a heading that contains "Exports" or "Imports"
+ABI.md tables: a table under a heading that contains "Exports", "Imports" or
+"Engine-owned" (symbols the engine defines: a unit must not define them)
 whose rows look like
 
     | `Symbol` | game, cgame | function | `C signature` | role |
@@ -28,7 +29,7 @@ UNITS = {"game", "cgame", "engine", "client"}
 
 
 def parse_abi(path):
-    exports, imports = {}, {}
+    exports, imports, owned = {}, {}, {}
     section = None
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -37,7 +38,8 @@ def parse_abi(path):
             if line.startswith("#"):
                 level = len(line) - len(line.lstrip("#"))
                 if level <= 2:
-                    section = exports if "Exports" in line else imports if "Imports" in line else None
+                    section = (exports if "Exports" in line else imports if "Imports" in line
+                               else owned if "Engine-owned" in line else None)
                 continue
             table = section
             m = ROW.match(line)
@@ -48,7 +50,7 @@ def parse_abi(path):
             if unknown:
                 sys.exit(f"check-symbols: {path}: unknown unit(s) {sorted(unknown)} for {m.group(1)}")
             table.setdefault(m.group(1), set()).update(units)
-    return exports, imports
+    return exports, imports, owned
 
 
 def nm(args, lib, arch, weak=True):
@@ -115,7 +117,7 @@ def runtime_symbols(arch):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    exports, imports = parse_abi(sys.argv[1])
+    exports, imports, owned = parse_abi(sys.argv[1])
     failed = False
     runtime = {}
     for spec in sys.argv[2:]:
@@ -138,7 +140,10 @@ def main():
             problems.append(f"imports {s}, not an import of '{unit}' in ABI.md")
         for s in sorted(want_undefined - undefined):
             problems.append(f"does not import {s}, an import of '{unit}' in ABI.md")
-        clash = defined & want_undefined
+        # the engine-owned symbols (ABI.md "Engine-owned symbols"): never
+        # defined by the unit; those it uses are undefined references
+        want_owned = {s for s, u in owned.items() if wanted(u)}
+        clash = defined & (want_undefined | want_owned)
         for s in sorted(clash):
             problems.append(f"defines {s}, which the engine defines")
         if problems:
@@ -147,7 +152,8 @@ def main():
             for p in problems:
                 print(f"  {lib}: {p}")
         else:
-            print(f"symbols {arch} {unit}: {len(defined)} exports, {len(undefined)} imports, as in ABI.md")
+            owned_note = f"; defines none of the {len(want_owned)} engine-owned symbols, imports the {len(want_owned & undefined)} it uses" if want_owned else ""
+            print(f"symbols {arch} {unit}: {len(defined)} exports, {len(undefined)} imports, as in ABI.md{owned_note}")
     sys.exit(1 if failed else 0)
 
 

@@ -9,7 +9,7 @@ use std::ffi::{CStr, CString};
 use uoanim::error::{Failure, Outcome, Report};
 use uoanim::tree::names::{CName, Names};
 use uoanim::tree::parse::{self, Class};
-use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
+use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use uoanim::tree::xanim::MissingAsset;
 
 /// A failure of the library as the engine gets it: the error function it
@@ -135,19 +135,21 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
         tool.add_file(name, text);
     }
     let mut checksum = 0u32;
-    let mut g = Globals { slot: 0, checksum: &mut checksum };
-    trees.begin_load(&g);
+    let mut counts = [0i32; 2];
+    let mut row = Box::new([[0; TREE_SLOTS]; 2]);
+    let mut g = Globals { slot: 0, checksum: &mut checksum, counts: &mut counts, trees: &mut row };
+    trees.begin_load(&mut g);
     let mut outcome: Outcome<()> = Ok(());
     for (i, op) in ops.iter().enumerate() {
         let step = match *op {
             TreeOp::Using(tree) => {
                 let tree_c = CString::new(tree).unwrap_or_default();
-                trees.using_tree_internal(&mut tool, &g, &tree_c).map(|_| ())
+                trees.using_tree_internal(&mut tool, &mut g, &tree_c).map(|_| ())
             }
             TreeOp::Ref(tree, name) => {
                 let tree_c = CString::new(tree).unwrap_or_default();
                 let anim = CString::new(name.to_vec()).unwrap_or_default();
-                trees.find_anim(&mut tool, &g, &tree_c, &anim, i + 1, 0)
+                trees.find_anim(&mut tool, &mut g, &tree_c, &anim, i + 1, 0)
             }
         };
         if step.is_err() {

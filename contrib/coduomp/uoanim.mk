@@ -12,14 +12,24 @@
 # It then
 #   * removes the C files the unit replaces from the source lists named in
 #     UOANIM_SOURCE_VARS (defaults below, after the engine's variables), and
-#   * appends the unit's archive to the link variables named in
-#     UOANIM_LINK_VARS (default SHARED_LIBS, the library list of the module
-#     links); a unit needs nothing else (no -lpthread, -ldl, -lm).
+#   * appends the unit's archive to the variables named in UOANIM_LINK_VARS,
+#     by default those each build file links with:
+#       game    SHARED_LIBS (build-mk/game.mk's shared-library links) and
+#               WINDOWS_LIBS (its Windows rules)
+#       cgame   CLIENT_SHARED_BG_C_SOURCES: build-mk/client-targets.mk's cgame
+#               rules compile and link in one command with no library
+#               variable, so the archive goes into that command with the
+#               sources, after them
+#       engine  ENGINE_IMPORT_LIBS, EXE_I386_LIBS, WINDOWS_COMMON_LIBS
+#               (build-mk/server.mk)
+#       client  MINGW32_LIBS, LDLIBS (build-mk/client-engine-mingw.mk)
+#     Include this file after those variables are set (a `?=` after it would
+#     no longer apply). A unit needs nothing else (no -lpthread, -ldl, -lm).
 #
-# The engine and client units also define three functions of
-# src/scripting/script_compile_load.c and six data symbols of the binary's
-# script-state storage: those definitions must leave the engine's sources
-# first (README.md, "Linking into the engine").
+# Nothing else of the engine's sources changes: the engine and client units
+# import the engine's script-state storage and call into the engine's
+# Scr_BeginLoadAnimTrees / Scr_PrecacheAnimTrees / Scr_EndLoadAnimTrees,
+# which stay (README.md, "Linking into the engine").
 
 UOANIM_UNIT ?= game
 UOANIM_ARCH ?= x86_64
@@ -41,16 +51,22 @@ UOANIM_ANIMTREE_REPLACED := src/scripting/script_anim_runtime.c \
 ifeq ($(UOANIM_UNIT),game)
 UOANIM_REPLACED := $(UOANIM_PLAYERANIM_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_BG_C_SOURCES BG_SRCS
+UOANIM_LINK_VARS ?= SHARED_LIBS WINDOWS_LIBS
 else ifeq ($(UOANIM_UNIT),cgame)
 UOANIM_REPLACED := $(UOANIM_PLAYERANIM_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_BG_C_SOURCES CLIENT_SHARED_BG_C_SOURCES
-else ifneq ($(filter engine client,$(UOANIM_UNIT)),)
+UOANIM_LINK_VARS ?= CLIENT_SHARED_BG_C_SOURCES
+else ifeq ($(UOANIM_UNIT),engine)
 UOANIM_REPLACED := $(UOANIM_ANIMTREE_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
+UOANIM_LINK_VARS ?= ENGINE_IMPORT_LIBS EXE_I386_LIBS WINDOWS_COMMON_LIBS
+else ifeq ($(UOANIM_UNIT),client)
+UOANIM_REPLACED := $(UOANIM_ANIMTREE_REPLACED)
+UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
+UOANIM_LINK_VARS ?= MINGW32_LIBS LDLIBS
 else
 $(error uoanim.mk: UOANIM_UNIT must be game, cgame, engine or client, not '$(UOANIM_UNIT)')
 endif
-UOANIM_LINK_VARS ?= SHARED_LIBS
 
 $(foreach v,$(UOANIM_SOURCE_VARS),$(eval $(v) := $(filter-out $(UOANIM_REPLACED),$($(v)))))
 $(foreach v,$(UOANIM_LINK_VARS),$(eval $(v) += $(UOANIM_LIB)))

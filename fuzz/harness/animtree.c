@@ -12,9 +12,11 @@
  * The engine imports of the units are defined here: strings, an in-memory
  * file system holding the input's .atr files, synthetic xanim assets (looped
  * byte, frame rate and note tracks from the name), allocators that hand out
- * zero-filled engine memory freed at the end of each run. */
+ * zero-filled engine memory freed at the end of each run. The engine's side
+ * of the load (storage, Begin/Precache/End) is the C tests' one. */
 #include "common.h"
 #include "uoanim_animtree.h"
+#include "../../c_tests/engine_anim_side.h"
 
 #include <math.h>
 #include <strings.h>

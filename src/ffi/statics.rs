@@ -4,37 +4,6 @@
 //! `ModuleCell` statics under their C names, with the functions that reset
 //! and borrow them. Only the boundary defines data symbols.
 
-/// Defines a module's globals from their one list (a file `include!`d
-/// where the statics go, which the header generator (`tools/headers`) reads too for their C
-/// declarations): one exported `ModuleCell` static per entry, under its C
-/// name, and `unsafe fn reset_globals()`, which gives each its initial value
-/// again, so the two cannot drift apart. The initial values are constant
-/// expressions, evaluated again by the reset; the C declaration (after `=>`)
-/// is for the header generator (`tools/headers`).
-#[allow(unused_macros)]
-macro_rules! module_globals {
-    ($($(#[$attr:meta])* $name:ident: $ty:ty = $init:expr => $c:literal;)*) => {
-        $(
-            $(#[$attr])*
-            #[no_mangle]
-            pub static $name: $crate::cell::ModuleCell<$ty> = $crate::cell::ModuleCell::new($init);
-        )*
-        /// Gives every global of this list its initial value again.
-        ///
-        /// # Safety
-        /// Module contract (single thread, no export running); no reference
-        /// into one of the globals is live.
-        unsafe fn reset_globals() {
-            // SAFETY: forwarded contract; each pointer is its static's.
-            unsafe {
-                $(core::ptr::write($name.as_ptr(), $init);)*
-            }
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use module_globals;
-
 /// The units' side of the list: the globals as `ModuleCell` statics (the
 /// data symbols under their C names, the private ones without), `unsafe fn
 /// reset_globals()`, which gives each its initial value again, and the

@@ -1,5 +1,5 @@
 //! The animation-tree module as one export call sees it: the registry state
-//! and the six globals the engine can see, with one method per export of the
+//! and the engine-owned globals it uses, with one method per export of the
 //! script side (`src/ffi/animtree/runtime.rs`).
 //!
 //! The exports make a [`Module`] over the module's statics and call one of
@@ -37,15 +37,11 @@ impl Module<'_> {
         *self.anim_check = enabled;
     }
 
-    /// `Scr_BeginLoadAnimTrees`.
-    pub fn begin_load(&mut self) {
-        self.trees.begin_load(&self.globals);
-    }
 
     /// `Scr_UsingTree`: `#using_animtree("name")`; the tree becomes the
     /// active one and its reference set the current one.
     pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, name: &CStr, source_pos: u32) -> Outcome<()> {
-        let (using, index) = self.trees.using_tree(engine, &self.globals, name, source_pos)?;
+        let (using, index) = self.trees.using_tree(engine, &mut self.globals, name, source_pos)?;
         *self.active_tree_handle = index;
         *self.current_using_tree = using;
         Ok(())
@@ -54,7 +50,7 @@ impl Module<'_> {
     /// `Scr_UsingTreeInternal`: registers a tree name; its reference set and
     /// registry index.
     pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> Outcome<(u16, i32)> {
-        self.trees.using_tree_internal(engine, &self.globals, filename)
+        self.trees.using_tree_internal(engine, &mut self.globals, filename)
     }
 
     /// `Scr_EmitAnimation`: `%name` in script code, for the operand `cell`.
@@ -64,13 +60,7 @@ impl Module<'_> {
 
     /// `Scr_FindAnim`: a C-side reference to the `scr_anim_t` at `cell`.
     pub fn find_anim(&mut self, engine: &mut dyn TreeEngine, tree_name: &CStr, anim_name: &CStr, cell: CellAddr) -> Outcome<()> {
-        self.trees.find_anim(engine, &self.globals, tree_name, anim_name, cell, self.comment_depth)
-    }
-
-    /// `Scr_PrecacheAnimTrees`: builds every tree registered in the row.
-    pub fn precache(&mut self, engine: &mut dyn TreeEngine) -> Outcome<()> {
-        self.trees.set_anim_check(*self.anim_check);
-        self.trees.precache(engine, &mut self.globals)
+        self.trees.find_anim(engine, &mut self.globals, tree_name, anim_name, cell, self.comment_depth)
     }
 
     /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
@@ -84,8 +74,10 @@ impl Module<'_> {
         self.trees.find_anim_tree(engine, filename)
     }
 
-    /// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
-    pub fn end_load(&mut self) {
+    /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`, which the
+    /// engine's `Scr_BeginLoadAnimTrees` and `Scr_EndLoadAnimTrees` call:
+    /// drops the registry of the load.
+    pub fn load_boundary(&mut self) {
         self.trees.end_load();
     }
 }

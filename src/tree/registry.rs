@@ -4,9 +4,12 @@
 //! State kept here, per the C original's observable behaviour:
 //!
 //! * the registry *root*: canonical tree name → registered tree (one root
-//!   for both rows; `Scr_BeginLoadAnimTrees` starts a new one);
+//!   for both rows; the load boundary, the hook the engine's
+//!   `Scr_BeginLoadAnimTrees` and `Scr_EndLoadAnimTrees` call, drops it);
 //! * two *rows* (`xanim_activePoolPayloadSlot` 0/1) of 127 one-based
-//!   registry indices, in first-registration order;
+//!   registry indices, in first-registration order: their counts and built
+//!   trees are the engine's `script_animTreeCounts` / `script_animTrees`
+//!   ([`Globals`]), the registry handles are kept here;
 //! * per registered tree its *reference set* (the names scripts and C code
 //!   asked for, each with its queue of 4-byte cells) and, once built, its
 //!   `XAnim`;
@@ -28,6 +31,8 @@ use core::ffi::CStr;
 
 /// Registered names per row (`SCRIPT_ANIM_TREE_REGISTERED_CAPACITY`).
 pub const TREE_CAPACITY: usize = 127;
+/// Cells of a slot of the engine's tree row (`script_animTrees[2][128]`).
+pub const TREE_SLOTS: usize = TREE_CAPACITY + 1;
 /// Longest tree name that fits `animtrees/<name>.atr` in a 64-byte qpath.
 pub const MAX_TREE_NAME: usize = 49;
 /// Multiplier of the tree checksum.
@@ -87,12 +92,20 @@ pub trait TreeEngine {
     fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool;
 }
 
-/// The exported globals a call reads or writes (owned by the FFI layer).
+/// The engine-owned globals a call reads or writes (the engine's data
+/// symbols, reached by the FFI layer).
 pub struct Globals<'a> {
     /// `xanim_activePoolPayloadSlot`.
     pub slot: i32,
     /// `script_animTreeChecksum`.
     pub checksum: &'a mut u32,
+    /// `script_animTreeCounts`: trees registered per slot (the engine's
+    /// Begin zeroes the slot's; `Scr_UsingTreeInternal` counts).
+    pub counts: &'a mut [i32; 2],
+    /// `script_animTrees`: per slot, tree `i` as `Scr_LoadAnimTreeAtIndex`
+    /// built it (the engine's Begin sets `[slot][0]` to NULL), the row the
+    /// engine's readers use.
+    pub trees: &'a mut [[TreeAddr; TREE_SLOTS]; 2],
 }
 
 const NO_CELL: u32 = u32::MAX;
@@ -197,14 +210,14 @@ struct Handle {
 }
 
 #[derive(Clone, Copy)]
+/// The registry handles of a slot (its count and trees are the engine's,
+/// [`Globals`]).
 struct Row {
-    count: i32,
-    handles: [Handle; TREE_CAPACITY + 1],
-    trees: [TreeAddr; TREE_CAPACITY + 1],
+    handles: [Handle; TREE_SLOTS],
 }
 
 impl Row {
-    const EMPTY: Row = Row { count: 0, handles: [Handle { epoch: 0, entry: 0 }; TREE_CAPACITY + 1], trees: [0; TREE_CAPACITY + 1] };
+    const EMPTY: Row = Row { handles: [Handle { epoch: 0, entry: 0 }; TREE_SLOTS] };
 }
 
 /// A parent being filled (one level of the C recursion): the next child to
@@ -308,16 +321,19 @@ impl AnimTrees {
         self.anim_check = enabled;
     }
 
-    /// `Scr_BeginLoadAnimTrees`: empties the row and starts a new registry
-    /// root (entries of the previous root stay alive for the other row).
-    pub fn begin_load(&mut self, g: &Globals<'_>) {
-        let row = &mut self.rows[Self::row_index(g.slot)];
-        row.count = 0;
-        row.trees[0] = 0;
-        self.root.clear();
+    /// What the engine's `Scr_BeginLoadAnimTrees` does to the module, for a
+    /// caller without the engine (the tools, the tests): the load boundary,
+    /// then the slot's count and first tree zeroed.
+    pub fn begin_load(&mut self, g: &mut Globals<'_>) {
+        self.end_load();
+        let r = Self::row_index(g.slot);
+        g.counts[r] = 0;
+        g.trees[r][0] = 0;
     }
 
-    /// `Scr_EndLoadAnimTrees`: drops the registry, every reference set and
+    /// The load boundary (the hook the engine's `Scr_BeginLoadAnimTrees` and
+    /// `Scr_EndLoadAnimTrees` call; `Scr_EndLoadAnimTrees` for a caller
+    /// without the engine): drops the registry, every reference set and
     /// queued cell, and the names of the load.
     pub fn end_load(&mut self) {
         self.root.clear();
@@ -361,7 +377,7 @@ impl AnimTrees {
     /// `Scr_UsingTreeInternal`: registers `filename` if new; returns the
     /// `script_animCurrentUsingTree` value of its reference set and the
     /// registry index (0 when the name is not in this row).
-    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, g: &Globals<'_>, filename: &CStr) -> Outcome<(u16, i32)> {
+    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, filename: &CStr) -> Outcome<(u16, i32)> {
         let name = self.intern_canonical(engine, filename);
         let r = Self::row_index(g.slot);
         let (entry, tree_index) = match self.root.get(&name).copied() {
@@ -369,21 +385,24 @@ impl AnimTrees {
                 // One-based rows of 128 cells: the 128th new name is refused
                 // before anything is registered (names already known still
                 // resolve at capacity).
-                if self.rows[r].count >= TREE_CAPACITY as i32 {
+                if g.counts[r] >= TREE_CAPACITY as i32 {
                     return Err(Failure::TreeCount { capacity: TREE_CAPACITY as u16 });
                 }
                 let entry = self.entries.len() as u32;
                 self.entries.push(Entry { name, refset: None, tree: None });
                 self.root.insert(name, entry);
-                let row = &mut self.rows[r];
-                row.count += 1;
-                let index = row.count as usize;
-                row.handles[index] = Handle { epoch: self.epoch, entry };
-                (entry, row.count)
+                g.counts[r] += 1;
+                let count = g.counts[r];
+                // In range: a count below zero is never written (Begin
+                // zeroes it), the capacity test bounds it above.
+                if let Some(handle) = usize::try_from(count).ok().and_then(|i| self.rows[r].handles.get_mut(i)) {
+                    *handle = Handle { epoch: self.epoch, entry };
+                }
+                (entry, count)
             }
             Some(entry) => {
                 let row = &self.rows[r];
-                let count = row.count.clamp(0, TREE_CAPACITY as i32) as usize;
+                let count = g.counts[r].clamp(0, TREE_CAPACITY as i32) as usize;
                 let found = (1..=count).find(|&i| self.entry_of(row.handles[i]) == Some(entry));
                 (entry, found.map_or(0, |i| i as i32))
             }
@@ -419,7 +438,7 @@ impl AnimTrees {
 
     /// `Scr_UsingTree` (`#using_animtree`): returns the new values of
     /// `script_animCurrentUsingTree` and `script_activeAnimTreeHandle`.
-    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, g: &Globals<'_>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
+    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
         if !engine.is_identifier(name) {
             return Err(Failure::Compile { source_pos, message: b"bad anim tree name" });
         }
@@ -495,7 +514,7 @@ impl AnimTrees {
     pub fn find_anim(
         &mut self,
         engine: &mut dyn TreeEngine,
-        g: &Globals<'_>,
+        g: &mut Globals<'_>,
         tree_name: &CStr,
         anim_name: &CStr,
         cell: CellAddr,
@@ -519,7 +538,7 @@ impl AnimTrees {
     /// `Scr_PrecacheAnimTrees`: builds every tree of the row.
     pub fn precache(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>) -> Outcome<()> {
         let mut index = 1;
-        while index <= self.rows[Self::row_index(g.slot)].count {
+        while index <= g.counts[Self::row_index(g.slot)] {
             self.load_at_index(engine, g, index)?;
             index += 1;
         }
@@ -563,7 +582,7 @@ impl AnimTrees {
         }
         let slot_index = tree_index as usize;
         let Some(refset) = entry.refset else {
-            self.rows[r].trees[slot_index] = 0;
+            g.trees[r][slot_index] = 0;
             return Ok(());
         };
         let tree_name = entry.name;
@@ -585,7 +604,7 @@ impl AnimTrees {
             if self.root.get(&tree_name) == Some(&entry_id) {
                 self.root.remove(&tree_name);
             }
-            self.rows[r].trees[slot_index] = 0;
+            g.trees[r][slot_index] = 0;
             return Ok(());
         };
         let cached = self.cache.entry(tree_name).or_default();
@@ -620,7 +639,7 @@ impl AnimTrees {
         self.entries[entry_id as usize].refset = None;
         self.entries[entry_id as usize].tree = Some(tree);
         engine.setup_sync_nodes(tree)?;
-        self.rows[r].trees[slot_index] = tree;
+        g.trees[r][slot_index] = tree;
         Ok(())
     }
 

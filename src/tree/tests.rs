@@ -2,7 +2,7 @@
 
 use std::prelude::rust_2021::*;
 use super::names::CName;
-use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
+use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use super::xanim::MissingAsset;
 use crate::error::{level, Outcome, Report};
 use std::collections::HashMap;
@@ -150,6 +150,8 @@ struct H {
     s: Box<AnimTrees>,
     e: Mock,
     checksum: u32,
+    counts: [i32; 2],
+    row: Box<[[TreeAddr; TREE_SLOTS]; 2]>,
     slot: i32,
     using: u16,
     active: i32,
@@ -164,7 +166,7 @@ impl H {
     fn new() -> Self {
         let mut s = Box::new(AnimTrees::new());
         s.links_in_cells = false;
-        H { s, e: Mock::default(), checksum: 0, slot: 0, using: 0, active: 0, depth: 0 }
+        H { s, e: Mock::default(), checksum: 0, counts: [0; 2], row: Box::new([[0; TREE_SLOTS]; 2]), slot: 0, using: 0, active: 0, depth: 0 }
     }
 
     fn file(&mut self, name: &str, text: &[u8]) -> &mut Self {
@@ -173,8 +175,8 @@ impl H {
     }
 
     fn begin(&mut self) {
-        let g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        self.s.begin_load(&g);
+        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum, counts: &mut self.counts, trees: &mut self.row };
+        self.s.begin_load(&mut g);
     }
 
     fn script_file(&mut self) {
@@ -188,8 +190,8 @@ impl H {
     }
 
     fn using(&mut self, tree: &str, pos: u32) -> Result<i32, Raised> {
-        let g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        let outcome = self.s.using_tree(&mut self.e, &g, &c(tree), pos);
+        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum, counts: &mut self.counts, trees: &mut self.row };
+        let outcome = self.s.using_tree(&mut self.e, &mut g, &c(tree), pos);
         let (u, a) = self.raised(outcome)?;
         self.using = u;
         self.active = a;
@@ -229,20 +231,20 @@ impl H {
 
     fn find_anim(&mut self, tree: &str, name: &str) -> Result<CellAddr, Raised> {
         let cell = self.new_cell(Region::C, 0xEEEE_EEEE);
-        let g = Globals { slot: self.slot, checksum: &mut self.checksum };
-        let outcome = self.s.find_anim(&mut self.e, &g, &c(tree), &c(name), cell, self.depth);
+        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum, counts: &mut self.counts, trees: &mut self.row };
+        let outcome = self.s.find_anim(&mut self.e, &mut g, &c(tree), &c(name), cell, self.depth);
         self.raised(outcome)?;
         Ok(cell)
     }
 
     fn precache(&mut self) -> Result<(), Raised> {
-        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum };
+        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum, counts: &mut self.counts, trees: &mut self.row };
         let outcome = self.s.precache(&mut self.e, &mut g);
         self.raised(outcome)
     }
 
     fn load_index(&mut self, i: i32) -> Result<(), Raised> {
-        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum };
+        let mut g = Globals { slot: self.slot, checksum: &mut self.checksum, counts: &mut self.counts, trees: &mut self.row };
         let outcome = self.s.load_at_index(&mut self.e, &mut g, i);
         self.raised(outcome)
     }

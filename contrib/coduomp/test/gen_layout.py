@@ -55,14 +55,11 @@ UNITS = {
             "src/animation/xanim_runtime.c": ["XAnimCalc"],
             "src/scripting/script_compile_load.c": ["Scr_BeginLoadScripts", "Scr_LoadScript", "Scr_EndLoadScripts"],
         },
-        engine_defined={
-            "src/scripting/script_compile_load.c": ["Scr_BeginLoadAnimTrees", "Scr_PrecacheAnimTrees",
-                                                    "Scr_EndLoadAnimTrees"],
-            "src/server/standalone/engine_global_storage.c": ["script_activeAnimTreeHandle",
-                                                              "script_animCheckEnabled", "script_animCommentDepth",
-                                                              "script_animCurrentUsingTree",
-                                                              "script_animTreeChecksum",
-                                                              "xanim_activePoolPayloadSlot"],
+        engine_defined={},
+        engine_code={
+            "src/scripting/script_compile_load.c": "LOAD",
+            "src/server/standalone/engine_global_storage.c": "STORAGE",
+            "src/scripting/script_value.c": "READERS",
         },
     ),
 }
@@ -72,13 +69,79 @@ UNITS["cgame"] = dict(UNITS["game"], module_var="CGAME_C_SOURCES",
                       copy_var="CLIENT_SHARED_BG_C_SOURCES")
 UNITS["client"] = dict(UNITS["engine"], module_var="CLIENT_ENGINE_C_SOURCES",
                        module_files=["src/client/engine/cl_cgame.c", "src/qcommon/com_memory.c",
-                                     "src/client/engine/client_script_storage.c"],
-                       engine_defined={
-                           "src/scripting/script_compile_load.c": UNITS["engine"]["engine_defined"][
-                               "src/scripting/script_compile_load.c"],
-                           "src/client/engine/client_script_storage.c": UNITS["engine"]["engine_defined"][
-                               "src/server/standalone/engine_global_storage.c"],
+                                     "src/client/engine/scripting/script_global_storage.c"],
+                       engine_code={
+                           "src/scripting/script_compile_load.c": "LOAD",
+                           "src/client/engine/scripting/script_global_storage.c": "STORAGE",
+                           "src/scripting/script_value.c": "READERS",
                        })
+
+# The engine's definitions around the animation-tree units, as its kept files
+# have them (names and types; the bodies do what the engine's do, written for
+# this test): the script-state storage, the three load functions of
+# script_compile_load.c (which call into the unit) and the readers of
+# script_value.c (which read the tree row the unit fills).
+ENGINE_OWNED_DATA = [
+    ("int32_t", "script_activeAnimTreeHandle", ""), ("int32_t", "script_animCheckEnabled", ""),
+    ("int32_t", "script_animCommentDepth", ""), ("uint16_t", "script_animCurrentUsingTree", ""),
+    ("uint32_t", "script_animTreeChecksum", ""), ("int32_t", "xanim_activePoolPayloadSlot", ""),
+    ("int32_t", "script_animTreeCounts", "[2]"), ("void *", "script_animTrees", "[2][128]"),
+    ("uint16_t", "script_animTreeHandles", "[2][128]"), ("uint16_t", "script_animTreeRoot", ""),
+    ("uint16_t", "script_animCurrentTreeRoot", ""), ("const char *", "script_animParseStart", ""),
+    ("char *", "script_animParseState", ""), ("uint8_t", "script_loadAnimTreesActive", ""),
+    ("uint8_t *", "script_codeEnd", ""),
+]
+ENGINE_CODE = {
+    "STORAGE": "#include <stdint.h>\n" + "\n".join("%s %s%s;" % d for d in ENGINE_OWNED_DATA),
+    "LOAD": """#include <stdint.h>
+#include <stddef.h>
+extern int32_t xanim_activePoolPayloadSlot, script_animTreeCounts[2];
+extern void *script_animTrees[2][128];
+extern uint16_t script_animTreeRoot, script_animCurrentTreeRoot;
+extern uint8_t script_loadAnimTreesActive, *script_codeEnd;
+void coduo_script_compat_anim_release_unresolved_ref_sidecars(void);
+void Scr_LoadAnimTreeAtIndex(int32_t treeIndex, void *(*allocCallback)(size_t));
+static uint16_t next_object = 1;
+static uint8_t low_hunk[16];
+void Scr_BeginLoadAnimTrees(void)
+{
+    int32_t slot = xanim_activePoolPayloadSlot;
+    coduo_script_compat_anim_release_unresolved_ref_sidecars();
+    script_loadAnimTreesActive = 1;
+    script_animTreeCounts[slot] = 0;
+    script_animTrees[slot][0] = NULL;
+    script_animTreeRoot = next_object++;
+    script_animCurrentTreeRoot = 0;
+}
+void Scr_PrecacheAnimTrees(void *(*allocCallback)(size_t))
+{
+    for (int32_t i = 1; i <= script_animTreeCounts[xanim_activePoolPayloadSlot]; i++)
+        Scr_LoadAnimTreeAtIndex(i, allocCallback);
+}
+void Scr_EndLoadAnimTrees(void)
+{
+    script_loadAnimTreesActive = 0;
+    coduo_script_compat_anim_release_unresolved_ref_sidecars();
+    script_animTreeRoot = 0;
+    script_codeEnd = low_hunk;
+}""",
+    "READERS": """#include <stdint.h>
+#include <stddef.h>
+extern int32_t xanim_activePoolPayloadSlot, script_animTreeCounts[2];
+extern void *script_animTrees[2][128];
+uint32_t Scr_GetAnimsIndex(const void *tree)
+{
+    int32_t slot = xanim_activePoolPayloadSlot;
+    for (int32_t i = script_animTreeCounts[slot]; i > 0; i--)
+        if (i < 128 && script_animTrees[slot][i] == tree)
+            return (uint32_t)i;
+    return 0;
+}
+void *Scr_GetAnims(uint32_t index)
+{
+    return index < 128 ? script_animTrees[xanim_activePoolPayloadSlot][index] : NULL;
+}""",
+}
 
 
 def nm(args, lib):
@@ -153,7 +216,12 @@ def main():
         "\n".join("void %s(void);" % s for s in calls) + "\n" +
         "\n".join("extern char %s[];" % s for s in datas) + "\n" +
         "void *uoanim_standin_uses[] = {\n" + ",\n".join("    (void *)%s" % s for s in calls + datas) + "\n};")
+    owned = {d[1] for d in ENGINE_OWNED_DATA}
+    for path, code in spec.get("engine_code", {}).items():
+        files.setdefault(path, []).append(ENGINE_CODE[code])
     for name in imports:
+        if name in owned and spec.get("engine_code"):
+            continue
         kind = kinds.get(name, "function")
         define(storage if kind == "data" else services, name, kind, 1 << 16)
     for path, lines in files.items():
@@ -180,13 +248,17 @@ def main():
             f.write("%s := $(%s)\n" % (copy, layout_vars[0]))
         else:
             f.write("SRCS = $(%s) %s\n" % (spec["module_var"], " ".join("$(%s)" % v for v in layout_vars)))
+        # the library variable the engine's build file links with (cgame: none,
+        # the archive goes with the sources into the one-command rule)
+        link_var = {"game": "SHARED_LIBS", "cgame": "", "engine": "ENGINE_IMPORT_LIBS", "client": "LDLIBS"}[unit]
+        if link_var:
+            f.write("%s ?= -lm\n" % link_var)
         f.write("ifdef UOANIM_MK\nUOANIM_UNIT := %s\ninclude $(UOANIM_MK)\nendif\n" % unit)
         if copy:
             f.write("SRCS := $(%s) $(%s)\n" % (spec["module_var"], copy))
-        f.write("OBJS := $(patsubst %.c,obj/%.o,$(SRCS))\n"
-                "SHARED_LIBS += -lm\n"
-                "module.so: $(OBJS)\n\t$(CC) $(M) -shared -Wl,--no-undefined -o $@ $(OBJS) $(SHARED_LIBS)\n"
-                "obj/%.o: %.c\n\t@mkdir -p $(dir $@)\n\t$(CC) $(M) -fPIC -c $< -o $@\n")
+        f.write("OBJS := $(patsubst %%.c,obj/%%.o,$(SRCS))\n"
+                "module.so: $(OBJS)\n\t$(CC) $(M) -shared -Wl,--no-undefined -o $@ $(OBJS) %s\n"
+                "obj/%%.o: %%.c\n\t@mkdir -p $(dir $@)\n\t$(CC) $(M) -fPIC -c $< -o $@\n" % ("$(%s)" % link_var if link_var else "-lm"))
 
 
 if __name__ == "__main__":

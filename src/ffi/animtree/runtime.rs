@@ -11,11 +11,34 @@ use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
 use crate::tree::module::Module;
 use crate::tree::names::Names;
-use crate::tree::registry::{AnimTrees, Globals};
+use crate::tree::registry::{AnimTrees, Globals, TreeAddr, TREE_SLOTS};
 use core::ffi::{c_char, c_void};
 
-use crate::ffi::statics::module_globals as animtree_globals;
+/// Declares the engine-owned data symbols of `globals.rs` as imports.
+macro_rules! animtree_globals {
+    ($($(#[$attr:meta])* $name:ident: $ty:ty => $c:literal;)*) => {
+        // The unused ones are declared for the header's list (they are the
+        // engine's scratch of the original module).
+        #[allow(dead_code)]
+        extern "C" {
+            $(
+                $(#[$attr])*
+                static mut $name: $ty;
+            )*
+        }
+    };
+}
 include!("globals.rs");
+
+/// One engine data symbol, borrowed for one export call.
+///
+/// # Safety
+/// `p` is the address of an engine data symbol of type `T` that nothing
+/// else references while the result lives (module contract, src/cell.rs).
+unsafe fn engine_mut<'a, T>(p: *mut T) -> &'a mut T {
+    // SAFETY: guaranteed by the caller.
+    unsafe { &mut *p }
+}
 
 /// The module state (registry, reference sets, parse tree).
 static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
@@ -26,15 +49,22 @@ static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 /// Module contract (src/cell.rs): called once per export, and nothing else
 /// holds a reference into the statics while the result lives.
 unsafe fn module() -> Module<'static> {
-    // SAFETY: forwarded contract; each reference is to a distinct static.
+    // SAFETY: forwarded contract; each reference is to a distinct static
+    // (the engine's data symbols, which the engine does not touch while an
+    // export runs; `XAnim *` and `TreeAddr` have the same layout).
     unsafe {
         Module {
             trees: STATE.get(),
-            active_tree_handle: script_activeAnimTreeHandle.get(),
-            current_using_tree: script_animCurrentUsingTree.get(),
-            comment_depth: *script_animCommentDepth.get(),
-            globals: Globals { slot: *xanim_activePoolPayloadSlot.get(), checksum: script_animTreeChecksum.get() },
-            anim_check: script_animCheckEnabled.get(),
+            active_tree_handle: engine_mut(&raw mut script_activeAnimTreeHandle),
+            current_using_tree: engine_mut(&raw mut script_animCurrentUsingTree),
+            comment_depth: script_animCommentDepth,
+            globals: Globals {
+                slot: xanim_activePoolPayloadSlot,
+                checksum: engine_mut(&raw mut script_animTreeChecksum),
+                counts: engine_mut(&raw mut script_animTreeCounts),
+                trees: engine_mut((&raw mut script_animTrees).cast::<[[TreeAddr; TREE_SLOTS]; 2]>()),
+            },
+            anim_check: engine_mut(&raw mut script_animCheckEnabled),
         }
     }
 }
@@ -51,20 +81,19 @@ pub(in crate::ffi) unsafe fn names<'a>() -> &'a Names {
 }
 
 /// `void uoanim_animtree_reset(void)`: returns the animation-tree module to
-/// its freshly loaded state — the six C-visible globals get their initial
-/// values again and the registry, the reference sets, the queued reference
-/// cells and the parsed trees are dropped (trees already built stay in the
-/// engine's memory, as they are). Not a function of the C original
-/// (docs/ABI.md).
+/// its freshly loaded state — the registry, the reference sets, the queued
+/// reference cells and the parsed trees are dropped (trees already built
+/// stay in the engine's memory, as they are; the engine-owned data symbols
+/// are the engine's and keep their values). Not a function of the C
+/// original (docs/ABI.md).
 ///
 /// # Safety
 /// Module contract: not called while another export of the unit runs.
 #[no_mangle]
 unsafe extern "C" fn uoanim_animtree_reset() {
-    // SAFETY: module contract; no reference into a global is live between
+    // SAFETY: module contract; no reference into the state is live between
     // exports.
     unsafe {
-        reset_globals();
         *STATE.get() = AnimTrees::new();
     }
 }
@@ -85,13 +114,6 @@ unsafe extern "C" fn Hunk_AllocXAnimPrecache(size: usize) -> *mut c_void {
 extern "C" fn SetAnimCheck(enabled: i32) {
     // SAFETY: module contract.
     unsafe { module() }.set_anim_check(enabled)
-}
-
-/// `Scr_BeginLoadAnimTrees`: starts a load (empties the active registry row).
-#[no_mangle]
-extern "C" fn Scr_BeginLoadAnimTrees() {
-    // SAFETY: module contract.
-    unsafe { module() }.begin_load()
 }
 
 /// `Scr_UsingTree`: `#using_animtree("name")`.
@@ -144,16 +166,6 @@ unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_ch
     guard(|| unsafe { module() }.find_anim(&mut Engine { alloc: None }, tree_name, anim_name, animRef as usize))
 }
 
-/// `Scr_PrecacheAnimTrees`: builds every tree registered in the active row.
-///
-/// # Safety
-/// `allocCallback` is a valid allocator.
-#[no_mangle]
-unsafe extern "C" fn Scr_PrecacheAnimTrees(allocCallback: script_anim_tree_alloc_t) {
-    // SAFETY: module contract.
-    guard(|| unsafe { module() }.precache(&mut Engine { alloc: allocCallback }))
-}
-
 /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
 ///
 /// # Safety
@@ -190,14 +202,14 @@ unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
     unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }) as *mut XAnim
 }
 
-/// `Scr_EndLoadAnimTrees`: ends the load and drops the registry.
+/// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the hook the
+/// engine's `Scr_BeginLoadAnimTrees` and `Scr_EndLoadAnimTrees` call (before
+/// a load starts and after it ended): the unit's load boundary. The
+/// registry, the reference sets and the queued references of the load are
+/// dropped here (in the original they live in script objects under the root
+/// the engine's Begin allocates and its End clears).
 #[no_mangle]
-extern "C" fn Scr_EndLoadAnimTrees() {
+extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {
     // SAFETY: module contract.
-    unsafe { module() }.end_load()
+    unsafe { module() }.load_boundary()
 }
-
-/// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the queued
-/// references are kept in module state, so there is nothing to release.
-#[no_mangle]
-extern "C" fn coduo_script_compat_anim_release_unresolved_ref_sidecars() {}

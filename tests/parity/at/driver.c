@@ -1,4 +1,5 @@
-/* driver.c -- differential driver for the animation-tree library.
+/* driver.c -- differential driver for the animation-tree library (protocol v2:
+ * the engine side of the load is in stubs.c; the dump adds the engine view).
  *
  *   at_driver [-R ROOTDIR] CASEFILE      canonical dump on stdout (PROTOCOL.md)
  *
@@ -129,13 +130,58 @@ static void cell_add(const char *tree, const char *name, int region, char *cell)
 }
 
 /* ---------------------------------------------------------------- alloc callbacks */
+/* every tree_alloc block of the case, for the engine view's labels: aK is the
+ * K-th tree_alloc call of the case (the K-th "alloc" line) */
+typedef struct { const unsigned char *p; size_t size; } allocrec_t;
+static allocrec_t *g_allocs;
+static size_t g_allocCount, g_allocCap;
+
 static void *tree_alloc(size_t size)
 {
     if (size >= sizeof(XAnim) && (size - sizeof(XAnim)) % sizeof(XAnimEntry) == 0)
         printf("alloc nodes=%zu\n", (size - sizeof(XAnim)) / sizeof(XAnimEntry));
     else
         printf("alloc bytes=%zu\n", size);
-    return Hunk_AllocAlignInternal(size, 16);
+    void *p = Hunk_AllocAlignInternal(size, 16);
+    if (g_allocCount == g_allocCap) {
+        g_allocCap = g_allocCap ? g_allocCap * 2 : 64;
+        g_allocs = realloc(g_allocs, g_allocCap * sizeof(*g_allocs));
+    }
+    g_allocs[g_allocCount].p = p;
+    g_allocs[g_allocCount].size = size;
+    g_allocCount++;
+    return p;
+}
+
+/* 0: not a tree_alloc block; K: the block starts at p; -K: p is inside block K */
+static long alloc_block_of(const void *p, size_t *offset)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < g_allocCount; ++i) {
+        if (b == g_allocs[i].p) { *offset = 0; return (long)i + 1; }
+        if (b > g_allocs[i].p && b < g_allocs[i].p + g_allocs[i].size) {
+            *offset = (size_t)(b - g_allocs[i].p);
+            return -((long)i + 1);
+        }
+    }
+    return 0;
+}
+
+/* a stable label of a tree pointer: NULL, aK, aK+OFF, foreign */
+static void put_tree_label(const XAnim *t)
+{
+    size_t off = 0;
+    long k = t ? alloc_block_of(t, &off) : 0;
+    if (t == NULL) printf("NULL");
+    else if (k > 0) printf("a%ld", k);
+    else if (k < 0) printf("a%ld+%zu", -k, off);
+    else printf("foreign");
+}
+
+static int tree_is_block(const XAnim *t)
+{
+    size_t off = 0;
+    return t != NULL && alloc_block_of(t, &off) > 0;
 }
 
 static void *quiet_alloc(size_t size) { return Hunk_AllocAlignInternal(size, 16); }
@@ -342,6 +388,76 @@ static void dump_trees(int runtime)
     }
 }
 
+/* ---------------------------------------------------------------- engine view (v2) */
+static void put_engine_log(void)
+{
+    const char *log = at_engine_take_log();
+    if (log[0]) fputs(log, stdout);
+}
+
+/* what the engine's kept code sees of the load: script_animTreeCounts[s] and
+ * script_animTrees[s][0..count] through Scr_GetAnimsIndex / Scr_GetAnims /
+ * Scr_GetAnimTree, for the current slot and any slot with a nonzero count */
+static void engine_view(const char *when)
+{
+    int32_t cur = xanim_activePoolPayloadSlot;
+    printf("engine at=%s slot=%d active=%u counts=%d,%d\n", when, cur, (unsigned)script_loadAnimTreesActive,
+           script_animTreeCounts[0], script_animTreeCounts[1]);
+    for (int32_t s = 0; s < AT_ANIM_SLOT_COUNT; ++s) {
+        if (s != cur && script_animTreeCounts[s] == 0) continue;
+        int32_t n = script_animTreeCounts[s];
+        if (n < 0) n = -1;
+        if (n >= AT_ANIM_TREE_SLOT_COUNT) n = AT_ANIM_TREE_SLOT_COUNT - 1;
+        for (int32_t i = 0; i <= n; ++i) {
+            XAnim *t = script_animTrees[s][i];
+            printf("engine s%d %d ", s, i);
+            put_tree_label(t);
+            if (tree_is_block(t)) {
+                printf(" xanim=");
+                put_q(t->name);
+                printf(" nodes=%u", t->nodeCount);
+            }
+            printf(" index=%u anims=", at_engine_anims_index(s, t));
+            put_tree_label(at_engine_anims(s, (uint32_t)i));
+            printf(" animtree=");
+            XAnim *at = at_engine_anim_tree(s, (uint32_t)i);
+            if (at) put_tree_label(at);
+            else printf("bad");
+            putchar('\n');
+        }
+    }
+    put_engine_log();
+}
+
+/* the engine's run-time reads of the current load's reference cells: the cell
+ * as scr_anim_t {animIndex, treeIndex}, Scr_GetAnims(treeIndex) and the name
+ * Scr_GetDebugString prints for it (XAnimGetAnimName of that tree) */
+static void engine_get_anims(void)
+{
+    int32_t slot = xanim_activePoolPayloadSlot;
+    for (size_t i = g_cellLoadStart; i < g_cellCount; ++i) {
+        cellrec_t *c = &g_cells[i];
+        scr_anim_t a;
+        memcpy(&a, c->cell, sizeof(a));
+        const char *lab = at_cell_label(c->cell);
+        printf("getanims %s ", lab ? lab : "?");
+        put_escaped(c->tree);
+        printf(" %%");
+        put_escaped(c->name);
+        printf(" -> %u/%u ", (unsigned)a.treeIndex, (unsigned)a.animIndex);
+        if (a.treeIndex >= AT_ANIM_TREE_SLOT_COUNT) { printf("out of range\n"); continue; }
+        XAnim *t = at_engine_anims(slot, a.treeIndex);
+        put_tree_label(t);
+        if (tree_is_block(t)) {
+            if (a.animIndex >= t->nodeCount) printf(" badindex");
+            else { printf(" nm="); put_q(XAnimGetAnimName(t, a.animIndex)); }
+        }
+        putchar('\n');
+    }
+}
+
+static int g_dropRecover; /* setup line "droprecover 1" */
+
 /* ---------------------------------------------------------------- tokens */
 enum { MAX_TOK = 64 };
 static char *g_tok[MAX_TOK];
@@ -461,7 +577,8 @@ static void op_dispatch(const char *op)
         cell_add(canon, name, AT_REGION_C, cell);
         Scr_FindAnim(tree, name, (scr_anim_t *)(void *)cell);
     } else if (!strcmp(op, "precache")) {
-        Scr_PrecacheAnimTrees(tree_alloc);
+        Scr_PrecacheAnimTrees(tree_alloc); /* the engine's loop over Scr_LoadAnimTreeAtIndex */
+        engine_view("precache");
     } else if (!strcmp(op, "loadindex")) {
         Scr_LoadAnimTreeAtIndex((int32_t)tok_long(1), tree_alloc);
     } else if (!strcmp(op, "findtree")) {
@@ -488,8 +605,22 @@ static void op_dispatch(const char *op)
     } else if (!strcmp(op, "checksum")) {
         printf("checksum 0x%08x\n", script_animTreeChecksum);
     } else if (!strcmp(op, "end")) {
+        engine_view("end");
         Scr_EndLoadAnimTrees();
         printf("end zone=%ld\n", at_zoneOutstanding);
+        put_engine_log();
+    } else if (!strcmp(op, "engine")) {
+        engine_view("op");
+    } else if (!strcmp(op, "getanims")) {
+        engine_get_anims();
+    } else if (!strcmp(op, "getanimtree")) {
+        /* run time of the int #animtree compiled to (default: the current one) */
+        at_long h = g_ntok > 1 ? tok_long(1) : script_activeAnimTreeHandle;
+        XAnim *t = at_engine_anim_tree(xanim_activePoolPayloadSlot, (uint32_t)h);
+        printf("getanimtree %" AT_LD " -> ", AT_LONG_ARG(h));
+        if (t) put_tree_label(t);
+        else printf("bad anim tree");
+        putchar('\n');
     } else if (!strcmp(op, "xalloc")) {
         at_long id = tok_long(1);
         if (id < 0 || id >= MAX_XTREES) fatal("bad xtree id");
@@ -555,6 +686,28 @@ static int run_op(char *opname)
     return 0;
 }
 
+/* droprecover 1: after a Com_Error the engine drops the level and frees the
+ * scripts (Scr_FreeScripts: Scr_EndLoadAnimTrees when a load is active), then
+ * the case goes on.  Returns 0 when the recovery itself raised Com_Error. */
+static int drop_recover(void)
+{
+    jmp_buf jb;
+    at_error_clear();
+    at_errJmp = &jb;
+    if (setjmp(jb) != 0) {
+        at_errJmp = NULL;
+        fflush(stdout);
+        put_error("freescripts");
+        return 0;
+    }
+    engine_view("drop");
+    int ran = at_engine_free_scripts();
+    printf("freescripts end=%d zone=%ld\n", ran, at_zoneOutstanding);
+    put_engine_log();
+    at_errJmp = NULL;
+    return 1;
+}
+
 /* ---------------------------------------------------------------- setup ops */
 static void add_atr_dir(const char *rel)
 {
@@ -603,59 +756,6 @@ static void note_nt(const char *name)
     g_ntNames = realloc(g_ntNames, (size_t)(g_ntCount + 1) * sizeof(char *));
     g_ntNames[g_ntCount++] = strdup(name);
 }
-
-#if defined(_WIN32)
-/* Windows (mingw-w64, also under Wine): the dump is written in binary mode (no
- * CRLF); a crash of the library ends the process with 128 + the Linux signal
- * number (SIGILL 4, SIGBUS 7, SIGFPE 8, SIGSEGV 11, else SIGABRT 6), the exit
- * status a shell reports for the Linux build, instead of the exception code or
- * Wine's crash dialog / debugger. */
-#define WIN32_LEAN_AND_MEAN
-#include <fcntl.h>
-#include <io.h>
-#include <windows.h>
-
-static LONG WINAPI on_exception(EXCEPTION_POINTERS *info)
-{
-    DWORD code = info->ExceptionRecord->ExceptionCode;
-    int sig = 6;
-    switch (code) {
-    case EXCEPTION_ACCESS_VIOLATION: case EXCEPTION_STACK_OVERFLOW: case EXCEPTION_ARRAY_BOUNDS_EXCEEDED:
-    case EXCEPTION_GUARD_PAGE:
-        sig = 11; break;
-    case EXCEPTION_DATATYPE_MISALIGNMENT: case EXCEPTION_IN_PAGE_ERROR:
-        sig = 7; break;
-    case EXCEPTION_ILLEGAL_INSTRUCTION: case EXCEPTION_PRIV_INSTRUCTION:
-        sig = 4; break;
-    case EXCEPTION_INT_DIVIDE_BY_ZERO: case EXCEPTION_INT_OVERFLOW: case EXCEPTION_FLT_DENORMAL_OPERAND:
-    case EXCEPTION_FLT_DIVIDE_BY_ZERO: case EXCEPTION_FLT_INEXACT_RESULT: case EXCEPTION_FLT_INVALID_OPERATION:
-    case EXCEPTION_FLT_OVERFLOW: case EXCEPTION_FLT_STACK_CHECK: case EXCEPTION_FLT_UNDERFLOW:
-        sig = 8; break;
-    default: break;
-    }
-    fprintf(stderr, "at_driver: crashed: exception 0x%08lx (signal %d)\n", (unsigned long)code, sig);
-    _exit(128 + sig);
-    return EXCEPTION_CONTINUE_SEARCH;
-}
-
-static void on_abort(int sig)
-{
-    (void)sig;
-    fprintf(stderr, "at_driver: crashed: abort (signal 6)\n");
-    _exit(128 + 6);
-}
-
-static void platform_init(void)
-{
-    _setmode(_fileno(stdout), _O_BINARY);
-    _setmode(_fileno(stderr), _O_BINARY);
-    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
-    SetUnhandledExceptionFilter(on_exception);
-    signal(SIGABRT, on_abort);
-}
-#else
-static void platform_init(void) {}
-#endif
 
 /* `atrx NAME RELPATH PIECE...` + literal blob + newline: the file animtrees/NAME
    assembled from pieces of the file RELPATH: `=OFF+LEN` copies LEN bytes of it
@@ -731,6 +831,59 @@ static void add_atr_pieces(const char *line, char **pp, char *endp)
     free(src);
 }
 
+#if defined(_WIN32)
+/* Windows (mingw-w64, also under Wine): the dump is written in binary mode (no
+ * CRLF); a crash of the library ends the process with 128 + the Linux signal
+ * number (SIGILL 4, SIGBUS 7, SIGFPE 8, SIGSEGV 11, else SIGABRT 6), the exit
+ * status a shell reports for the Linux build, instead of the exception code or
+ * Wine's crash dialog / debugger. */
+#define WIN32_LEAN_AND_MEAN
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+
+static LONG WINAPI on_exception(EXCEPTION_POINTERS *info)
+{
+    DWORD code = info->ExceptionRecord->ExceptionCode;
+    int sig = 6;
+    switch (code) {
+    case EXCEPTION_ACCESS_VIOLATION: case EXCEPTION_STACK_OVERFLOW: case EXCEPTION_ARRAY_BOUNDS_EXCEEDED:
+    case EXCEPTION_GUARD_PAGE:
+        sig = 11; break;
+    case EXCEPTION_DATATYPE_MISALIGNMENT: case EXCEPTION_IN_PAGE_ERROR:
+        sig = 7; break;
+    case EXCEPTION_ILLEGAL_INSTRUCTION: case EXCEPTION_PRIV_INSTRUCTION:
+        sig = 4; break;
+    case EXCEPTION_INT_DIVIDE_BY_ZERO: case EXCEPTION_INT_OVERFLOW: case EXCEPTION_FLT_DENORMAL_OPERAND:
+    case EXCEPTION_FLT_DIVIDE_BY_ZERO: case EXCEPTION_FLT_INEXACT_RESULT: case EXCEPTION_FLT_INVALID_OPERATION:
+    case EXCEPTION_FLT_OVERFLOW: case EXCEPTION_FLT_STACK_CHECK: case EXCEPTION_FLT_UNDERFLOW:
+        sig = 8; break;
+    default: break;
+    }
+    fprintf(stderr, "at_driver: crashed: exception 0x%08lx (signal %d)\n", (unsigned long)code, sig);
+    _exit(128 + sig);
+    return EXCEPTION_CONTINUE_SEARCH;
+}
+
+static void on_abort(int sig)
+{
+    (void)sig;
+    fprintf(stderr, "at_driver: crashed: abort (signal 6)\n");
+    _exit(128 + 6);
+}
+
+static void platform_init(void)
+{
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+    SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+    SetUnhandledExceptionFilter(on_exception);
+    signal(SIGABRT, on_abort);
+}
+#else
+static void platform_init(void) {}
+#endif
+
 int main(int argc, char **argv)
 {
     int ai = 1;
@@ -778,6 +931,8 @@ int main(int argc, char **argv)
             free(data);
         } else if (!strcmp(op, "atrdir")) {
             add_atr_dir(tok_str(1));
+        } else if (!strcmp(op, "droprecover")) {
+            g_dropRecover = (int)tok_long(1);
         } else if (!strcmp(op, "atrrecords")) {
             at_fs_set_atr_records((int)tok_long(1));
         } else if (!strcmp(op, "xanim")) {
@@ -793,6 +948,7 @@ int main(int argc, char **argv)
             char opname[64];
             snprintf(opname, sizeof(opname), "%s", op);
             if (run_op(opname)) {
+                if (g_dropRecover && drop_recover()) { free(line); continue; }
                 if (at_console()[0]) { printf("console "); put_q(at_console()); putchar('\n'); }
                 fflush(stdout);
                 return 0;

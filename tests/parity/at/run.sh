@@ -13,9 +13,13 @@
 # WINEDEBUG defaults to -all).
 #
 # --flavour server (default): the Linux dedicated-server engine build;
-#   defaults --cases cases/
+#   defaults --cases cases/ --cases cases-engine/
 # --flavour client: the multiplayer client engine build (driver built with
 #   -DAT_FLAVOUR_CLIENT); defaults --cases cases/ --cases cases-client/
+#   --cases cases-engine/
+# protocol v2: the engine side (stubs.c) owns the module's storage and the
+# load functions; a library that carries the engine's script VM is detected
+# with nm (AT_SCRIPT_VM=library|engine overrides; PROTOCOL.md "Engine side")
 # --data names the game-data directory (../README.md "Game data"): either a
 # directory holding animtrees/*.atr and looped_leaves.txt, or one holding
 # at/stock/ with them; the cases see it as stock/.  Cases that read game data
@@ -53,8 +57,8 @@ case "$ARCH" in
   *) echo "run.sh: --arch must be x86_64, i686, x86_64-windows or i686-windows" >&2; exit 2 ;;
 esac
 case "$FLAVOUR" in
-  server) FFLAG= ; DEF_CASES=("$HERE/cases") ;;
-  client) FFLAG=-DAT_FLAVOUR_CLIENT; DEF_CASES=("$HERE/cases" "$HERE/cases-client") ;;
+  server) FFLAG= ; DEF_CASES=("$HERE/cases" "$HERE/cases-engine") ;;
+  client) FFLAG=-DAT_FLAVOUR_CLIENT; DEF_CASES=("$HERE/cases" "$HERE/cases-client" "$HERE/cases-engine") ;;
   *) echo "run.sh: --flavour must be server or client" >&2; exit 2 ;;
 esac
 [ -f "$LIB" ] || { echo "run.sh: no library at $LIB" >&2; exit 2; }
@@ -85,6 +89,19 @@ else grep -vxF -f "$OUT/data.paths" "$OUT/cases.paths" >"$OUT/run.paths" || true
 dup=$(cut -f1 "$LIST" | uniq -d | head -1)
 [ -z "$dup" ] || { echo "run.sh: case name $dup occurs in more than one --cases directory" >&2; exit 2; }
 
+# protocol v2: does the library bring the engine's script VM along (the C
+# original does)?  Then the engine side's Scr_AllocArray / ClearObject /
+# RemoveRefToObject calls go to it; otherwise stubs.c stands in for them.
+# AT_SCRIPT_VM=library|engine overrides the detection.
+if [ -z "$WIN" ]; then NM=${AT_NM:-nm}; else NM=${AT_NM:-$WIN-w64-mingw32-nm}; fi
+case "${AT_SCRIPT_VM:-}" in
+  library) VMFLAG=-DAT_SCRIPT_VM_IN_LIBRARY ;;
+  engine) VMFLAG= ;;
+  *) if $NM -g --defined-only "$LIB" 2>/dev/null | grep -qE ' T _?Scr_AllocArray$'; then
+       VMFLAG=-DAT_SCRIPT_VM_IN_LIBRARY; else VMFLAG=; fi ;;
+esac
+FFLAG="$FFLAG $VMFLAG ${AT_ENGINE_CFLAGS:-}"
+
 RUNNER=
 if [ -z "$WIN" ]; then
 DRIVER=$OUT/at_driver
@@ -100,9 +117,13 @@ else
 # default 8 MiB main-thread stack; the system libraries are those a Rust
 # *-pc-windows-gnu staticlib needs (the counterpart of -lpthread -ldl -lm)
 DRIVER=$OUT/at_driver.exe
+# i686: the image (and with it the static code-cell buffers) above 16 MiB, as
+# Linux i386 executables are, so that an in-cell link is never a plausible
+# scr_anim_t value and prints as ->cK on both systems
+IMGBASE=; [ "$WIN" = i686 ] && IMGBASE=-Wl,--image-base,0x10000000
 WCC=${AT_MINGW_CC:-$WIN-w64-mingw32-gcc}
 if ! $WCC -std=gnu11 -O1 -g -w $FFLAG -I"$HERE" "$HERE/driver.c" "$HERE/stubs.c" "$LIB" ${AT_LDLIBS:-} \
-     -static -Wl,--stack,8388608 -lntdll -luserenv -lws2_32 -ldbghelp -lm -o "$DRIVER" 2>"$OUT/build.log"; then
+     -static -Wl,--stack,8388608 $IMGBASE -lntdll -luserenv -lws2_32 -ldbghelp -lm -o "$DRIVER" 2>"$OUT/build.log"; then
   echo "run.sh: building the driver against $LIB failed:" >&2
   cat "$OUT/build.log" >&2
   echo "0 passed, $(wc -l <"$LIST") failed, 0 skipped"
@@ -134,7 +155,7 @@ xargs -d '\n' -P "$JOBS" -I{} sh -c '
   while :; do
     timeout 120 $RUNNER "$DRIVER" -R "$ROOT" "$c" >"'"$OUT"'/actual/$n.out" 2>"'"$OUT"'/actual/$n.err"
     rc=$?
-    [ -n "$RUNNER" ] && [ "$rc" = 1 ] && [ ! -s "'"$OUT"'/actual/$n.out" ] && [ "$t" -lt 3 ] || break
+    [ -n "$RUNNER" ] && [ "$rc" = 1 ] && { [ ! -s "'"$OUT"'/actual/$n.out" ] || head -c 200 "'"$OUT"'/actual/$n.out" | grep -q "could not be started"; } && [ "$t" -lt 3 ] || break
     t=$((t + 1))
   done
   echo $rc >"'"$OUT"'/actual/$n.rc"' <"$OUT/run.paths"

@@ -92,9 +92,10 @@ macro_rules! player_anim_globals {
 }
 const PLAYERANIM_DATA: &[&str] = include!("../../../src/script/globals.rs");
 
-/// The same for the animation-tree module's.
+/// The same for the engine-owned data symbols the animation-tree module
+/// imports.
 macro_rules! animtree_globals {
-    ($($(#[$doc:meta])* $name:ident: $ty:ty = $init:expr => $c:literal;)*) => {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty => $c:literal;)*) => {
         &[$($c),*]
     };
 }
@@ -262,7 +263,7 @@ fn data_symbol_declarations(header: &Header) -> String {
     }
     let lines: Vec<String> = header.data.iter().map(|c| format!("extern {c};")).collect();
     format!(
-        "\n#ifndef {g}_DATA\n#define {g}_DATA\n/* Data symbols (module globals, under their C names). */\n\
+        "\n#ifndef {g}_DATA\n#define {g}_DATA\n/* Data symbols, under their C names (docs/ABI.md: which the unit defines, which it imports). */\n\
          #ifdef __cplusplus\nextern \"C\" {{\n#endif\n{}\n#ifdef __cplusplus\n}}\n#endif\n#endif\n",
         lines.join("\n"),
         g = header.guard
