@@ -9,11 +9,16 @@ that UNIT (game, cgame, engine, client) replaces C files of:
   subsystem's LAYOUT_* list copied into the variable the target links from,
   then `UOANIM_MK` included when set, then the objects and a shared-object
   link with -Wl,--no-undefined);
+* uoanim_check/behaviour.c (behaviour_engine.c for engine and client,
+  behaviour_module.c for game and cgame) and a `behaviour` rule that links
+  it with the same objects and the same library variable as the target;
 * stand-in C files under their real names: the files the unit replaces
   (together they define every symbol the unit exports, except those the
   engine keeps in other files), the kept files of the same subsystem, the
   module file that calls every export, and the engine files that define the
-  unit's imports (functions and data, as docs/ABI.md lists them).
+  unit's imports (functions and data, as docs/ABI.md lists them; engine,
+  client: the services the tree load uses are engine_services.c, the
+  others empty).
 
 The symbols come from the built unit (its exports: nm; its imports: nm -u,
 less the C library's) so the layout follows the library.
@@ -33,11 +38,11 @@ UNITS = {
                       "src/server/game/game_globals.c"],
         layout_var="LAYOUT_BG_C_SOURCES", copy_var="BG_SRCS", replaced_var="UOANIM_PLAYERANIM_REPLACED",
         kept={
-            "src/bg/bg_animation_controller_lerp.c": ["BG_LerpAngles", "BG_LerpOffset", "BG_RunLerpFrameRate",
-                                                      "BG_SetNewAnimation"],
+            "src/bg/bg_animation_controller_lerp.c": ["BG_LerpAngles", "BG_LerpOffset"],
             "src/bg/bg_animation_player_conditions.c": ["BG_AnimPlayerConditions",
                                                         "BG_AnimUpdatePlayerStateConditions"],
-            "src/bg/bg_animation_slots.c": ["BG_PlayerAnimation_VerifyAnim"],
+            "src/bg/bg_animation_slots.c": ["BG_RunLerpFrameRate", "BG_SetNewAnimation",
+                                            "BG_PlayerAnimation_VerifyAnim"],
             "src/bg/bg_animation_stance.c": ["BG_IsCrouchingAnim", "BG_IsProneAnim"],
             "src/bg/bg_player_animation.c": ["BG_PlayerAnimation"],
             "src/bg/bg_pmove_core.c": ["PmoveSingle"],
@@ -140,6 +145,15 @@ uint32_t Scr_GetAnimsIndex(const void *tree)
 void *Scr_GetAnims(uint32_t index)
 {
     return index < 128 ? script_animTrees[xanim_activePoolPayloadSlot][index] : NULL;
+}
+/* Scr_GetAnimTree's check of the tree index an #animtree argument holds
+ * (here the index itself; NULL is the engine's "bad anim tree") */
+void *Scr_GetAnimTree(uint32_t treeIndex)
+{
+    int32_t slot = xanim_activePoolPayloadSlot;
+    if (treeIndex <= (uint32_t)script_animTreeCounts[slot] && treeIndex < 128 && script_animTrees[slot][treeIndex])
+        return script_animTrees[slot][treeIndex];
+    return NULL;
 }""",
 }
 
@@ -217,10 +231,20 @@ def main():
         "\n".join("extern char %s[];" % s for s in datas) + "\n" +
         "void *uoanim_standin_uses[] = {\n" + ",\n".join("    (void *)%s" % s for s in calls + datas) + "\n};")
     owned = {d[1] for d in ENGINE_OWNED_DATA}
+    here = os.path.dirname(os.path.abspath(__file__))
+    served = set()
+    if spec.get("engine_code"):
+        text = open(os.path.join(here, "engine_services.c"), encoding="utf-8").read()
+        served = set(re.findall(r"^(?!static)[A-Za-z_][\w \t\*]*?\b(\w+)\(", text, re.M))
+        files.setdefault(services, []).append(text)
+    program = "behaviour_engine.c" if spec.get("engine_code") else "behaviour_module.c"
+    os.makedirs(os.path.join(out, "uoanim_check"), exist_ok=True)
+    with open(os.path.join(out, "uoanim_check/behaviour.c"), "w", encoding="utf-8") as f:
+        f.write(open(os.path.join(here, program), encoding="utf-8").read())
     for path, code in spec.get("engine_code", {}).items():
         files.setdefault(path, []).append(ENGINE_CODE[code])
     for name in imports:
-        if name in owned and spec.get("engine_code"):
+        if (name in owned and spec.get("engine_code")) or name in served:
             continue
         kind = kinds.get(name, "function")
         define(storage if kind == "data" else services, name, kind, 1 << 16)
@@ -256,9 +280,12 @@ def main():
         f.write("ifdef UOANIM_MK\nUOANIM_UNIT := %s\ninclude $(UOANIM_MK)\nendif\n" % unit)
         if copy:
             f.write("SRCS := $(%s) $(%s)\n" % (spec["module_var"], copy))
+        libs = "$(%s)" % link_var if link_var else "-lm"
         f.write("OBJS := $(patsubst %%.c,obj/%%.o,$(SRCS))\n"
                 "module.so: $(OBJS)\n\t$(CC) $(M) -shared -Wl,--no-undefined -o $@ $(OBJS) %s\n"
-                "obj/%%.o: %%.c\n\t@mkdir -p $(dir $@)\n\t$(CC) $(M) -fPIC -c $< -o $@\n" % ("$(%s)" % link_var if link_var else "-lm"))
+                "behaviour: obj/uoanim_check/behaviour.o $(OBJS)\n"
+                "\t$(CC) $(M) -Wl,--no-undefined -o $@ obj/uoanim_check/behaviour.o $(OBJS) %s\n"
+                "obj/%%.o: %%.c\n\t@mkdir -p $(dir $@)\n\t$(CC) $(M) $(CPPFLAGS) -fPIC -c $< -o $@\n" % (libs, libs))
 
 
 if __name__ == "__main__":

@@ -8,26 +8,54 @@
 #        defines every export of the unit; engine, client: the kept files
 #        define the engine's script-state storage (fifteen data symbols), the
 #        three load functions of script_compile_load.c (calling into the unit)
-#        and the readers of script_value.c, and the unit defines none of them.
-# Prints one line per unit and exits non-zero when one is not as described.
+#        and the readers of script_value.c, and the unit defines none of them;
+#   3. behaviour: a program linked the swapped way (the same objects and
+#      library variable, -Wl,--no-undefined) runs: engine, client: a tree
+#      loaded through the engine's Scr_BeginLoadAnimTrees, the unit's
+#      Scr_UsingTree and Scr_FindAnim on an in-memory .atr
+#      (engine_services.c), the engine's Scr_PrecacheAnimTrees with a tree
+#      allocator and Scr_EndLoadAnimTrees, then read back through the
+#      engine's readers (Scr_GetAnims, Scr_GetAnimsIndex, Scr_GetAnimTree's
+#      check) and the unit's queries (behaviour_engine.c); game, cgame: one
+#      export called (behaviour_module.c).
+# Prints one line per engine binary and rule and exits non-zero when one is
+# not as described.
 set -uo pipefail
 arch=$1 units=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 case "$arch" in x86_64) m=-m64 ;; i686) m=-m32 ;; *) echo "contrib test: unknown arch $arch" >&2; exit 2 ;; esac
 owned="Scr_BeginLoadAnimTrees Scr_EndLoadAnimTrees Scr_PrecacheAnimTrees script_activeAnimTreeHandle script_animCheckEnabled script_animCommentDepth script_animCurrentUsingTree script_animTreeChecksum xanim_activePoolPayloadSlot script_animTreeCounts script_animTrees script_animTreeHandles script_animTreeRoot script_animCurrentTreeRoot script_animParseStart script_animParseState script_loadAnimTreesActive script_codeEnd"
+declare -A label=(
+  [game]="server game module (game.mk, SHARED_LIBS)"
+  [cgame]="client-game module (client-targets.mk, one-command rule)"
+  [engine]="dedicated server (server.mk, ENGINE_IMPORT_LIBS)"
+  [client]="multiplayer client (client-engine-mingw.mk, LDLIBS)")
 status=0
 for unit in $units; do
   lib=$root/dist/$arch/libuoanim_$unit.a
   work=$(mktemp -d)
   python3 "$here/gen_layout.py" "$unit" "$lib" "$root/docs/ABI.md" "$root/contrib/coduomp/uoanim.mk" "$work" || { status=1; continue; }
-  if ! make -s -C "$work" -f "build-mk/$unit.mk" M=$m >"$work/unswapped.log" 2>&1; then
+  if ! make -s -C "$work" -f "build-mk/$unit.mk" M=$m CPPFLAGS="-I$root/include" >"$work/unswapped.log" 2>&1; then
     echo "contrib $arch $unit: the unswapped build does not link:"; tail -5 "$work/unswapped.log"; status=1; rm -rf "$work"; continue
   fi
   rm -rf "$work/obj" "$work/module.so"
-  make -s -C "$work" -f "build-mk/$unit.mk" M=$m UOANIM_MK="$root/contrib/coduomp/uoanim.mk" \
-    UOANIM_LIBDIR="$root/dist/$arch" >"$work/swapped.log" 2>&1
+  swapped=(make -s -C "$work" -f "build-mk/$unit.mk" M=$m CPPFLAGS="-I$root/include"
+    UOANIM_MK="$root/contrib/coduomp/uoanim.mk" UOANIM_LIBDIR="$root/dist/$arch")
+  "${swapped[@]}" >"$work/swapped.log" 2>&1
   rc=$?
+  behaviour="behaviour not run"
+  if [ "$rc" = 0 ]; then
+    if ! "${swapped[@]}" behaviour >"$work/behaviour.log" 2>&1; then
+      behaviour="behaviour FAILED (the program does not link: $(grep -E 'undefined reference|multiple definition|error' "$work/behaviour.log" | head -3 | tr '\n' ' '))"
+      status=1
+    elif out=$("$work/behaviour" 2>&1) && [ -n "$out" ] && [ "${out#behaviour FAILED}" = "$out" ]; then
+      behaviour="behaviour ok ($out)"
+    else
+      behaviour="behaviour FAILED (${out:-no output})"
+      status=1
+    fi
+  fi
   built_replaced=$(make -s -C "$work" -f "build-mk/$unit.mk" UOANIM_MK="$root/contrib/coduomp/uoanim.mk" \
     --eval 'print-replaced: ; @for f in $(UOANIM_REPLACED); do [ ! -e obj/$${f%.c}.o ] || echo $$f; done' print-replaced 2>/dev/null)
   if [ -n "$built_replaced" ]; then
@@ -43,7 +71,7 @@ for unit in $units; do
         if [ -n "$missing" ]; then
           echo "contrib $arch $unit: the swapped module lacks exports: $(echo $missing | head -c 300)"; status=1
         else
-          echo "contrib $arch $unit: unswapped and swapped links succeed with -Wl,--no-undefined ($(wc -l <"$root/dist/$arch/libuoanim_$unit.exports") exports from the unit)"
+          echo "contrib: ${label[$unit]}, $arch: link ok (--no-undefined, unswapped and swapped; $(wc -l <"$root/dist/$arch/libuoanim_$unit.exports") exports from the unit), $behaviour"
         fi
       fi ;;
     engine|client)
@@ -54,7 +82,7 @@ for unit in $units; do
       elif [ -n "$clash" ]; then
         echo "contrib $arch $unit: the unit defines engine-owned symbols: $clash"; status=1
       else
-        echo "contrib $arch $unit: unswapped and swapped links succeed with -Wl,--no-undefined (the kept script_compile_load.c, script_value.c and storage define the 18 engine-owned symbols; the unit none)"
+        echo "contrib: ${label[$unit]}, $arch: link ok (--no-undefined, unswapped and swapped; the kept script_compile_load.c, script_value.c and storage define the 18 engine-owned symbols, the unit none), $behaviour"
       fi ;;
   esac
   rm -rf "$work"
