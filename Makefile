@@ -212,11 +212,14 @@ test-symbols: dist
 test-install: dist
 	scripts/test-install.sh "$(UNITS)"
 
-# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout
-# (the Linux targets: the miniature layout is linked with gcc, as the
-# engine's ELF rules link; its Windows rules take the same source variables)
+# contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout,
+# links and behaviour: the Linux targets with gcc, as the engine's ELF rules
+# link; the Windows rules of README's table with the mingw-w64 gcc, the
+# programs under Wine (x86_64 Windows: the client and the client-game module)
 test-contrib: dist
 	@for a in $(LINUX_ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
+	@contrib/coduomp/test/run.sh i686-windows "$(UNITS)"
+	@contrib/coduomp/test/run.sh x86_64-windows "client cgame"
 
 # make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
 # e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under

@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""gen_layout.py UNIT LIB ABI_MD UOANIM_MK OUT
+"""gen_layout.py UNIT LIB ABI_MD UOANIM_MK OUT [LINK_VAR]
+
+The environment's UOANIM_TEST_ARCH (x86_64, i686, x86_64-windows,
+i686-windows; default x86_64) says how to read LIB (the mingw nm and the
+i686 COFF underscore for the Windows targets); LINK_VAR overrides the
+library variable the target links with.
 
 Writes into OUT a miniature copy of the engine's build layout for the binary
 that UNIT (game, cgame, engine, client) replaces C files of:
@@ -158,9 +163,27 @@ void *Scr_GetAnimTree(uint32_t treeIndex)
 }
 
 
+ARCH = os.environ.get("UOANIM_TEST_ARCH", "x86_64")
+NM = {"x86_64-windows": "x86_64-w64-mingw32-nm", "i686-windows": "i686-w64-mingw32-nm"}.get(ARCH, "nm")
+CPREFIX = "_" if ARCH == "i686-windows" else ""
+
+
 def nm(args, lib):
-    out = subprocess.run(["nm", *args, lib], check=True, capture_output=True, text=True).stdout
-    return [line.split() for line in out.splitlines() if line.strip() and not line.endswith(":")]
+    out = subprocess.run([NM, *args, lib], check=True, capture_output=True, text=True).stdout
+    rows = []
+    for line in out.splitlines():
+        parts = line.split()
+        if not parts or line.endswith(":"):
+            continue
+        name = parts[-1]
+        if CPREFIX:
+            if not name.startswith(CPREFIX):
+                continue
+            name = name[len(CPREFIX):]
+        if not re.match(r"^[A-Za-z_]\w*$", name) or name.startswith("__imp_"):
+            continue
+        rows.append(parts[:-1] + [name])
+    return rows
 
 
 def libc_symbols():
@@ -193,6 +216,7 @@ def replaced_files(mk, var):
 
 def main():
     unit, lib, abi, mk, out = sys.argv[1:6]
+    link_override = sys.argv[6] if len(sys.argv) > 6 else None
     spec = UNITS[unit]
     defined = {}
     for parts in nm(["-g", "--defined-only", "-S"], lib):
@@ -275,6 +299,8 @@ def main():
         # the library variable the engine's build file links with (cgame: none,
         # the archive goes with the sources into the one-command rule)
         link_var = {"game": "SHARED_LIBS", "cgame": "", "engine": "ENGINE_IMPORT_LIBS", "client": "LDLIBS"}[unit]
+        if link_override is not None:
+            link_var = link_override
         if link_var:
             f.write("%s ?= -lm\n" % link_var)
         f.write("ifdef UOANIM_MK\nUOANIM_UNIT := %s\ninclude $(UOANIM_MK)\nendif\n" % unit)
