@@ -466,6 +466,18 @@ pub enum Failure<'a> {
     AnimIndexRange { index: i32, count: i32 },
     /// `\x15Could not find animation tree '<name>'` (`(null)` without one).
     NoAnimTree { name: Option<CText<'a>> },
+    /// `\x15<function>: invalid client number <client>` of the two
+    /// condition updaters (reconstruction guard; `state`: the player-state
+    /// one).
+    ConditionsClient { state: bool, client: i32 },
+    /// `\x15<function>: Vehicle type unknown: <type>` of the two condition
+    /// updaters.
+    VehicleType { state: bool, vehicle_type: i32 },
+    /// `\x15Player animation index out of range (<count>): <index>`
+    /// (`BG_SetNewAnimation`; the index prints as a signed int).
+    SlotRange { count: i32, index: i32 },
+    /// `death animation '<name>' is looping` (no marker).
+    DeathLooping { name: &'a [u8] },
 
     // ---- animation trees (engine, client) ----------------------------------
     /// `CompileError(source_pos, message)` (no marker).
@@ -493,6 +505,11 @@ pub enum Failure<'a> {
     /// `\x15duplicate specification of animation sync in '<tree>', <depth>
     /// nodes above '<leaf>'`.
     DuplicateSync { tree: CText<'a>, depth: i32, leaf: CText<'a> },
+}
+
+/// The condition updater a failure names.
+fn conditions_function(state: bool) -> &'static str {
+    if state { "BG_AnimUpdatePlayerStateConditions" } else { "BG_AnimPlayerConditions" }
 }
 
 /// Which engine function a failure is raised through, with its first
@@ -582,6 +599,16 @@ impl<'a> Failure<'a> {
             Failure::NoAnimTree { name } => {
                 push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
             }
+            Failure::ConditionsClient { state, client } => {
+                let _ = write!(out, "\x15{}: invalid client number {client}", conditions_function(state));
+            }
+            Failure::VehicleType { state, vehicle_type } => {
+                let _ = write!(out, "\x15{}: Vehicle type unknown: {vehicle_type}", conditions_function(state));
+            }
+            Failure::SlotRange { count, index } => {
+                let _ = write!(out, "\x15Player animation index out of range ({count}): {index}");
+            }
+            Failure::DeathLooping { name } => push3(out, b"death animation '", name, b"' is looping"),
             Failure::Compile { message, .. } => out.push(message),
             Failure::TreeCount => {
                 let _ = write!(out, "\x15maximum animation tree count exceeded ({})", crate::tree::registry::TREE_CAPACITY);

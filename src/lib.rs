@@ -38,6 +38,10 @@ pub mod flavour;
 pub mod math;
 pub mod script;
 pub mod tree;
+/// The x87 operations of the frame code (kept with the other ABI-forced
+/// routines in `src/ffi`; the safe core calls them through safe functions).
+#[path = "ffi/x87.rs"]
+pub mod x87;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
 pub mod ffi;
