@@ -19,9 +19,20 @@ use crate::math::sqrt_f64;
 use crate::x87::F80;
 use core::ffi::{c_char, c_void};
 
-/// i686: expressions are evaluated on the x87 (64-bit significand) and
-/// rounded at stores; x86_64: SSE.
+/// Whether the C original's float expressions run on the x87 (64-bit
+/// significand), rounded where it stores them: on every x86 target (its
+/// units are built with the x87 model of the original binaries). The
+/// exception is the Windows behaviour's controller lerps on x86_64, which
+/// are binary64 SSE there ([`lerp_x87`]).
 const X87_EXPRESSIONS: bool = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
+
+/// Whether the controller lerps of `behaviour` run on the x87.
+fn lerp_x87(behaviour: Behaviour) -> bool {
+    match behaviour {
+        Behaviour::Linux => X87_EXPRESSIONS,
+        Behaviour::Windows => cfg!(target_arch = "x86"),
+    }
+}
 
 /// `BG_ANIM_CROUCH_STATE_MASK` (low byte of `stateFlags`).
 const CROUCH_STATE_MASK: u8 = 0xc4;
@@ -180,33 +191,34 @@ fn x(v: f32) -> F80 {
     F80::from_f32(v)
 }
 
-/// `a + b` rounded to binary32 (one x87 chain on i686).
-fn add_f32(a: f32, b: f32) -> f32 {
-    if X87_EXPRESSIONS { x(a).add(x(b)).to_f32() } else { a + b }
+/// `a + b` rounded to binary32 (on the x87 when `x87`).
+fn add_f32(x87: bool, a: f32, b: f32) -> f32 {
+    if x87 { x(a).add(x(b)).to_f32() } else { a + b }
 }
 
 /// `a - b` rounded to binary32.
-fn sub_f32(a: f32, b: f32) -> f32 {
-    if X87_EXPRESSIONS { x(a).sub(x(b)).to_f32() } else { a - b }
+fn sub_f32(x87: bool, a: f32, b: f32) -> f32 {
+    if x87 { x(a).sub(x(b)).to_f32() } else { a - b }
 }
 
-/// A binary32 copy as the target's -O0 code makes it: through the x87 on
-/// i686 (a signalling NaN comes back quiet), a plain move elsewhere.
-fn copy_f32(v: f32) -> f32 {
-    if X87_EXPRESSIONS { x(v).to_f32() } else { v }
+/// A binary32 copy: through the x87 when `x87` (a signalling NaN comes
+/// back quiet), a plain move otherwise.
+fn copy_f32(x87: bool, v: f32) -> f32 {
+    if x87 { x(v).to_f32() } else { v }
 }
 
 /// `BG_LerpAngles(target, maxStep, current)`: each lane steps towards the
 /// target by at most `maxStep`.
 pub fn lerp_angles(behaviour: Behaviour, target: &[f32; 3], max_step: f32, current: &mut [f32; 3]) {
+    let x87 = lerp_x87(behaviour);
     for lane in 0..3 {
         let (up, down) = match behaviour {
             Behaviour::Linux => {
-                let delta = sub_f32(target[lane], current[lane]);
+                let delta = sub_f32(x87, target[lane], current[lane]);
                 (delta > max_step, delta < -max_step)
             }
             Behaviour::Windows => {
-                let delta = if X87_EXPRESSIONS {
+                let delta = if x87 {
                     x(target[lane]).sub(x(current[lane])).to_f64()
                 } else {
                     f64::from(target[lane]) - f64::from(current[lane])
@@ -215,19 +227,19 @@ pub fn lerp_angles(behaviour: Behaviour, target: &[f32; 3], max_step: f32, curre
             }
         };
         current[lane] = if up {
-            add_f32(current[lane], max_step)
+            add_f32(x87, current[lane], max_step)
         } else if down {
-            sub_f32(current[lane], max_step)
+            sub_f32(x87, current[lane], max_step)
         } else {
-            copy_f32(target[lane])
+            copy_f32(x87, target[lane])
         };
     }
 }
 
 /// `Q_rsqrt` (the unit's own): one Newton step from the magic estimate.
-fn q_rsqrt(number: f32) -> f32 {
+fn q_rsqrt(x87: bool, number: f32) -> f32 {
     let estimate = f32::from_bits(0x5f37_59dfu32.wrapping_sub(((number.to_bits() as i32) >> 1) as u32));
-    if X87_EXPRESSIONS {
+    if x87 {
         let half = x(number).mul(x(0.5)).to_f32();
         x(estimate).mul(x(1.5).sub(x(half).mul(x(estimate)).mul(x(estimate)))).to_f32()
     } else {
@@ -244,10 +256,11 @@ fn q_rsqrt(number: f32) -> f32 {
 /// call-site ABI defect, reproduced: the step is `int_bits * scale`).
 /// Windows: the inverse square root is inlined over the double length.
 pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current: &mut [f32; 3]) {
+    let x87 = lerp_x87(behaviour);
     match behaviour {
         Behaviour::Linux => {
-            let delta = [sub_f32(target[0], current[0]), sub_f32(target[1], current[1]), sub_f32(target[2], current[2])];
-            let length_squared = if X87_EXPRESSIONS {
+            let delta = [0, 1, 2].map(|i| sub_f32(x87, target[i], current[i]));
+            let length_squared = if x87 {
                 x(delta[0]).mul(x(delta[0])).add(x(delta[1]).mul(x(delta[1]))).add(x(delta[2]).mul(x(delta[2]))).to_f32()
             } else {
                 delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]
@@ -256,15 +269,15 @@ pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current:
                 return;
             }
             let low_word = f64::from(length_squared).to_bits() as u32;
-            let word = q_rsqrt(f32::from_bits(low_word)).to_bits() as i32;
-            let step = if X87_EXPRESSIONS {
+            let word = q_rsqrt(x87, f32::from_bits(low_word)).to_bits() as i32;
+            let step = if x87 {
                 F80::from_i32(word).mul(x(scale)).to_f32()
             } else {
                 (f64::from(word) * f64::from(scale)) as f32
             };
             if step < 1.0 {
                 for lane in 0..3 {
-                    current[lane] = if X87_EXPRESSIONS {
+                    current[lane] = if x87 {
                         x(delta[lane]).mul(x(step)).add(x(current[lane])).to_f32()
                     } else {
                         current[lane] + delta[lane] * step
@@ -272,12 +285,12 @@ pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current:
                 }
             } else {
                 for lane in 0..3 {
-                    current[lane] = copy_f32(target[lane]);
+                    current[lane] = copy_f32(x87, target[lane]);
                 }
             }
         }
         Behaviour::Windows => {
-            if X87_EXPRESSIONS {
+            if x87 {
                 let d0 = x(target[0]).sub(x(current[0])).to_f32();
                 let d1 = x(target[1]).sub(x(current[1])).to_f32();
                 let wide2 = x(target[2]).sub(x(current[2])).to_f64();
@@ -297,7 +310,7 @@ pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current:
                 let factor = F80::from_f64(factor).mul(x(scale)).to_f64();
                 if !(factor < 1.0) {
                     for lane in 0..3 {
-                        current[lane] = copy_f32(target[lane]);
+                        current[lane] = copy_f32(x87, target[lane]);
                     }
                     return;
                 }
@@ -653,7 +666,7 @@ fn vector_distance(behaviour: Behaviour, first: &[f32; 3], second: &[f32; 3]) ->
             sqrt_f64(sum) as f32
         }
         Behaviour::Windows => {
-            let d = [0, 1, 2].map(|i| sub_f32(first[i], second[i]));
+            let d = [0, 1, 2].map(|i| sub_f32(X87_EXPRESSIONS, first[i], second[i]));
             x(d[2]).mul(x(d[2])).add(x(d[1]).mul(x(d[1]))).add(x(d[0]).mul(x(d[0]))).sqrt().to_f32()
         }
     }
@@ -698,7 +711,7 @@ pub fn run_lerp_frame_rate<'a>(
         copy_origin(slot);
     } else if sample != slot.lastUpdateTime {
         let distance = if vertical {
-            sub_f32(slot.lastOrigin[2], es.trBase[2]).abs()
+            sub_f32(X87_EXPRESSIONS, slot.lastOrigin[2], es.trBase[2]).abs()
         } else {
             vector_distance(ctx.behaviour, &slot.lastOrigin, &es.trBase)
         };
