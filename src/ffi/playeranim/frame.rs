@@ -117,7 +117,8 @@ unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a>
         legs,
         root,
         behaviour: BEHAVIOUR,
-        quiet_origin_copy: cfg!(any(target_arch = "x86", target_arch = "x86_64")) && cfg!(feature = "game"),
+        quiet_origin_copy: cfg!(target_arch = "x86") || (cfg!(target_arch = "x86_64") && cfg!(feature = "game")),
+        wide_constants: cfg!(target_arch = "x86") && cfg!(feature = "cgame"),
     }
 }
 

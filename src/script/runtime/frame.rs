@@ -393,9 +393,47 @@ pub struct SlotContext<'a> {
     pub legs: scr_anim_t,
     pub root: scr_anim_t,
     pub behaviour: Behaviour,
-    /// The game flavours' -O0 code copies `trBase` into `lastOrigin`
-    /// through the x87 on x86_64 (a signalling NaN comes back quiet).
+    /// The original's code copies `trBase` into `lastOrigin` through the
+    /// x87 (a signalling NaN comes back quiet): on i686, and on x86_64 in
+    /// the game flavours (the cgame's x86_64 copy is a plain move).
     pub quiet_origin_copy: bool,
+    /// The cgame's i686 code evaluates with ISO excess precision: a float
+    /// constant is the `long double` value of its decimal literal, and a
+    /// cast rounds ([`Constant`]).
+    pub wide_constants: bool,
+}
+
+/// A float constant of the slot code: `num / den` written as a decimal
+/// `float` literal.
+#[derive(Clone, Copy)]
+struct Constant {
+    value: f32,
+    num: i32,
+    den: i32,
+}
+
+const MILLISECONDS_TO_SECONDS: Constant = Constant { value: 0.001, num: 1, den: 1000 };
+const LOOP_PHASE_PER_CLIENT: Constant = Constant { value: 0.36, num: 36, den: 100 };
+const RATE_ZERO_EPSILON: Constant = Constant { value: 0.01, num: 1, den: 100 };
+
+impl SlotContext<'_> {
+    /// The constant as an operand of an x87 chain: the float itself, or,
+    /// with [`SlotContext::wide_constants`], the decimal's extended value
+    /// (the quotient is correctly rounded to the 64-bit significand).
+    fn constant(&self, c: Constant) -> F80 {
+        if self.wide_constants { F80::from_i32(c.num).div(F80::from_i32(c.den)) } else { x(c.value) }
+    }
+
+    /// `(float)blendTime * 0.001f`.
+    fn blend_seconds(&self, blend: i32) -> f32 {
+        if !X87_EXPRESSIONS {
+            blend as f32 * MILLISECONDS_TO_SECONDS.value
+        } else if self.wide_constants {
+            x(blend as f32).mul(self.constant(MILLISECONDS_TO_SECONDS)).to_f32()
+        } else {
+            F80::from_i32(blend).mul(self.constant(MILLISECONDS_TO_SECONDS)).to_f32()
+        }
+    }
 }
 
 const ENTRY_SIZE: usize = core::mem::size_of::<bg_static_animation_t>();
@@ -441,10 +479,6 @@ fn slot_xanim(tree_index: u16, word: u32) -> u32 {
     ((u32::from(tree_index) << 16) | (word & 0xffff)) & !ANIM_TOGGLEBIT
 }
 
-/// `(float)blendTime * 0.001f`.
-fn blend_seconds(blend: i32) -> f32 {
-    if X87_EXPRESSIONS { F80::from_i32(blend).mul(x(0.001)).to_f32() } else { blend as f32 * 0.001 }
-}
 
 /// The entry's name up to its NUL.
 fn entry_name(entry: &bg_static_animation_t) -> &[u8] {
@@ -459,12 +493,13 @@ fn entry_name(entry: &bg_static_animation_t) -> &[u8] {
 ///
 /// A zero duration (the C divides by zero and traps) and `INT_MIN % -1`
 /// give a remainder of 0 (docs/DIVERGENCES.md).
-fn initial_loop_time(behaviour: Behaviour, client_num: i32, time: i32, duration: i32) -> f32 {
+fn initial_loop_time(ctx: &SlotContext<'_>, client_num: i32, time: i32, duration: i32) -> f32 {
+    let per_client = ctx.constant(LOOP_PHASE_PER_CLIENT);
     let remainder = if duration == 0 { 0 } else { time.wrapping_rem(duration) };
-    match behaviour {
+    match ctx.behaviour {
         Behaviour::Linux => {
             let phase = F80::from_i32(client_num)
-                .mul(x(0.36))
+                .mul(per_client)
                 .add(F80::from_i32(remainder).div(F80::from_i32(duration)))
                 .to_f32();
             let integer = x(phase).to_i32_trunc();
@@ -474,7 +509,7 @@ fn initial_loop_time(behaviour: Behaviour, client_num: i32, time: i32, duration:
             if X87_EXPRESSIONS {
                 let phase = F80::from_i32(remainder)
                     .div(F80::from_i32(duration))
-                    .add(F80::from_i32(client_num).mul(x(0.36)))
+                    .add(F80::from_i32(client_num).mul(per_client))
                     .to_f64();
                 let integer = F80::from_f64(phase).to_i32_trunc();
                 F80::from_f64(phase).sub(F80::from_i32(integer)).to_f32()
@@ -593,7 +628,7 @@ pub fn set_new_animation<'a>(
                 if engine.is_primitive(old_anim) {
                     duration = engine.length(anims, (old_word & !ANIM_TOGGLEBIT) as u16).wrapping_add(200);
                 }
-                start_time = initial_loop_time(ctx.behaviour, ci.clientNum, engine.time(), duration);
+                start_time = initial_loop_time(ctx, ci.clientNum, engine.time(), duration);
             } else {
                 start_time = engine.anim_time(tree, old_anim);
             }
@@ -601,13 +636,13 @@ pub fn set_new_animation<'a>(
     }
 
     if old.is_some() {
-        engine.clear_goal_weight(tree, slot_xanim(tree_index, old_word), blend_seconds(slot.blendTime));
+        engine.clear_goal_weight(tree, slot_xanim(tree_index, old_word), ctx.blend_seconds(slot.blendTime));
     }
 
     if index == 0 {
         if !is_legs {
-            engine.set_complete_goal_weight(tree, ctx.torso.packed(), 0.0, blend_seconds(slot.blendTime), 1.0, 0, false);
-            engine.set_complete_goal_weight(tree, ctx.legs.packed(), 1.0, blend_seconds(slot.blendTime), 1.0, 0, false);
+            engine.set_complete_goal_weight(tree, ctx.torso.packed(), 0.0, ctx.blend_seconds(slot.blendTime), 1.0, 0, false);
+            engine.set_complete_goal_weight(tree, ctx.legs.packed(), 1.0, ctx.blend_seconds(slot.blendTime), 1.0, 0, false);
         }
         if engine.debug() == 1 {
             engine.print_anim(is_legs, index, entries[0].name.as_ptr(), slot.blendTime);
@@ -625,7 +660,7 @@ pub fn set_new_animation<'a>(
     let entry = &entries[current];
     if entry.flags & BG_ANIM_ENTRY_DEATH == 0 {
         let set_start = entry.moveSpeed != 0 && engine.weight(tree, new_anim) == 0.0;
-        let blend = blend_seconds(slot.blendTime);
+        let blend = ctx.blend_seconds(slot.blendTime);
         engine.set_complete_goal_weight(tree, new_anim, 1.0, blend, 1.0, entry.usedByScript as u16, !is_legs);
         if set_start {
             engine.set_time(tree, new_anim, start_time);
@@ -638,13 +673,13 @@ pub fn set_new_animation<'a>(
             engine.set_complete_goal_weight_knob_all(tree, new_anim, ctx.root.packed(), 1.0, 0.0, 1.0, 0, false);
             engine.set_time(tree, new_anim, 1.0);
         } else {
-            engine.set_complete_goal_weight(tree, new_anim, 1.0, blend_seconds(slot.blendTime), 1.0, 0, false);
+            engine.set_complete_goal_weight(tree, new_anim, 1.0, ctx.blend_seconds(slot.blendTime), 1.0, 0, false);
         }
     }
     if !is_legs {
         let script = entry.usedByScript as u16;
-        engine.set_complete_goal_weight(tree, ctx.torso.packed(), 1.0, blend_seconds(slot.blendTime), 1.0, script, false);
-        engine.set_complete_goal_weight(tree, ctx.legs.packed(), 0.01, blend_seconds(slot.blendTime), 1.0, script, false);
+        engine.set_complete_goal_weight(tree, ctx.torso.packed(), 1.0, ctx.blend_seconds(slot.blendTime), 1.0, script, false);
+        engine.set_complete_goal_weight(tree, ctx.legs.packed(), 0.01, ctx.blend_seconds(slot.blendTime), 1.0, script, false);
     }
     if engine.debug() == 1 {
         engine.print_anim(is_legs, index, entry.name.as_ptr(), slot.blendTime);
@@ -717,7 +752,13 @@ pub fn run_lerp_frame_rate<'a>(
         };
         let elapsed = sample.wrapping_sub(slot.lastUpdateTime);
         let (speed, rate) = if ctx.behaviour == Behaviour::Linux || X87_EXPRESSIONS {
-            let speed = x(distance).div(F80::from_i32(elapsed).mul(x(0.001))).to_f32();
+            // `(double)0.001f` rounds the wide constant to binary64.
+            let seconds = if ctx.wide_constants {
+                F80::from_f64(ctx.constant(MILLISECONDS_TO_SECONDS).to_f64())
+            } else {
+                x(MILLISECONDS_TO_SECONDS.value)
+            };
+            let speed = x(distance).div(F80::from_i32(elapsed).mul(seconds)).to_f32();
             (speed, x(speed).div(F80::from_i32(entry.moveSpeed)).to_f32())
         } else {
             let speed = (f64::from(distance) / (f64::from(elapsed) * f64::from(0.001f32))) as f32;
@@ -727,7 +768,11 @@ pub fn run_lerp_frame_rate<'a>(
         slot.lastUpdateTime = sample;
         copy_origin(slot);
         if slot.animRate < 0.1 {
-            slot.animRate = if slot.animRate >= 0.01 || !vertical { 0.1 } else { 0.0 };
+            // `animRate >= 0.01f`: against the wide constant with
+            // `wide_constants` (0.01f itself is below it).
+            let epsilon = ctx.constant(RATE_ZERO_EPSILON);
+            let at_least = epsilon.lt(x(slot.animRate)) || epsilon.eq(x(slot.animRate));
+            slot.animRate = if at_least || !vertical { 0.1 } else { 0.0 };
         } else if slot.animRate > 2.0 {
             if entry.flags & BG_ANIM_ENTRY_VERTICAL_MOTION == 0 {
                 if entry.moveSpeed >= 151 {
