@@ -5,8 +5,8 @@
 # directory, empty: the cases that need it are skipped and counted) of every
 # built unit on every arch and compares
 # the failing cases with the committed lists c_tests/divergences/<suite>-<arch>.txt
-# (suite: pa = game unit, pa-cgame = cgame unit, at = engine unit,
-# at-client = client unit). Fails when a case that is not listed fails (a
+# (suite: pa and bg-rest = game unit, pa-cgame and bg-rest-cgame = cgame
+# unit, at = engine unit, at-client = client unit). Fails when a case that is not listed fails (a
 # regression) and when a listed case passes (shorten the list). Empty lists
 # mean the unit is bit-exact with the C original on the shipped cases.
 #
@@ -24,19 +24,28 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
 total_pass=0 total_fail=0 total_skip=0 total_known=0
 for unit in $units; do
+  # the suites of the unit: suite (its ratchet name), dir, flavour
   case "$unit" in
-    game) suite=pa; dir=pa; flavour=game; flavour_dir="" ;;
-    cgame) suite=pa-cgame; dir=pa; flavour=cgame; flavour_dir=-cgame ;;
-    engine) suite=at; dir=at; flavour=server; flavour_dir="" ;;
-    client) suite=at-client; dir=at; flavour=client; flavour_dir=-client ;;
+    game) specs="pa:pa:game bg-rest:bg-rest:game" ;;
+    cgame) specs="pa-cgame:pa:cgame bg-rest-cgame:bg-rest:cgame" ;;
+    engine) specs="at:at:server" ;;
+    client) specs="at-client:at:client" ;;
     *) echo "ratchet: unknown unit $unit" >&2; exit 2 ;;
   esac
+  for spec in $specs; do
+  IFS=: read -r suite dir flavour <<<"$spec"
+  # bg-rest holds the C original's outputs of all four targets
+  oracle_arches=$ORACLE_ARCHES
+  [ "$dir" = bg-rest ] && oracle_arches="$ORACLE_ARCHES i686-windows"
+  # the pa instrument does not define the per-frame functions' imports
+  # (bg-rest's): tests/parity/frame_imports.c does, as contract violations
+  if [ "$dir" = pa ]; then export PA_LDLIBS="$difftest/frame_imports.c"; else unset PA_LDLIBS; fi
   for arch in $arches; do
     out=$(mktemp -d)
     log=$out/run.log
     label=$suite-$arch shown="$suite $arch"
     export PARITY_EXPECTED_ARCH=""
-    if [[ " $ORACLE_ARCHES " != *" $arch "* ]]; then
+    if [[ " $oracle_arches " != *" $arch "* ]]; then
       echo "$suite $arch: not judged: the suites hold no outputs of the C original for $arch"
       case "$arch" in
         *-windows) other=x86_64-windows ;;
@@ -105,6 +114,7 @@ for unit in $units; do
       status=1
     fi
     rm -rf "$out"
+  done
   done
 done
 if [ -n "$data" ]; then why=""; else why=" (they read game data; none given: make test UO_DATA=DIR)"; fi

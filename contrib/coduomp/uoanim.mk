@@ -34,7 +34,9 @@ UOANIM_PLAYERANIM_REPLACED := $(addprefix src/bg/, \
 	bg_animation_finalize.c bg_animation_lookup.c bg_animation_script_data.c \
 	bg_animation_script_parser.c bg_animation_tree_lookup.c \
 	bg_parse_commands.c bg_parse_condition_bits.c bg_parse_conditions.c \
-	bg_init_weapon_strings.c bg_setup_anim_note_types.c bg_load_anim_for_index.c)
+	bg_init_weapon_strings.c bg_setup_anim_note_types.c bg_load_anim_for_index.c \
+	bg_animation_stance.c bg_animation_player_conditions.c \
+	bg_animation_controller_lerp.c bg_animation_slots.c)
 UOANIM_ANIMTREE_REPLACED := src/scripting/script_anim_runtime.c \
 	src/animation/xanim_tree.c src/animation/xanim_tree_queries.c
 
