@@ -809,3 +809,88 @@ pub fn run_lerp_frame_rate<'a>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::boxed::Box;
+
+    /// An empty table on the heap (too large for a test thread's stack).
+    fn zeroed_table() -> Box<bg_static_animation_table_t> {
+        // SAFETY: all-zero bytes are a valid table (plain data and a
+        // pointer union).
+        unsafe { Box::new_zeroed().assume_init() }
+    }
+
+    fn bits(v: [u32; 3]) -> [f32; 3] {
+        v.map(f32::from_bits)
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn linux_lerp_offset_reads_the_rsqrt_result_as_an_integer() {
+        // bg-rest lerpo_001: the step is Q_rsqrt's float bits times the
+        // scale, as the C original's game unit computes it.
+        let target = bits([0x3dcc_cccd, 0x0080_0000, 0x7fc0_0000]);
+        let mut current = bits([0x33d6_bf95, 0x3f80_0001, 0x0da2_4260]);
+        lerp_offset(Behaviour::Linux, &target, f32::from_bits(0xbf80_0000), &mut current);
+        assert_eq!(current.map(f32::to_bits), [0xcd18_dbfc, 0x4ebf_1309, 0x7fc0_0000]);
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn lerp_angles_steps_and_quiets_a_copied_signalling_nan() {
+        // bg-rest lerpa_001 (game): lane 1 copies its signalling-NaN target.
+        let target = bits([0x7f80_0000, 0x7f80_0001, 0x3dcc_cccd]);
+        let mut current = bits([0x4b00_0000, 0x33d6_bf95, 0x2edb_e6ff]);
+        lerp_angles(Behaviour::Linux, &target, f32::from_bits(0x60ad_78ec), &mut current);
+        assert_eq!(current.map(f32::to_bits), [0x60ad_78ec, 0x7fc0_0001, 0x3dcc_cccd]);
+        let mut current = [180.0, 90.0, 0.0];
+        lerp_angles(Behaviour::Windows, &[360.0, -1.0, -180.0], 0.1, &mut current);
+        assert_eq!(current.map(f32::to_bits), [0x4334_199a, 0x42b3_cccd, 0xbdcc_cccd]);
+    }
+
+    #[test]
+    fn a_slot_entry_round_trips_except_entry_0_on_64_bit() {
+        let table = zeroed_table();
+        let ctx = SlotContext {
+            table: &table,
+            torso: scr_anim_t::default(),
+            legs: scr_anim_t::default(),
+            root: scr_anim_t::default(),
+            behaviour: Behaviour::Linux,
+            quiet_origin_copy: false,
+            wide_constants: false,
+        };
+        let mut slot = bg_anim_slot_t::default();
+        ctx.set_entry(&mut slot, Some(7));
+        assert_eq!(ctx.entry(&slot), Some(7));
+        ctx.set_entry(&mut slot, Some(0));
+        let expected = if cfg!(target_pointer_width = "64") { None } else { Some(0) };
+        assert_eq!(ctx.entry(&slot), expected);
+        slot.animationOffset = 3; // no entry's offset or address
+        assert_eq!(ctx.entry(&slot), None);
+    }
+
+    #[test]
+    fn the_loop_phase_is_the_fractional_part() {
+        let table = zeroed_table();
+        let mut ctx = SlotContext {
+            table: &table,
+            torso: scr_anim_t::default(),
+            legs: scr_anim_t::default(),
+            root: scr_anim_t::default(),
+            behaviour: Behaviour::Linux,
+            quiet_origin_copy: false,
+            wide_constants: false,
+        };
+        // client 3: 1.08 + 250/1000 = 1.33 -> 0.33
+        let phase = initial_loop_time(&ctx, 3, 1250, 1000);
+        assert!((phase - 0.33).abs() < 1e-6, "{phase}");
+        ctx.behaviour = Behaviour::Windows;
+        let phase = initial_loop_time(&ctx, 3, 1250, 1000);
+        assert!((phase - 0.33).abs() < 1e-6, "{phase}");
+        // a zero duration divides 0 by 0: NaN, converted to INT32_MIN
+        assert!(initial_loop_time(&ctx, 0, 5, 0).is_nan());
+    }
+}
