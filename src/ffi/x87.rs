@@ -226,6 +226,9 @@ mod imp {
     }
 }
 
+// The names are the x87 instructions' (plain functions: an operator would
+// hide that each is one rounding under the thread's control word).
+#[allow(clippy::should_implement_trait)]
 impl F80 {
     /// `fld` of a binary32 (exact; a signalling NaN comes back quiet).
     pub fn from_f32(v: f32) -> F80 { imp::from_f32(v) }

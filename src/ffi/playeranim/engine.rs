@@ -238,18 +238,18 @@ impl SlotEngine for Slots {
         unsafe { set_time(tree, anim, time) }
     }
     fn print_anim(&mut self, legs: bool, index: u32, name: *const c_char, blend: i32) {
-        let part: &[u8] = if legs { b"legs \0" } else { b"torso\0" };
+        let part = if legs { c"legs " } else { c"torso" };
         // SAFETY: the format's arguments: two NUL-terminated strings (the
         // name is an entry's name field) and two ints.
         unsafe {
-            Com_Printf(b"Anim-%s: %i, %s, (blend time) %i\n\0".as_ptr().cast(), part.as_ptr().cast::<c_char>(), index as c_int, name, blend)
+            Com_Printf(c"Anim-%s: %i, %s, (blend time) %i\n".as_ptr(), part.as_ptr(), index as c_int, name, blend)
         }
     }
     fn print_move_speed(&mut self, name: *const c_char, move_speed: i32, speed: f32, rate: f32) {
         // SAFETY: the format's arguments: an entry's name, an int and two
         // doubles.
         unsafe {
-            Com_Printf(b"MoveSpeed: %s, %i, %4.4f : %1.4f\n\0".as_ptr().cast(), name, move_speed, f64::from(speed), f64::from(rate))
+            Com_Printf(c"MoveSpeed: %s, %i, %4.4f : %1.4f\n".as_ptr(), name, move_speed, f64::from(speed), f64::from(rate))
         }
     }
 }

@@ -308,7 +308,7 @@ pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current:
                 let ls = F80::from_f64(length_squared);
                 let factor = x(1.5).sub(ls.mul(x(0.5)).mul(x(estimate)).mul(x(estimate))).mul(x(estimate)).to_f64();
                 let factor = F80::from_f64(factor).mul(x(scale)).to_f64();
-                if !(factor < 1.0) {
+                if factor.partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
                     for lane in 0..3 {
                         current[lane] = copy_f32(x87, target[lane]);
                     }
@@ -331,7 +331,7 @@ pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current:
                 let estimate = f64::from(f32::from_bits(0x5f37_59dfu32.wrapping_sub(((bits as i32) >> 1) as u32)));
                 let mut factor = (1.5 - ((length_squared * 0.5 * estimate) * estimate)) * estimate;
                 factor *= f64::from(scale);
-                if !(factor < 1.0) {
+                if factor.partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
                     *current = *target;
                     return;
                 }
