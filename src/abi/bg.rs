@@ -556,7 +556,7 @@ crate::assert_offset!(entityState_t, legsAnim, i686 = 0xd0, x86_64 = 0xd0);
 /// `usercmd_t`'s first two fields.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub struct usercmd_prefix_t {
+pub struct usercmd_t {
     pub commandTime: i32,
     pub buttons: i32,
 }
@@ -564,12 +564,12 @@ pub struct usercmd_prefix_t {
 /// `pmove_t`'s first two fields (the module reads `ps` and
 /// `command.buttons`; the record is the engine's).
 #[repr(C)]
-pub struct pmove_prefix_t {
+pub struct pmove_t {
     pub ps: *mut playerState_t,
-    pub command: usercmd_prefix_t,
+    pub command: usercmd_t,
 }
 
-crate::assert_offset!(pmove_prefix_t, command, i686 = 4, x86_64 = 8);
+crate::assert_offset!(pmove_t, command, i686 = 4, x86_64 = 8);
 
 // ---- bg_weapon.h -------------------------------------------------------------
 

@@ -71,7 +71,7 @@ unsafe extern "C" fn BG_AnimPlayerConditions(entity: *const entityState_t, clien
 
 /// `void BG_AnimUpdatePlayerStateConditions(pmove_t *pmove);`
 #[no_mangle]
-unsafe extern "C" fn BG_AnimUpdatePlayerStateConditions(pmove: *mut pmove_prefix_t) {
+unsafe extern "C" fn BG_AnimUpdatePlayerStateConditions(pmove: *mut pmove_t) {
     guard(|| {
         // SAFETY: caller-provided pmove and player state (or NULL).
         let Some(pm) = (unsafe { pmove.as_ref() }) else { return Ok(()) };
