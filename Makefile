@@ -103,7 +103,7 @@ test-lint:
 	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
 	done
 	python3 scripts/check-boundary.py $(UNITS)
-	python3 scripts/ffi-share.py 15 | tail -1
+	python3 scripts/ffi-share.py 17 | tail -1
 
 test-headers: build/include/.stamp
 	@for h in $(HEADERS); do \
