@@ -39,7 +39,7 @@ pub mod math;
 pub mod script;
 pub mod tree;
 
-#[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;
 #[cfg(all(feature = "c-runtime", not(test)))]
 mod unit_runtime;
