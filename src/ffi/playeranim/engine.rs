@@ -156,6 +156,9 @@ impl FinalizeEngine for Finalize {
         // SAFETY: engine import with integer arguments.
         unsafe { is_looped(tree_index, anim_index) }
     }
+    fn x87_precision(&mut self) -> crate::script::finalize::Precision {
+        crate::ffi::x87::precision()
+    }
 }
 
 impl TreeEngine for Engine {
