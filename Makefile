@@ -19,8 +19,10 @@ LINUX_ARCHES := x86_64 i686
 WINDOWS_ARCHES := x86_64-windows i686-windows
 ARCHES := $(LINUX_ARCHES) $(WINDOWS_ARCHES)
 # Link units: game and cgame (player animation, Linux and Windows behaviour),
+# game_windows (the game module built with Windows behaviour: the engine's
+# client packages),
 # engine and client (animation trees, Linux and Windows behaviour).
-UNITS ?= game cgame engine client
+UNITS ?= game cgame game_windows engine client
 TRIPLE_x86_64 := x86_64-unknown-linux-gnu
 TRIPLE_i686 := i686-unknown-linux-gnu
 TRIPLE_x86_64-windows := x86_64-pc-windows-gnu

@@ -775,11 +775,11 @@ void BG_FindAnims(void);
 script_anim_tree_ref_t BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);
 #endif
 
-#if defined(UOANIM_FLAVOUR_CGAME)
+#if (defined(UOANIM_FLAVOUR_CGAME) || defined(UOANIM_FLAVOUR_GAME_WINDOWS))
 /*
  `XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
 
- cgame unit: returns the tree pointer itself.
+ cgame and game_windows units: returns the tree pointer itself.
  */
 XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);
 #endif

@@ -2,7 +2,7 @@
 """check-boundary.py [FLAVOUR ...] — the boundary rules of docs/ABI.md,
 checked on what the compiler made of the sources.
 
-For each flavour (default: game cgame engine client) the library is compiled
+For each flavour (default: game cgame game_windows engine client) the library is compiled
 for x86_64 Linux at opt-level 0 (nothing inlined, so every call the source
 makes is a relocation in the object) into one object, and its relocations
 are read as a graph: a function or data section points at every symbol it
@@ -28,8 +28,8 @@ import re
 import subprocess
 import sys
 
-FLAVOURS = ("game", "cgame", "engine", "client")
-ERROR_FUNCTIONS = ("Com_Error", "CompileError", "CompileError2")
+FLAVOURS = ("game", "cgame", "game_windows", "engine", "client")
+ERROR_FUNCTIONS = ("Com_Error", "G_Error", "CompileError", "CompileError2")
 ASM_BODY = "uoanim_internal_"
 RELOC = re.compile(r"^[0-9a-f]+\s+(R_X86_64_\w+)\s+(\S+)$")
 SECTION = re.compile(r"^RELOCATION RECORDS FOR \[(.*)\]:$")

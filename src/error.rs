@@ -542,6 +542,27 @@ impl<'a> Failure<'a> {
         }
     }
 
+    /// Whether the game module's Windows build (`-DWINDOWS_BEHAVIOR`, the
+    /// game_windows unit) raises the failure through `G_Error("%s", text)`,
+    /// which takes no level, instead of `Com_Error`: the parser's
+    /// diagnostics (`BG_AnimParseError`), the tokenizer's fatal errors and
+    /// the index errors of the game module's bindings. The errors the shared
+    /// files raise directly (`BG_FindAnimTree`, `BG_AnimationForString`,
+    /// `BG_UpdateConditionValue`, `BG_FirstValidItem`, the script load) stay
+    /// `Com_Error` in that build too.
+    pub fn through_game_error(&self) -> bool {
+        matches!(
+            self,
+            Failure::AnimParse { .. }
+                | Failure::RuntimeCount { .. }
+                | Failure::UngetTwice { .. }
+                | Failure::SessionOverflow
+                | Failure::NullDataPointer
+                | Failure::AnimationForIndex
+                | Failure::AnimIndexRange { .. }
+        )
+    }
+
     /// Appends the failure's text to `out` (cut at the text's capacity, as
     /// the original's buffers cut it). `names` is the animation-tree
     /// module's table, for the failures that name one of its names (an
@@ -754,5 +775,17 @@ mod tests {
         let nd = |in_code| Failure::NotDefined { name: 0, tree: 0, code_pos: 9, in_code };
         assert_eq!(nd(true).report(), Report::Compile2 { code_pos: 9 });
         assert_eq!(nd(false).report(), Report::Error { level: level::DROP });
+        // the Windows game build's G_Error: the parser's, the tokenizer's
+        // and the bindings' index errors; the shared files' own stay Com_Error
+        assert!(Failure::SessionOverflow.through_game_error());
+        assert!(Failure::UngetTwice { line: 1 }.through_game_error());
+        assert!(Failure::AnimationForIndex.through_game_error());
+        assert!(Failure::AnimIndexRange { index: 1, count: 0 }.through_game_error());
+        assert!(Failure::RuntimeCount { count: 0, line: 0, path: None }.through_game_error());
+        assert!(!Failure::NoAnimTree { name: None }.through_game_error());
+        assert!(!Failure::NoAnimation { name: b"x" }.through_game_error());
+        assert!(!Failure::ScriptLoad { path: None }.through_game_error());
+        assert!(!Failure::UpdateClient { client: -1 }.through_game_error());
+        assert!(!Failure::FirstValidClient { client: -1 }.through_game_error());
     }
 }

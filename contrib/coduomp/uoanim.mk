@@ -5,7 +5,12 @@
 # $(LAYOUT_BG_C_SOURCES)` in build-mk/game.mk) and before the object lists
 # are computed from them:
 #
-#   UOANIM_UNIT := game                  # game | cgame | engine | client
+#   UOANIM_UNIT := game                  # game | game_windows | cgame | engine | client
+#
+# game is the game module with the Linux behaviour (the server rules);
+# game_windows the game module the client packages build with
+# CODUO_BEHAVIOR=windows, and every x86_64 Windows game module (game.mk's
+# windows-x86_64 rule passes -DWINDOWS_BEHAVIOR).
 #   UOANIM_LIBDIR := /path/to/uoanim/dist/x86_64   # or an install's lib dir
 #   include /path/to/uoanim/contrib/coduomp/uoanim.mk
 #
@@ -40,7 +45,7 @@ UOANIM_PLAYERANIM_REPLACED := $(addprefix src/bg/, \
 UOANIM_ANIMTREE_REPLACED := src/scripting/script_anim_runtime.c \
 	src/animation/xanim_tree.c src/animation/xanim_tree_queries.c
 
-ifeq ($(UOANIM_UNIT),game)
+ifneq ($(filter game game_windows,$(UOANIM_UNIT)),)
 UOANIM_REPLACED := $(UOANIM_PLAYERANIM_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_BG_C_SOURCES BG_SRCS
 else ifeq ($(UOANIM_UNIT),cgame)
@@ -50,7 +55,7 @@ else ifneq ($(filter engine client,$(UOANIM_UNIT)),)
 UOANIM_REPLACED := $(UOANIM_ANIMTREE_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
 else
-$(error uoanim.mk: UOANIM_UNIT must be game, cgame, engine or client, not '$(UOANIM_UNIT)')
+$(error uoanim.mk: UOANIM_UNIT must be game, game_windows, cgame, engine or client, not '$(UOANIM_UNIT)')
 endif
 UOANIM_LINK_VARS ?= SHARED_LIBS
 

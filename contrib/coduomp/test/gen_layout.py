@@ -64,6 +64,8 @@ UNITS["cgame"] = dict(UNITS["game"], module_var="CGAME_C_SOURCES",
                       module_files=["src/client/cgame/cg_players.c", "src/client/cgame/cg_syscalls.c",
                                     "src/client/cgame/cg_main.c"],
                       copy_var="CLIENT_SHARED_BG_C_SOURCES")
+# the game module as the client packages build it: the game module's layout
+UNITS["game_windows"] = dict(UNITS["game"])
 UNITS["client"] = dict(UNITS["engine"], module_var="CLIENT_ENGINE_C_SOURCES",
                        module_files=["src/client/engine/cl_cgame.c", "src/qcommon/com_memory.c",
                                      "src/client/engine/client_script_storage.c"],

@@ -2,6 +2,8 @@
 //! flavour, chosen here and nowhere else:
 //!
 //! * `game`: the server game module's trap veneers and script-VM functions;
+//!   `game_windows` the same, with the Windows build's two differences
+//!   (`coduo_crt_randrange`, and `Scr_FindAnimTree` returning the pointer);
 //! * `cgame`: the client engine's trap (`cgame_syscall` on i686,
 //!   `cgame_syscall_vector` on x86_64, a function-pointer variable read at
 //!   each call), the script-VM import table `cg_scriptImports` and the
@@ -20,7 +22,7 @@
 //! cgame flavour a NULL trap or slot answers 0 / NULL (divergence: the C
 //! would crash).
 
-#[cfg(feature = "game")]
+#[cfg(any(feature = "game", feature = "game_windows"))]
 pub(super) use game::*;
 #[cfg(feature = "cgame")]
 pub(super) use cgame::*;
@@ -157,6 +159,9 @@ impl FinalizeEngine for Finalize {
         // SAFETY: engine import with integer arguments.
         unsafe { is_looped(tree_index, anim_index) }
     }
+    fn x87_precision(&mut self) -> crate::script::finalize::Precision {
+        crate::ffi::x87::precision()
+    }
 }
 
 /// The slot functions' engine side and the weapon records.
@@ -284,11 +289,13 @@ impl TreeEngine for Engine {
     }
 }
 
-/// The game flavour's imports.
+/// The game flavour's imports (and the game_windows flavour's: the game
+/// module built with `-DWINDOWS_BEHAVIOR`).
 ///
 /// cbindgen:ignore
-#[cfg(feature = "game")]
+#[cfg(any(feature = "game", feature = "game_windows"))]
 mod game {
+    #[cfg(feature = "game")]
     use crate::abi::bg::script_anim_tree_ref_t;
     use crate::abi::common::{qboolean, scr_anim_t, XAnim};
     use crate::cell::ModuleCell;
@@ -298,9 +305,7 @@ mod game {
         fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
         fn trap_FS_Read(buffer: *mut c_void, length: c_int, handle: c_int);
         fn trap_FS_FCloseFile(handle: c_int);
-        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
         fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
-        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
         fn Scr_GetAnimsIndex(anims: *mut XAnim) -> u32;
         fn trap_XAnimGetAnimTreeSize(anims: *mut XAnim) -> c_int;
         fn trap_XAnimIsPrimitive(anim: u32) -> qboolean;
@@ -393,6 +398,20 @@ mod game {
         unsafe { trap_XAnimSetTime(tree, anim, time) }
     }
 
+    // The random range and the tree look-up of the Linux build ...
+    #[cfg(feature = "game")]
+    extern "C" {
+        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
+        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
+    }
+    // ... and of the Windows build (upstream random_compat.h and scr_vm.h
+    // under WINDOWS_BEHAVIOR).
+    #[cfg(feature = "game_windows")]
+    extern "C" {
+        fn coduo_crt_randrange(minimum: i32, maximum: i32) -> i32;
+        fn Scr_FindAnimTree(treeName: *const c_char) -> *mut XAnim;
+    }
+
     /// The game's per-node traps take `(tree << 16) | node`.
     fn packed(tree_index: u16, anim_index: u16) -> u32 {
         (u32::from(tree_index) << 16) | u32::from(anim_index)
@@ -411,17 +430,29 @@ mod game {
         // SAFETY: see the module's documentation.
         unsafe { trap_FS_FCloseFile(handle) }
     }
+    #[cfg(feature = "game")]
     pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
         // SAFETY: see the module's documentation.
         unsafe { coduo_glibc_randrange(minimum, maximum) }
+    }
+    #[cfg(feature = "game_windows")]
+    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: see the module's documentation.
+        unsafe { coduo_crt_randrange(minimum, maximum) }
     }
     pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
         // SAFETY: see the module's documentation.
         unsafe { Scr_FindAnim(tree, name, out) }
     }
+    #[cfg(feature = "game")]
     pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
         // SAFETY: see the module's documentation.
         unsafe { Scr_FindAnimTree(name) }.tree
+    }
+    #[cfg(feature = "game_windows")]
+    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
+        // SAFETY: see the module's documentation.
+        unsafe { Scr_FindAnimTree(name) }
     }
     pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
         // SAFETY: see the module's documentation.
