@@ -546,7 +546,8 @@ impl<'a> Failure<'a> {
     /// game_windows unit) raises the failure through `G_Error("%s", text)`,
     /// which takes no level, instead of `Com_Error`: the parser's
     /// diagnostics (`BG_AnimParseError`), the tokenizer's fatal errors and
-    /// the index errors of the game module's bindings. The errors the shared
+    /// the index errors of the game module's bindings, and the per-frame
+    /// functions' vehicle-type, slot-range and death-loop errors. The errors the shared
     /// files raise directly (`BG_FindAnimTree`, `BG_AnimationForString`,
     /// `BG_UpdateConditionValue`, `BG_FirstValidItem`, the script load) stay
     /// `Com_Error` in that build too.
@@ -560,6 +561,9 @@ impl<'a> Failure<'a> {
                 | Failure::NullDataPointer
                 | Failure::AnimationForIndex
                 | Failure::AnimIndexRange { .. }
+                | Failure::VehicleType { .. }
+                | Failure::SlotRange { .. }
+                | Failure::DeathLooping { .. }
         )
     }
 

@@ -17,7 +17,7 @@ use crate::abi::bg::*;
 use crate::abi::common::qboolean;
 use crate::ffi::guard;
 use crate::flavour::{Behaviour, BEHAVIOUR};
-use crate::script::runtime::frame::{self, SlotContext};
+use crate::script::runtime::frame::{self, LerpArithmetic, SlotContext};
 use core::ffi::c_void;
 use core::ptr;
 
@@ -81,13 +81,18 @@ unsafe extern "C" fn BG_AnimUpdatePlayerStateConditions(pmove: *mut pmove_t) {
     })
 }
 
+/// The C original's units compute the lerps on the x87, except the cgame's
+/// x86_64 build (SSE).
+const LERP_ARITHMETIC: LerpArithmetic =
+    if cfg!(all(feature = "cgame", target_arch = "x86_64")) { LerpArithmetic::Sse } else { LerpArithmetic::X87 };
+
 /// `void BG_LerpAngles(const vec3_t target, float maxStep, vec3_t current);`
 #[no_mangle]
 unsafe extern "C" fn BG_LerpAngles(target: *const [f32; 3], maxStep: f32, current: *mut [f32; 3]) {
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_angles(BEHAVIOUR, &t, maxStep, &mut c);
+    frame::lerp_angles(BEHAVIOUR, LERP_ARITHMETIC, &t, maxStep, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -98,7 +103,7 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_offset(BEHAVIOUR, &t, scale, &mut c);
+    frame::lerp_offset(BEHAVIOUR, LERP_ARITHMETIC, &t, scale, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -117,7 +122,7 @@ unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a>
         legs,
         root,
         behaviour: BEHAVIOUR,
-        quiet_origin_copy: cfg!(target_arch = "x86") || (cfg!(target_arch = "x86_64") && cfg!(feature = "game")),
+        quiet_origin_copy: cfg!(target_arch = "x86") || (cfg!(target_arch = "x86_64") && !cfg!(feature = "cgame")),
         wide_constants: cfg!(target_arch = "x86") && cfg!(feature = "cgame"),
     }
 }

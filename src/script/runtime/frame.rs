@@ -22,16 +22,21 @@ use core::ffi::{c_char, c_void};
 /// Whether the C original's float expressions run on the x87 (64-bit
 /// significand), rounded where it stores them: on every x86 target (its
 /// units are built with the x87 model of the original binaries). The
-/// exception is the Windows behaviour's controller lerps on x86_64, which
-/// are binary64 SSE there ([`lerp_x87`]).
+/// exception is the cgame's controller lerps on x86_64, which are SSE there
+/// ([`LerpArithmetic`]).
 const X87_EXPRESSIONS: bool = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
 
-/// Whether the controller lerps of `behaviour` run on the x87.
-fn lerp_x87(behaviour: Behaviour) -> bool {
-    match behaviour {
-        Behaviour::Linux => X87_EXPRESSIONS,
-        Behaviour::Windows => cfg!(target_arch = "x86"),
-    }
+/// How the controller lerps compute: on the x87 ([`LerpArithmetic::X87`])
+/// or in SSE binary32/binary64 (the cgame's x86_64 build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LerpArithmetic {
+    X87,
+    Sse,
+}
+
+/// Whether `arithmetic` is the x87 (never on targets without one).
+fn lerp_x87(arithmetic: LerpArithmetic) -> bool {
+    X87_EXPRESSIONS && arithmetic == LerpArithmetic::X87
 }
 
 /// `BG_ANIM_CROUCH_STATE_MASK` (low byte of `stateFlags`).
@@ -209,8 +214,8 @@ fn copy_f32(x87: bool, v: f32) -> f32 {
 
 /// `BG_LerpAngles(target, maxStep, current)`: each lane steps towards the
 /// target by at most `maxStep`.
-pub fn lerp_angles(behaviour: Behaviour, target: &[f32; 3], max_step: f32, current: &mut [f32; 3]) {
-    let x87 = lerp_x87(behaviour);
+pub fn lerp_angles(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f32; 3], max_step: f32, current: &mut [f32; 3]) {
+    let x87 = lerp_x87(arithmetic);
     for lane in 0..3 {
         let (up, down) = match behaviour {
             Behaviour::Linux => {
@@ -255,8 +260,8 @@ fn q_rsqrt(x87: bool, number: f32) -> f32 {
 /// widened to a double and reads its float result's bits as an integer (a
 /// call-site ABI defect, reproduced: the step is `int_bits * scale`).
 /// Windows: the inverse square root is inlined over the double length.
-pub fn lerp_offset(behaviour: Behaviour, target: &[f32; 3], scale: f32, current: &mut [f32; 3]) {
-    let x87 = lerp_x87(behaviour);
+pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f32; 3], scale: f32, current: &mut [f32; 3]) {
+    let x87 = lerp_x87(arithmetic);
     match behaviour {
         Behaviour::Linux => {
             let delta = [0, 1, 2].map(|i| sub_f32(x87, target[i], current[i]));
@@ -833,7 +838,7 @@ mod tests {
         // scale, as the C original's game unit computes it.
         let target = bits([0x3dcc_cccd, 0x0080_0000, 0x7fc0_0000]);
         let mut current = bits([0x33d6_bf95, 0x3f80_0001, 0x0da2_4260]);
-        lerp_offset(Behaviour::Linux, &target, f32::from_bits(0xbf80_0000), &mut current);
+        lerp_offset(Behaviour::Linux, LerpArithmetic::X87, &target, f32::from_bits(0xbf80_0000), &mut current);
         assert_eq!(current.map(f32::to_bits), [0xcd18_dbfc, 0x4ebf_1309, 0x7fc0_0000]);
     }
 
@@ -843,10 +848,10 @@ mod tests {
         // bg-rest lerpa_001 (game): lane 1 copies its signalling-NaN target.
         let target = bits([0x7f80_0000, 0x7f80_0001, 0x3dcc_cccd]);
         let mut current = bits([0x4b00_0000, 0x33d6_bf95, 0x2edb_e6ff]);
-        lerp_angles(Behaviour::Linux, &target, f32::from_bits(0x60ad_78ec), &mut current);
+        lerp_angles(Behaviour::Linux, LerpArithmetic::X87, &target, f32::from_bits(0x60ad_78ec), &mut current);
         assert_eq!(current.map(f32::to_bits), [0x60ad_78ec, 0x7fc0_0001, 0x3dcc_cccd]);
         let mut current = [180.0, 90.0, 0.0];
-        lerp_angles(Behaviour::Windows, &[360.0, -1.0, -180.0], 0.1, &mut current);
+        lerp_angles(Behaviour::Windows, LerpArithmetic::Sse, &[360.0, -1.0, -180.0], 0.1, &mut current);
         assert_eq!(current.map(f32::to_bits), [0x4334_199a, 0x42b3_cccd, 0xbdcc_cccd]);
     }
 
