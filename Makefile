@@ -35,8 +35,10 @@ TRIPLE_i686 := i686-unknown-linux-gnu
 TRIPLE_x86_64-windows := x86_64-pc-windows-gnu
 TRIPLE_i686-windows := i686-pc-windows-gnu
 # Link units: game and cgame (player animation, Linux and Windows behaviour),
-# engine and client (animation trees, Linux and Windows behaviour).
-UNITS ?= game cgame engine client
+# game_windows (the game module built with Windows behaviour: the engine's
+# client packages), engine and client (animation trees, Linux and Windows
+# behaviour).
+UNITS ?= game cgame game_windows engine client
 CARGO ?= cargo
 TARGET_DIR := target
 # The differential suites, and the game data their stock cases read (default:

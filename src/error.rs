@@ -467,6 +467,18 @@ pub enum Failure<'a> {
     AnimIndexRange { index: i32, count: i32 },
     /// `\x15Could not find animation tree '<name>'` (`(null)` without one).
     NoAnimTree { name: Option<CText<'a>> },
+    /// `\x15<function>: invalid client number <client>` of the two
+    /// condition updaters (reconstruction guard; `state`: the player-state
+    /// one).
+    ConditionsClient { state: bool, client: i32 },
+    /// `\x15<function>: Vehicle type unknown: <type>` of the two condition
+    /// updaters.
+    VehicleType { state: bool, vehicle_type: i32 },
+    /// `\x15Player animation index out of range (<count>): <index>`
+    /// (`BG_SetNewAnimation`; the index prints as a signed int).
+    SlotRange { count: i32, index: i32 },
+    /// `death animation '<name>' is looping` (no marker).
+    DeathLooping { name: &'a [u8] },
 
     // ---- animation trees (engine, client) ----------------------------------
     /// `CompileError(source_pos, message)` (no marker).
@@ -497,6 +509,11 @@ pub enum Failure<'a> {
     DuplicateSync { tree: CText<'a>, depth: i32, leaf: CText<'a> },
 }
 
+/// The condition updater a failure names.
+fn conditions_function(state: bool) -> &'static str {
+    if state { "BG_AnimUpdatePlayerStateConditions" } else { "BG_AnimPlayerConditions" }
+}
+
 /// Which engine function a failure is raised through, with its first
 /// argument (the text is the second, through `"%s"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -525,6 +542,31 @@ impl<'a> Failure<'a> {
             Failure::NotDefined { code_pos, in_code: true, .. } => Report::Compile2 { code_pos },
             _ => Report::Error { level: level::DROP },
         }
+    }
+
+    /// Whether the game module's Windows build (`-DWINDOWS_BEHAVIOR`, the
+    /// game_windows unit) raises the failure through `G_Error("%s", text)`,
+    /// which takes no level, instead of `Com_Error`: the parser's
+    /// diagnostics (`BG_AnimParseError`), the tokenizer's fatal errors and
+    /// the index errors of the game module's bindings, and the per-frame
+    /// functions' vehicle-type, slot-range and death-loop errors. The errors the shared
+    /// files raise directly (`BG_FindAnimTree`, `BG_AnimationForString`,
+    /// `BG_UpdateConditionValue`, `BG_FirstValidItem`, the script load) stay
+    /// `Com_Error` in that build too.
+    pub fn through_game_error(&self) -> bool {
+        matches!(
+            self,
+            Failure::AnimParse { .. }
+                | Failure::RuntimeCount { .. }
+                | Failure::UngetTwice { .. }
+                | Failure::SessionOverflow
+                | Failure::NullDataPointer
+                | Failure::AnimationForIndex
+                | Failure::AnimIndexRange { .. }
+                | Failure::VehicleType { .. }
+                | Failure::SlotRange { .. }
+                | Failure::DeathLooping { .. }
+        )
     }
 
     /// Appends the failure's text to `out` (cut at the text's capacity, as
@@ -584,6 +626,16 @@ impl<'a> Failure<'a> {
             Failure::NoAnimTree { name } => {
                 push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
             }
+            Failure::ConditionsClient { state, client } => {
+                let _ = write!(out, "\x15{}: invalid client number {client}", conditions_function(state));
+            }
+            Failure::VehicleType { state, vehicle_type } => {
+                let _ = write!(out, "\x15{}: Vehicle type unknown: {vehicle_type}", conditions_function(state));
+            }
+            Failure::SlotRange { count, index } => {
+                let _ = write!(out, "\x15Player animation index out of range ({count}): {index}");
+            }
+            Failure::DeathLooping { name } => push3(out, b"death animation '", name, b"' is looping"),
             Failure::Compile { message, .. } => out.push(message),
             Failure::TreeCount { capacity } => {
                 let _ = write!(out, "\x15maximum animation tree count exceeded ({capacity})");
@@ -729,5 +781,17 @@ mod tests {
         let nd = |in_code| Failure::NotDefined { name: 0, tree: 0, code_pos: 9, in_code };
         assert_eq!(nd(true).report(), Report::Compile2 { code_pos: 9 });
         assert_eq!(nd(false).report(), Report::Error { level: level::DROP });
+        // the Windows game build's G_Error: the parser's, the tokenizer's
+        // and the bindings' index errors; the shared files' own stay Com_Error
+        assert!(Failure::SessionOverflow.through_game_error());
+        assert!(Failure::UngetTwice { line: 1 }.through_game_error());
+        assert!(Failure::AnimationForIndex.through_game_error());
+        assert!(Failure::AnimIndexRange { index: 1, count: 0 }.through_game_error());
+        assert!(Failure::RuntimeCount { count: 0, line: 0, path: None }.through_game_error());
+        assert!(!Failure::NoAnimTree { name: None }.through_game_error());
+        assert!(!Failure::NoAnimation { name: b"x" }.through_game_error());
+        assert!(!Failure::ScriptLoad { path: None }.through_game_error());
+        assert!(!Failure::UpdateClient { client: -1 }.through_game_error());
+        assert!(!Failure::FirstValidClient { client: -1 }.through_game_error());
     }
 }

@@ -38,8 +38,12 @@ pub mod flavour;
 pub mod math;
 pub mod script;
 pub mod tree;
+/// The x87 operations of the frame code (kept with the other ABI-forced
+/// routines in `src/ffi`; the safe core calls them through safe functions).
+#[path = "ffi/x87_arith.rs"]
+pub mod x87;
 
-#[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;
 #[cfg(all(feature = "c-runtime", not(test)))]
 mod unit_runtime;

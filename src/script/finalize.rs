@@ -12,6 +12,7 @@ use crate::error::Outcome;
 use crate::script::runtime::engine::FinalizeEngine;
 use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
+pub use x87::Precision;
 
 /// Move speed floor of the original: durations below this many ms are raised.
 pub const MIN_ANIM_LENGTH_MS: i32 = 500;
@@ -27,6 +28,40 @@ pub const MOVE_SPEED_SCALE: i32 = 1000;
 /// both the extended and the binary64 normal ranges, so no overflow,
 /// underflow or denormal handling is needed past the conversion from f32.
 pub(crate) mod x87 {
+    /// The precision control of the x87 control word (bits 8 and 9): the
+    /// significand width every `FADD`, `FMUL` and `FSQRT` rounds its result
+    /// to. The exponent range stays the extended one whatever the field.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Precision {
+        /// `PC=00`: 24 bits.
+        Single,
+        /// `PC=10`: 53 bits (the Windows client's `WinMain` sets it).
+        Double,
+        /// `PC=11`: 64 bits (the power-on and Linux default).
+        Extended,
+    }
+
+    impl Precision {
+        /// The field of an x87 control word. The reserved value `01` is
+        /// taken as 64 bits (a defined result; docs/DIVERGENCES.md).
+        pub fn from_control_word(word: u16) -> Precision {
+            match (word >> 8) & 3 {
+                0 => Precision::Single,
+                2 => Precision::Double,
+                _ => Precision::Extended,
+            }
+        }
+
+        /// The significand bits kept.
+        pub fn bits(self) -> u32 {
+            match self {
+                Precision::Single => 24,
+                Precision::Double => 53,
+                Precision::Extended => 64,
+            }
+        }
+    }
+
     /// `mant * 2^exp`; `mant` has bit 63 set, or is 0 for the value zero.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Ext {
@@ -53,13 +88,22 @@ pub(crate) mod x87 {
             Ext { mant: sq << shift, exp: 2 * e - shift as i32 }
         }
 
-        /// x87 `FADD` of two non-negative values, rounded to nearest even.
+        /// x87 `FADD` of two non-negative values at 64-bit precision.
+        #[cfg(test)]
         pub fn add(self, other: Ext) -> Ext {
+            self.add_at(other, Precision::Extended)
+        }
+
+        /// x87 `FADD` of two non-negative values under the precision
+        /// control `pc`: the exact sum rounded once to nearest even at
+        /// `pc.bits()` significand bits (the exponent keeps the extended
+        /// range whatever the precision).
+        pub fn add_at(self, other: Ext, pc: Precision) -> Ext {
             if self.mant == 0 {
-                return other;
+                return other.round_at(pc);
             }
             if other.mant == 0 {
-                return self;
+                return self.round_at(pc);
             }
             let (hi, lo) = if self.exp >= other.exp { (self, other) } else { (other, self) };
             // Work in units of 2^(hi.exp - 63): hi's significand sits at bits 63..126.
@@ -74,22 +118,57 @@ pub(crate) mod x87 {
             };
             let sum = big + small; // < 2^128: both terms are < 2^127
             let top = 127 - sum.leading_zeros(); // 126 or 127
-            let drop = top - 63;
+            let bits = pc.bits();
+            let drop = top + 1 - bits;
             let kept = (sum >> drop) as u64;
             let rest = sum & ((1u128 << drop) - 1);
             let half = 1u128 << (drop - 1);
             let up = rest > half || (rest == half && (sticky || kept & 1 == 1));
-            let mut exp = hi.exp - 63 + drop as i32;
-            let (mut mant, carry) = kept.overflowing_add(u64::from(up));
-            if carry {
-                mant = 1 << 63;
-                exp += 1;
+            Ext::from_rounded(u128::from(kept) + u128::from(up), bits, hi.exp - 63 + drop as i32)
+        }
+
+        /// `kept * 2^exp`, `kept` having at most `bits + 1` bits (a rounded
+        /// significand, perhaps carried over), normalised.
+        fn from_rounded(kept: u128, bits: u32, exp: i32) -> Ext {
+            if kept >> bits != 0 {
+                // the rounding carried out: kept = 2^bits
+                return Ext { mant: 1 << 63, exp: exp + bits as i32 - 63 };
             }
-            Ext { mant, exp }
+            let shift = 64 - bits;
+            Ext { mant: (kept as u64) << shift, exp: exp - shift as i32 }
+        }
+
+        /// The value rounded to nearest even at the precision `pc` (what an
+        /// x87 operation whose exact result is `self` leaves).
+        pub fn round_at(self, pc: Precision) -> Ext {
+            let bits = pc.bits();
+            if self.mant == 0 || bits == 64 {
+                return self;
+            }
+            let drop = 64 - bits;
+            let kept = self.mant >> drop;
+            let rest = self.mant & ((1u64 << drop) - 1);
+            let half = 1u64 << (drop - 1);
+            let up = rest > half || (rest == half && kept & 1 == 1);
+            Ext::from_rounded(u128::from(kept) + u128::from(up), bits, self.exp + drop as i32)
+        }
+
+        /// `(long double)v * (long double)v` under the precision control
+        /// `pc` (`FMUL`): exact at 53 and 64 bits (48 significant bits),
+        /// rounded at 24.
+        pub fn square_at(v: f32, pc: Precision) -> Ext {
+            Ext::square(v).round_at(pc)
         }
 
         /// x87 `FSQRT` at 64-bit precision (correctly rounded, nearest even).
+        #[cfg(test)]
         pub fn sqrt(self) -> Ext {
+            self.sqrt_at(Precision::Extended)
+        }
+
+        /// x87 `FSQRT` under the precision control `pc`: the exact root
+        /// rounded once to nearest even at `pc.bits()` bits.
+        pub fn sqrt_at(self, pc: Precision) -> Ext {
             if self.mant == 0 {
                 return Ext::ZERO;
             }
@@ -98,16 +177,21 @@ pub(crate) mod x87 {
             let shift: u32 = if self.exp & 1 != 0 { 63 } else { 64 };
             let n = u128::from(self.mant) << shift; // 2^126 <= n < 2^128
             let root = n.isqrt(); // 2^63 <= root < 2^64
-            let rest = n - root * root;
-            // (root + 1/2)^2 = root^2 + root + 1/4 is never an integer: no ties.
-            let up = rest > root;
-            let mut exp = (self.exp - shift as i32) / 2;
-            let (mut mant, carry) = (root as u64).overflowing_add(u64::from(up));
-            if carry {
-                mant = 1 << 63;
-                exp += 1;
+            let rest = n - root * root; // the exact root is root + f, f in [0, 1), f > 0 iff rest > 0
+            let exp = (self.exp - shift as i32) / 2;
+            let bits = pc.bits();
+            if bits == 64 {
+                // (root + 1/2)^2 = root^2 + root + 1/4 is never an integer: no ties.
+                let up = rest > root;
+                return Ext::from_rounded(root + u128::from(up), 64, exp);
             }
-            Ext { mant, exp }
+            let drop = 64 - bits;
+            let root = root as u64;
+            let kept = root >> drop;
+            let low = root & ((1u64 << drop) - 1);
+            let half = 1u64 << (drop - 1);
+            let up = low > half || (low == half && (rest > 0 || kept & 1 == 1));
+            Ext::from_rounded(u128::from(kept) + u128::from(up), bits, exp + drop as i32)
         }
 
         /// Store to binary64 (`FST m64`), rounded to nearest even.
@@ -162,7 +246,12 @@ pub(crate) mod x87 {
 ///   extended precision, then MSVC `_ftol2`: the low 32 bits of the 64-bit
 ///   truncation below 2^63, otherwise 0 (the low word of the 64-bit
 ///   indefinite), also for infinities and NaN.
-pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
+///
+/// Both sums, and the Windows path's root, are x87 arithmetic in the C
+/// original and follow the process's precision control `pc` (the live
+/// control word, which the client executable sets to 53 bits): each
+/// operation rounds to `pc`'s significand width.
+pub fn move_distance(behaviour: Behaviour, pc: x87::Precision, delta: [f32; 3]) -> i32 {
     use x87::Ext;
     let [x, y, z] = delta;
     let special = delta.iter().any(|v| !v.is_finite());
@@ -173,7 +262,7 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
                 // to the integer indefinite.
                 return i32::MIN;
             }
-            let sum = Ext::square(x).add(Ext::square(y)).add(Ext::square(z));
+            let sum = Ext::square_at(x, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(z, pc), pc);
             let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
             truncate_x87_i32(distance)
         }
@@ -181,8 +270,8 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
             if special {
                 return 0;
             }
-            let sum = Ext::square(z).add(Ext::square(y)).add(Ext::square(x));
-            match sum.sqrt().trunc_below_2p63() {
+            let sum = Ext::square_at(z, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(x, pc), pc);
+            match sum.sqrt_at(pc).trunc_below_2p63() {
                 Some(value) => value as u32 as i32,
                 None => 0,
             }
@@ -327,7 +416,7 @@ pub fn rebuild_entries<E: FinalizeEngine>(
             let mut rotation = [0f32; 3];
             let mut movement = [0f32; 3];
             engine.rel_delta(tree_index, node, &mut rotation, &mut movement);
-            move_speed(move_distance(behaviour, movement), entry.duration)
+            move_speed(move_distance(behaviour, engine.x87_precision(), movement), entry.duration)
         } else {
             0
         };
@@ -381,10 +470,71 @@ mod tests {
     use super::*;
 
     fn linux(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Linux, d)
+        move_distance(Behaviour::Linux, Precision::Extended, d)
     }
     fn windows(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Windows, d)
+        move_distance(Behaviour::Windows, Precision::Extended, d)
+    }
+
+    /// A positive normal binary64 value as an `Ext`.
+    fn ext_of_f64(v: f64) -> Ext {
+        let bits = v.to_bits();
+        let m = (bits & ((1 << 52) - 1)) | (1 << 52);
+        Ext { mant: m << 11, exp: ((bits >> 52) as i32) - 1075 - 11 }
+    }
+
+    #[test]
+    fn precision_control_rounds_like_ieee_at_53_and_24_bits() {
+        // at 53 bits an x87 sum or root of binary64 values is the binary64
+        // one (one rounding, nearest even); at 24 bits of binary32 values
+        // the binary32 one
+        let mut bits: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            bits
+        };
+        for _ in 0..50_000 {
+            let a = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 40) << 52)));
+            let b = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 60) << 52)));
+            let sum = ext_of_f64(a).add_at(ext_of_f64(b), Precision::Double);
+            assert_eq!(sum.to_f64(), a + b, "{a:e} + {b:e}");
+            assert_eq!(ext_of_f64(a).sqrt_at(Precision::Double).to_f64(), crate::math::sqrt_f64(a), "sqrt {a:e}");
+            let (x, y) = (a as f32, b as f32);
+            let single = ext_of_f64(f64::from(x)).add_at(ext_of_f64(f64::from(y)), Precision::Single);
+            assert_eq!(single.to_f64(), f64::from(x + y), "{x:e} + {y:e}");
+            assert_eq!(ext_of_f64(f64::from(x)).sqrt_at(Precision::Single).to_f64(), f64::from(crate::math::sqrt_f32(x)));
+            assert_eq!(Ext::square_at(x, Precision::Single).to_f64(), f64::from(x * x), "{x:e}^2");
+            assert_eq!(Ext::square_at(x, Precision::Double), Ext::square(x));
+            // 64 bits: as before
+            assert_eq!(ext_of_f64(a).add_at(ext_of_f64(b), Precision::Extended), ext_of_f64(a).add(ext_of_f64(b)));
+        }
+    }
+
+    #[test]
+    fn precision_control_field() {
+        assert_eq!(Precision::from_control_word(0x037f), Precision::Extended);
+        assert_eq!(Precision::from_control_word(0x027f), Precision::Double);
+        assert_eq!(Precision::from_control_word(0x007f), Precision::Single);
+        assert_eq!(Precision::from_control_word(0x017f), Precision::Extended); // reserved
+    }
+
+    #[test]
+    fn near_integer_distance_follows_the_precision() {
+        // (999.5, 31.618818, 0.0181764): a distance just below 1000 whose
+        // 53-bit sum rounds up to 10^6 (root 1000) where the 64-bit one
+        // stays below it (root 999.99..., truncated to 999); the Linux path
+        // stores the sum to binary64 either way
+        let d = [999.5f32, 31.618_818_283_081_055, 0.018_176_399_171_352_386];
+        assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), 999);
+        assert_eq!(move_distance(Behaviour::Windows, Precision::Double, d), 1000);
+        assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), move_distance(Behaviour::Linux, Precision::Double, d));
+        // 24 bits: every operation rounds to binary32 (the defined result)
+        let single = move_distance(Behaviour::Windows, Precision::Single, d);
+        let (x, y, z) = (d[0], d[1], d[2]);
+        let sum = z * z + y * y + x * x;
+        assert_eq!(single, crate::math::sqrt_f32(sum) as i32);
     }
 
     #[test]
@@ -892,8 +1042,8 @@ mod reference_tests {
     fn both_paths_match_the_c_reference_vectors() {
         for &(x, y, z, linux, windows) in X87_REFERENCE {
             let d = [f32::from_bits(x), f32::from_bits(y), f32::from_bits(z)];
-            assert_eq!(move_distance(Behaviour::Linux, d), linux, "linux {x:08x} {y:08x} {z:08x}");
-            assert_eq!(move_distance(Behaviour::Windows, d), windows, "windows {x:08x} {y:08x} {z:08x}");
+            assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), linux, "linux {x:08x} {y:08x} {z:08x}");
+            assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), windows, "windows {x:08x} {y:08x} {z:08x}");
         }
     }
 }
