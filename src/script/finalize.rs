@@ -526,7 +526,7 @@ mod tests {
         // 53-bit sum rounds up to 10^6 (root 1000) where the 64-bit one
         // stays below it (root 999.99..., truncated to 999); the Linux path
         // stores the sum to binary64 either way
-        let d = [999.5f32, 31.618_818_283_081_055, 0.018_176_399_171_352_386];
+        let d = [999.5f32, f32::from_bits(0x41fc_f357), f32::from_bits(0x3c94_e6ac)];
         assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), 999);
         assert_eq!(move_distance(Behaviour::Windows, Precision::Double, d), 1000);
         assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), move_distance(Behaviour::Linux, Precision::Double, d));
