@@ -33,7 +33,7 @@ use crate::script::engine::ParseEngine;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str;
-use crate::com_parse::MAX_TOKEN_CHARS;
+use crate::lexis::MAX_TOKEN_CHARS;
 use core::ffi::{c_char, c_int, CStr};
 
 /// The engine imports the parser uses.
