@@ -30,7 +30,8 @@ use crate::abi::bg::{
     ANIM_COND_COUNT, BG_ANIM_CONDITION_VALUE_COUNT, BG_ANIM_MAX_ANIMATIONS, BG_ANIM_MAX_GLOBAL_SCRIPTS,
     BG_ANIM_MAX_LIST_ITEMS, BG_ANIM_MAX_SCRIPT_COMMANDS,
 };
-use crate::tree::names::{NameId, Names};
+use crate::lexis::{condition_key, scan_quoted, Spelled, UngetTwice, MAX_TOKEN_CHARS, MAX_TOKEN_LEN};
+use crate::names::{NameId, Names};
 use core::ffi::{c_char, CStr};
 use core::fmt::{self, Write as _};
 use core::marker::PhantomData;
@@ -250,17 +251,17 @@ impl<'a> TokenName<'a> {
     }
 
     /// The name is the first `kept` bytes of the quoted token whose opening
-    /// quote starts `source` ([`crate::com_parse::scan_quoted`]; the token
+    /// quote starts `source` ([`scan_quoted`]; the token
     /// may have lost trailing bytes since it was read). `kept` is at most
-    /// [`crate::com_parse::MAX_TOKEN_LEN`].
+    /// [`MAX_TOKEN_LEN`].
     pub fn quoted(source: &'a [u8], kept: usize) -> Self {
-        let kept = kept.min(crate::com_parse::MAX_TOKEN_LEN) as u16;
+        let kept = kept.min(MAX_TOKEN_LEN) as u16;
         Self { source, spelling: Spelling((Spelling::QUOTED << Spelling::FORM_SHIFT) | kept) }
     }
 
     /// The name is the condition key whose first token starts `source`
     /// (`BG_ParseConditionBits` builds it from several tokens:
-    /// [`crate::script::parser::condition_key`]).
+    /// [`condition_key`]).
     pub const fn key(source: &'a [u8]) -> Self {
         Self { source, spelling: Spelling(Spelling::KEY << Spelling::FORM_SHIFT) }
     }
@@ -271,23 +272,38 @@ impl<'a> TokenName<'a> {
 
     /// The name's bytes (`buffer` holds them when they have to be read
     /// again).
-    pub fn spell<'b>(&self, buffer: &'b mut [u8; crate::com_parse::MAX_TOKEN_CHARS]) -> &'b [u8]
+    pub fn spell<'b>(&self, buffer: &'b mut [u8; MAX_TOKEN_CHARS]) -> &'b [u8]
     where
         'a: 'b,
     {
         match self.spelling.form() {
             Spelling::QUOTED => {
-                let q = crate::com_parse::scan_quoted(self.source, 0, &mut buffer[..crate::com_parse::MAX_TOKEN_LEN]);
+                let q = scan_quoted(self.source, 0, &mut buffer[..MAX_TOKEN_LEN]);
                 &buffer[..q.len.min(self.spelling.kept())]
             }
             Spelling::KEY => {
                 let mut key = [0u8; 64];
-                let len = crate::script::parser::condition_key(self.source, &mut key);
+                let len = condition_key(self.source, &mut key);
                 buffer[..len].copy_from_slice(&key[..len]);
                 &buffer[..len]
             }
             _ => self.source,
         }
+    }
+}
+
+impl<'a> From<Spelled<'a>> for TokenName<'a> {
+    fn from(spelled: Spelled<'a>) -> Self {
+        match spelled {
+            Spelled::Plain(bytes) => Self::plain(bytes),
+            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
+        }
+    }
+}
+
+impl From<UngetTwice> for Failure<'_> {
+    fn from(e: UngetTwice) -> Self {
+        Failure::UngetTwice { line: e.line, session: e.session }
     }
 }
 
@@ -585,7 +601,7 @@ impl<'a> Failure<'a> {
                     let _ = write!(out, "{limit})");
                 }
                 if let Some(after) = after {
-                    let mut buffer = [0u8; crate::com_parse::MAX_TOKEN_CHARS];
+                    let mut buffer = [0u8; MAX_TOKEN_CHARS];
                     out.push(TokenName::from_parts(source, spelling).spell(&mut buffer));
                     out.push(after);
                 }

@@ -32,10 +32,11 @@ pub mod abi;
 pub mod action;
 mod asm;
 pub mod cell;
-pub mod com_parse;
+pub mod lexis;
 pub mod error;
 pub mod flavour;
 pub mod math;
+pub mod names;
 pub mod script;
 pub mod tree;
 /// The x87 operations of the frame code (kept with the other ABI-forced

@@ -7,7 +7,7 @@ use crate::input::SourceFile;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use uoanim::error::{Failure, Outcome, Report};
-use uoanim::tree::names::{CName, Names};
+use uoanim::names::{CName, Names};
 use uoanim::tree::parse::{self, Class};
 use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use uoanim::tree::xanim::MissingAsset;

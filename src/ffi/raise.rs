@@ -40,7 +40,7 @@ const PERCENT_S: &[u8] = b"%s\0";
 /// Single-threaded module contract; no export is running any more (the
 /// guard's closure has returned).
 #[cfg(any(feature = "engine", feature = "client"))]
-unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+unsafe fn unit_names<'a>() -> Option<&'a crate::names::Names> {
     // SAFETY: forwarded contract.
     Some(unsafe { super::animtree::names() })
 }
@@ -51,7 +51,7 @@ unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
 /// # Safety
 /// None needed; `unsafe` as the other units' version.
 #[cfg(not(any(feature = "engine", feature = "client")))]
-unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+unsafe fn unit_names<'a>() -> Option<&'a crate::names::Names> {
     None
 }
 

@@ -23,7 +23,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
-use super::names::{CName, NameId, Names};
+use crate::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use super::xanim::MissingAsset;
 use crate::error::{Failure, Name, Outcome};

@@ -1,7 +1,7 @@
 //! Tests of the animation-tree script side over a mock engine.
 
 use std::prelude::rust_2021::*;
-use super::names::CName;
+use crate::names::CName;
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use super::xanim::MissingAsset;
 use crate::error::{level, Outcome, Report};
@@ -767,7 +767,7 @@ fn session_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
     let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
     let mut source = text[..end].to_vec();
     source.push(0);
-    let mut tok = crate::com_parse::Tokenizer::new(&source);
+    let mut tok = crate::lexis::Tokenizer::new(&source);
     let mut out = Vec::new();
     loop {
         let t = tok.read(true).to_vec();
@@ -784,7 +784,7 @@ fn session_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
 /// steps, the end token, and each token's class, name and property.
 fn check_tokenizer(text: &[u8]) {
     use super::parse::{tokenize, Class};
-    let mut names = super::names::Names::new();
+    let mut names = crate::names::Names::new();
     let mut tokens = Vec::new();
     tokenize(text, &mut names, &mut tokens);
     let model = session_tokens(text);

@@ -3,7 +3,7 @@
 
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
-use crate::tree::names::CName;
+use crate::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, MissingAsset, XAnimMut};
 use alloc::vec::Vec;

@@ -10,7 +10,7 @@ use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
 use crate::tree::module::Module;
-use crate::tree::names::Names;
+use crate::names::Names;
 use crate::tree::registry::{AnimTrees, Globals, TreeAddr, TREE_SLOTS};
 use core::ffi::{c_char, c_void};
 

@@ -38,7 +38,7 @@ use crate::abi::bg::weaponInfo_t;
 use core::ffi::c_void;
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str;
-use crate::com_parse::MAX_TOKEN_CHARS;
+use crate::lexis::MAX_TOKEN_CHARS;
 use core::ffi::{c_char, c_int, CStr};
 
 /// The engine imports the parser uses.

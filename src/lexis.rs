@@ -40,8 +40,13 @@
 //!
 //! The session's cursor is a byte index into the text (`None` is the C NULL
 //! cursor).
+//!
+//! The module is a leaf: it imports nothing of the crate. Its session's one
+//! error ([`UngetTwice`]) and the spelling of a token ([`Spelled`]) are its
+//! own types, which the error module turns into a failure and a name; the
+//! error module reads names again with its steps ([`scan_quoted`],
+//! [`condition_key`]) when it writes a failure's text.
 
-use crate::error::{Failure, Outcome, TokenName};
 
 /// `MAX_TOKEN_CHARS`: size of the session token buffer.
 pub const MAX_TOKEN_CHARS: usize = 1024;
@@ -283,6 +288,76 @@ pub fn token_end(text: &[u8], mut p: usize) -> usize {
 /// Name the parser gives its session (`Com_BeginParseSession`).
 pub const SESSION_NAME: &[u8] = b"BG_AnimParseAnimScript";
 
+/// Where a token is spelled in the text it was read from
+/// ([`Tokenizer::spelled`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelled<'a> {
+    /// The token is these bytes of the text.
+    Plain(&'a [u8]),
+    /// The token is the first `kept` bytes of the quoted token whose opening
+    /// quote starts `from` (read again with [`scan_quoted`]).
+    Quoted { from: &'a [u8], kept: usize },
+}
+
+/// A second `Com_UngetToken` without a read between (a script error at the
+/// session's line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UngetTwice {
+    /// The session's line.
+    pub line: i32,
+    /// The session's name.
+    pub session: &'static [u8],
+}
+
+/// Appends `text` to the condition key `key[..len]` (`Q_strcat(key, 64,
+/// text)`).
+pub fn append_key(key: &mut [u8; 64], len: &mut usize, text: &[u8]) {
+    // Q_strcat(key, 64, text): cut at 63 bytes. Quirk: bitmask keys longer
+    // than 63 bytes are silently truncated.
+    let room = 63usize.saturating_sub(*len);
+    let take = text.len().min(room);
+    key[*len..*len + take].copy_from_slice(&text[..take]);
+    *len += take;
+}
+
+/// The condition key `BG_ParseConditionBits` builds from the
+/// tokens that start at the beginning of `source` (the first one is the
+/// key's first), read on-line again with the same rules: `none` is skipped,
+/// an operator, a lone `,` or the end of the line ends the key, a token
+/// ending with `,` is its last (without the comma); tokens are joined by a
+/// space and the key is cut at 63 bytes. Its length in `key`.
+///
+/// For the diagnostic that names a key the table does not know: the key
+/// itself is a local of the parse, the text it was read from is not.
+pub fn condition_key(source: &[u8], key: &mut [u8; 64]) -> usize {
+    let mut tok = Tokenizer::new(source);
+    let mut len = 0;
+    loop {
+        let token = tok.read(false);
+        if token.is_empty() || token.eq_ignore_ascii_case(b",") {
+            break;
+        }
+        if token.eq_ignore_ascii_case(b"none") {
+            continue;
+        }
+        if token.eq_ignore_ascii_case(b"none,") || token.eq_ignore_ascii_case(b"NOT") || token.eq_ignore_ascii_case(b"MINUS") || token.eq_ignore_ascii_case(b"AND") {
+            break;
+        }
+        let last = token.last() == Some(&b',');
+        if last {
+            tok.strip_last();
+        }
+        if len > 0 {
+            append_key(key, &mut len, b" ");
+        }
+        append_key(key, &mut len, tok.token());
+        if last {
+            break;
+        }
+    }
+    len
+}
+
 /// One parse session over a NUL-terminated text.
 ///
 /// An unquoted token is a span of the text (no copy); a quoted token is
@@ -411,11 +486,11 @@ impl<'a> Tokenizer<'a> {
 
     /// Where the current token is spelled in the text, for a diagnostic
     /// that names it (the token buffer does not outlive the next read).
-    pub fn token_name(&self) -> TokenName<'a> {
+    pub fn spelled(&self) -> Spelled<'a> {
         if self.quoted {
-            TokenName::quoted(self.text.get(self.token_pos..).unwrap_or(&[]), self.len)
+            Spelled::Quoted { from: self.text.get(self.token_pos..).unwrap_or(&[]), kept: self.len }
         } else {
-            TokenName::plain(self.text.get(self.start..self.start + self.len).unwrap_or(&[]))
+            Spelled::Plain(self.text.get(self.start..self.start + self.len).unwrap_or(&[]))
         }
     }
 
@@ -471,9 +546,9 @@ impl<'a> Tokenizer<'a> {
 
     /// `Com_UngetToken`: pushes the last token back; a second push is
     /// `Com_ScriptError("UngetToken called twice")` at the session's line.
-    pub fn unget(&mut self) -> Outcome<()> {
+    pub fn unget(&mut self) -> Result<(), UngetTwice> {
         if self.unget {
-            return Err(Failure::UngetTwice { line: self.line, session: SESSION_NAME });
+            return Err(UngetTwice { line: self.line, session: SESSION_NAME });
         }
         self.unget = true;
         Ok(())
@@ -690,7 +765,7 @@ mod tests {
         let mut t = Tokenizer::new(b"a\0");
         t.read(true);
         t.unget().unwrap();
-        let e = t.unget().unwrap_err();
+        let e = crate::error::Failure::from(t.unget().unwrap_err());
         assert_eq!(e.text(None).as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
     }
 
