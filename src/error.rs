@@ -800,7 +800,7 @@ mod tests {
         // the Windows game build's G_Error: the parser's, the tokenizer's
         // and the bindings' index errors; the shared files' own stay Com_Error
         assert!(Failure::SessionOverflow.through_game_error());
-        assert!(Failure::UngetTwice { line: 1 }.through_game_error());
+        assert!(Failure::UngetTwice { line: 1, session: b"" }.through_game_error());
         assert!(Failure::AnimationForIndex.through_game_error());
         assert!(Failure::AnimIndexRange { index: 1, count: 0 }.through_game_error());
         assert!(Failure::RuntimeCount { count: 0, line: 0, path: None }.through_game_error());

@@ -39,6 +39,7 @@ pub mod math;
 pub mod names;
 pub mod script;
 pub mod tree;
+pub(crate) mod x87_model;
 /// The x87 operations of the frame code (kept with the other ABI-forced
 /// routines in `src/ffi`; the safe core calls them through safe functions).
 #[path = "ffi/x87_arith.rs"]

@@ -8,7 +8,7 @@
 //! word takes an instruction Rust has no other way to express, so it lives
 //! here.
 
-use crate::script::finalize::Precision;
+use crate::x87_model::Precision;
 
 /// The precision control of the x87 control word as it is now (`FNSTCW`,
 /// which changes nothing).

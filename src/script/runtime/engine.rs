@@ -47,8 +47,8 @@ pub trait FinalizeEngine {
     /// default, 64 bits, is the process default on Linux and what a program
     /// that does not model the x87 environment gets (the units' engine reads
     /// the live control word: `ffi::x87`).
-    fn x87_precision(&mut self) -> crate::script::finalize::Precision {
-        crate::script::finalize::Precision::Extended
+    fn x87_precision(&mut self) -> crate::x87_model::Precision {
+        crate::x87_model::Precision::Extended
     }
 }
 
