@@ -67,6 +67,9 @@ fn raise_cold(failure: crate::error::Failure<'_>) -> ! {
 }
 
 pub(crate) mod arg;
+pub(crate) mod asm;
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
+pub(crate) mod x87;
 mod raise;
 #[cfg(any(feature = "game", feature = "cgame"))]
 #[allow(unused_macros, unused_imports, dead_code)]

@@ -57,20 +57,20 @@ macro_rules! variadic_trampoline {
         // follow the format on the stack; the va_list points at the first.
         #[cfg(target_arch = "x86")]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             // entry: esp = return address, [esp+4] = format, [esp+8] = first variadic
             "lea eax, [esp + 8]",
             "sub esp, 4",
             "push eax",
             "push dword ptr [esp + 12]",
-            concat!("call ", $crate::asm::c_name!($target)),
+            concat!("call ", $crate::ffi::asm::c_name!($target)),
             "add esp, 12",
             "ret",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
         );
         #[cfg(all(target_arch = "x86_64", not(windows)))]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             // frame: [rsp+0..24) va_list, [rsp+32..208) register save area
             "sub rsp, 216",
             "mov [rsp + 32], rdi",
@@ -101,7 +101,7 @@ macro_rules! variadic_trampoline {
             concat!("call ", $target),
             "add rsp, 216",
             "ret",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
         );
         // Microsoft x64: the format is in rcx, the first three variadic
         // words in rdx, r8, r9 (a float is passed in both registers), the
@@ -112,7 +112,7 @@ macro_rules! variadic_trampoline {
         // longjmp out of Com_Error unwinds through it.
         #[cfg(all(target_arch = "x86_64", windows))]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             concat!(".seh_proc ", $export),
             // entry: [rsp] return address, [rsp+8..40) home slots of rcx..r9
             "mov [rsp + 16], rdx",
@@ -126,7 +126,7 @@ macro_rules! variadic_trampoline {
             "add rsp, 40",
             "ret",
             ".seh_endproc",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
         );
     };
 }

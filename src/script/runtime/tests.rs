@@ -4,7 +4,10 @@ use super::*;
 use core::ffi::c_char;
 
 /// A zeroed value of a plain-data mirror (pointers NULL, counts 0).
-fn zeroed<T>() -> Box<T> {
+///
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: only used for the C mirrors, for which all-zero is valid.
     unsafe { Box::<T>::new_zeroed().assume_init() }
 }
@@ -44,7 +47,8 @@ impl World {
         for (i, e) in table.entries.iter_mut().enumerate().take(20) {
             e.duration = 1000 + i as i32;
         }
-        Self { table, clients: zeroed(), ps: zeroed(), engine: Mock::default() }
+        // SAFETY: a plain-data C mirror, valid all zero.
+        Self { table, clients: unsafe { zeroed() }, ps: unsafe { zeroed() }, engine: Mock::default() }
     }
 
     /// Adds a pool script with the given conditions and commands; returns its index.

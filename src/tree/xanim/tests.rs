@@ -70,7 +70,9 @@ impl Mock {
     }
 }
 
-impl XAnimEngine for Mock {
+// SAFETY: the records are the mock's boxed assets (they outlive every tree
+// of a test) and the allocator is the test's (blocks of the size asked for).
+unsafe impl XAnimEngine for Mock {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         self.lookups.push(anim_name.to_bytes().to_vec());
         for a in self.assets.iter_mut() {
@@ -442,97 +444,6 @@ fn runtime_tree_is_zeroed_and_points_at_its_source() {
 
 // ---------------------------------------------------------------- lengths
 
-extern "C" {
-    fn uoanim_internal_xanim_length_binary64_probe(tree: *mut XAnim, index: i32, out: *mut f64);
-    fn uoanim_internal_xanim_length_extended_probe(tree: *mut XAnim, index: i32, out: *mut [u8; 16]);
-}
-
-// Probes: call a length routine and store its st(0)/xmm0 result.
-#[cfg(all(target_arch = "x86_64", not(windows)))]
-core::arch::global_asm!(
-    ".text",
-    // Global: the test that calls a probe may be in another codegen unit.
-    ".globl uoanim_internal_xanim_length_extended_probe",
-    ".globl uoanim_internal_xanim_length_binary64_probe",
-    "uoanim_internal_xanim_length_extended_probe:",
-    "    pushq %rbx",
-    "    movq %rdx, %rbx",
-    "    call uoanim_internal_xanim_length_extended",
-    "    fstpt (%rbx)",
-    "    popq %rbx",
-    "    ret",
-    "uoanim_internal_xanim_length_binary64_probe:",
-    "    pushq %rbx",
-    "    movq %rdx, %rbx",
-    "    call uoanim_internal_xanim_length_binary64",
-    "    movsd %xmm0, (%rbx)",
-    "    popq %rbx",
-    "    ret",
-    options(att_syntax)
-);
-
-// cdecl (i386 and i686 Windows): the C names carry the target's prefix.
-#[cfg(target_arch = "x86")]
-core::arch::global_asm!(
-    ".text",
-    // Global: the test that calls a probe may be in another codegen unit.
-    concat!(".globl ", crate::asm::c_name!("uoanim_internal_xanim_length_extended_probe")),
-    concat!(".globl ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64_probe")),
-    concat!(crate::asm::c_name!("uoanim_internal_xanim_length_extended_probe"), ":"),
-    "    pushl %ebx",
-    "    subl $24, %esp",
-    "    movl 32(%esp), %eax",
-    "    movl %eax, 0(%esp)",
-    "    movl 36(%esp), %eax",
-    "    movl %eax, 4(%esp)",
-    "    movl 40(%esp), %ebx",
-    concat!("    call ", crate::asm::c_name!("uoanim_internal_xanim_length_extended")),
-    "    fstpt (%ebx)",
-    "    addl $24, %esp",
-    "    popl %ebx",
-    "    ret",
-    concat!(crate::asm::c_name!("uoanim_internal_xanim_length_binary64_probe"), ":"),
-    "    pushl %ebx",
-    "    subl $24, %esp",
-    "    movl 32(%esp), %eax",
-    "    movl %eax, 0(%esp)",
-    "    movl 36(%esp), %eax",
-    "    movl %eax, 4(%esp)",
-    "    movl 40(%esp), %ebx",
-    concat!("    call ", crate::asm::c_name!("uoanim_internal_xanim_length_binary64")),
-    "    fstpl (%ebx)",
-    "    addl $24, %esp",
-    "    popl %ebx",
-    "    ret",
-    options(att_syntax)
-);
-
-// Microsoft x64: (tree rcx, index edx, out r8). The extended routine takes
-// the result pointer in rcx and the tree and index one register later.
-#[cfg(all(target_arch = "x86_64", windows))]
-core::arch::global_asm!(
-    ".text",
-    // Global: the test that calls a probe may be in another codegen unit.
-    ".globl uoanim_internal_xanim_length_extended_probe",
-    ".globl uoanim_internal_xanim_length_binary64_probe",
-    "uoanim_internal_xanim_length_extended_probe:",
-    "    movq %rcx, %r9",
-    "    movq %r8, %rcx",
-    "    movl %edx, %r8d",
-    "    movq %r9, %rdx",
-    "    jmp uoanim_internal_xanim_length_extended",
-    "uoanim_internal_xanim_length_binary64_probe:",
-    "    pushq %rbx",
-    "    subq $32, %rsp",
-    "    movq %r8, %rbx",
-    "    call uoanim_internal_xanim_length_binary64",
-    "    movsd %xmm0, (%rbx)",
-    "    addq $32, %rsp",
-    "    popq %rbx",
-    "    ret",
-    options(att_syntax)
-);
-
 /// One-leaf tree for a length.
 fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimMut<'static>) {
     let mut m = Mock::with(vec![asset("a", frames, 0, rate, &[])]);
@@ -542,36 +453,16 @@ fn length_fixture(frames: u16, rate: f32) -> (Mock, TreeMem, XAnimMut<'static>) 
     (m, mem, t)
 }
 
-/// Runs `f` with the x87 precision control at 64 bits (control word 0x37f,
-/// what the engine's start-up leaves: Linux's default, and mingw-w64's
-/// `fninit`), restoring the caller's word. The test threads of a Windows
-/// process start with the system's 53-bit default instead.
-fn with_x87_pc64<R>(f: impl FnOnce() -> R) -> R {
-    let mut saved: u16 = 0;
-    let pc64: u16 = 0x37f;
-    // SAFETY: stores and loads the x87 control word, nothing else.
-    unsafe {
-        core::arch::asm!("fnstcw [{}]", in(reg) &mut saved, options(nostack));
-        core::arch::asm!("fldcw [{}]", in(reg) &pc64, options(nostack));
-    }
-    let result = f();
-    // SAFETY: as above.
-    unsafe { core::arch::asm!("fldcw [{}]", in(reg) &saved, options(nostack)) };
-    result
-}
-
+/// The engine flavour's length of node `i`, by the software x87 path.
 fn extended(t: &XAnimMut<'_>, i: i32) -> (u64, u16) {
-    let mut out = [0u8; 16];
-    // SAFETY: a valid tree; the probe writes 10 bytes.
-    with_x87_pc64(|| unsafe { uoanim_internal_xanim_length_extended_probe(t.as_ptr(), i, &mut out) });
-    (u64::from_le_bytes(out[..8].try_into().unwrap()), u16::from_le_bytes([out[8], out[9]]))
+    let ops = length_operands(Some(t.handle()), i);
+    let x = x87_divide(ops.frames, ops.rate_bits);
+    (x.significand, x.sign_exponent)
 }
 
+/// The client flavour's length of node `i`.
 fn binary64(t: &XAnimMut<'_>, i: i32) -> f64 {
-    let mut out = 0.0f64;
-    // SAFETY: a valid tree.
-    unsafe { uoanim_internal_xanim_length_binary64_probe(t.as_ptr(), i, &mut out) };
-    out
+    length_binary64(length_operands(Some(t.handle()), i))
 }
 
 /// frames / rate rounded to nearest-even with a 64-bit significand, as
@@ -637,10 +528,8 @@ fn extended_length_specials() {
     assert_eq!(extended(&bare, 1), (0, 0));
     assert_eq!(binary64(&bare, 1).to_bits(), 0);
     assert_eq!(binary64(&bare, -1).to_bits(), 0);
-    let mut out = [0xffu8; 16];
-    // SAFETY: NULL tree is accepted.
-    unsafe { uoanim_internal_xanim_length_extended_probe(core::ptr::null_mut(), 0, &mut out) };
-    assert_eq!(&out[..10], &[0u8; 10]);
+    let none = length_operands(None, 0);
+    assert_eq!(x87_divide(none.frames, none.rate_bits).to_bytes(), [0u8; 10]);
 }
 
 #[test]
@@ -648,18 +537,38 @@ fn binary64_length_is_rounded_once() {
     // 1/30 in binary64 (the protocol's client value)
     let (_m, _mem, t) = length_fixture(1, 30.0);
     assert_eq!(binary64(&t, 1).to_bits(), 0x3fa1_1111_1111_1111);
-    let mut seed = 0x0fed_cba9_8765_4321u64;
-    for _ in 0..3000 {
+    let (_m, _mem, t) = length_fixture(65535, 30.0);
+    assert_eq!(binary64(&t, 1).to_bits(), (65535.0f64 / 30.0).to_bits());
+}
+
+/// The software x87 path gives the hardware's bits (x86, where the engine
+/// export runs the hardware's division) over many operands: every special
+/// class of rate, subnormal to huge, and counts up to 2^31.
+#[test]
+#[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), not(miri)))]
+fn software_x87_division_matches_the_hardware() {
+    let hardware = crate::ffi_x87_divide;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let specials = [0u32, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x7f80_0001, 0x0000_0001, 0x807f_ffff, 0x3f80_0000, 0x41f0_0000, 0x7f7f_ffff];
+    for &rate in &specials {
+        for frames in [0u32, 1, 2, 3, 29, 30, 65535, 0x7fff_ffff] {
+            assert_eq!(x87_divide(frames, rate), hardware(frames, rate), "{frames}/{rate:08x}");
+        }
+    }
+    for n in 0..200_000u32 {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let frames = seed as u16;
-        let rate = f32::from_bits((seed >> 32) as u32);
-        let (_m, _mem, t) = length_fixture(frames, rate);
-        let want = length_binary64(LengthOperands { frames: u32::from(frames), rate_bits: rate.to_bits() });
-        assert_eq!(binary64(&t, 1).to_bits(), want.to_bits(), "{frames}/{rate}");
+        let rate = (seed >> 32) as u32;
+        let frames = match n % 3 {
+            0 => u32::from(seed as u16),
+            1 => (seed as u32) & 0x7fff_ffff,
+            _ => (seed as u32) & 0xff,
+        };
+        assert_eq!(x87_divide(frames, rate), hardware(frames, rate), "{frames}/{rate:08x}");
     }
 }
+
 
 /// A double-rounding pair: rounding the quotient to 64 bits and then to 53
 /// differs from rounding once.
