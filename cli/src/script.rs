@@ -301,7 +301,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             init.undefined = undefined;
             return init;
         }
-        if let Some(built) = addr.checked_sub(1).and_then(|i| tool.built.get(i)) {
+        if let Some(built) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)) {
             world.tree = built.clone();
             world.real_tree = true;
             for (i, record) in world.runtime[..count].iter_mut().enumerate() {

@@ -28,12 +28,16 @@ pub struct Engine {
 
 /// Exclusive access, for one step of the build, to a tree this module
 /// allocated.
-fn tree_mut<'a>(tree: TreeAddr) -> Option<XAnimMut<'a>> {
+///
+/// # Safety
+/// The view is used only during the step (`'a` ends with it).
+unsafe fn tree_mut<'a>(tree: TreeAddr) -> Option<XAnimMut<'a>> {
     // SAFETY: `tree` is 0 or a tree `XAnimAllocTree` made for the load in
-    // progress (header and `nodeCount` entries of allocator memory), which
-    // only this module's build writes, one step at a time, while the engine
-    // waits for the load to return.
-    unsafe { XAnimMut::from_raw(tree as *mut XAnim) }
+    // progress (header and `nodeCount` entries of allocator memory; the
+    // contract of `TreeAddr::from_raw`), which only this module's build
+    // writes, one step at a time, while the engine waits for the load to
+    // return; the caller keeps the view to the step.
+    unsafe { XAnimMut::from_raw(tree.addr() as *mut XAnim) }
 }
 
 /// A module name as the C string it is.
@@ -42,11 +46,15 @@ fn c_name(name: CName<'_>) -> &CStr {
     unsafe { CStr::from_bytes_with_nul_unchecked(name.with_nul()) }
 }
 
-fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
+/// The bytes of an engine string (empty for NULL).
+///
+/// # Safety
+/// `p` is NULL or NUL-terminated, valid and unchanged for `'a`.
+unsafe fn c_bytes<'a>(p: *const c_char) -> &'a [u8] {
     if p.is_null() {
         return &[];
     }
-    // SAFETY: the engine returns NUL-terminated strings that outlive the call.
+    // SAFETY: guaranteed by the caller.
     unsafe { CStr::from_ptr(p) }.to_bytes()
 }
 
@@ -64,15 +72,17 @@ impl TreeEngine for Engine {
 
     fn string_of(&mut self, handle: u16) -> &[u8] {
         // SAFETY: the engine's string table.
-        let text = unsafe { SL_ConvertToString(handle) };
-        c_bytes(text)
+        // SAFETY: the string table's text outlives the call (the borrow of
+        // `self` it is tied to).
+        unsafe { c_bytes(SL_ConvertToString(handle)) }
     }
 
     fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
         // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
         // temp memory, valid until Hunk_ClearTempMemoryHigh.
         let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
-        (!text.is_null()).then(|| c_bytes(text))
+        // SAFETY: as above, for the borrow of `self`.
+        (!text.is_null()).then(|| unsafe { c_bytes(text) })
     }
 
     fn clear_temp_memory_high(&mut self) {
@@ -91,20 +101,23 @@ impl TreeEngine for Engine {
             }
         };
         match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
-            Some(tree) => Ok(tree.as_ptr() as TreeAddr),
+            // SAFETY: the block `XAnimAllocTree` made for this load.
+            Some(tree) => Ok(unsafe { TreeAddr::from_raw(tree.as_ptr() as usize) }),
             // The original would write through NULL (docs/DIVERGENCES.md).
             None => Err(Failure::TreeAllocation),
         }
     }
 
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first_child: u16, child_count: u16, flags: u16) {
-        if let Some(mut tree) = tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        if let Some(mut tree) = unsafe { tree_mut(tree) } {
             xtree::set_parent_node(&mut tree, index, first_child, child_count, flags);
         }
     }
 
     fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
-        match tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        match unsafe { tree_mut(tree) } {
             Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::Engine, &mut tree, index, c_name(name)),
             None => Ok(()),
         }
@@ -119,7 +132,8 @@ impl TreeEngine for Engine {
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
         // The failures name the tree's name and its assets' (engine memory
         // the engine keeps past the exported call that raises them).
-        match tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        match unsafe { tree_mut(tree) } {
             Some(mut tree) => xtree::setup_sync_nodes(&mut tree),
             None => Ok(()),
         }
@@ -128,22 +142,23 @@ impl TreeEngine for Engine {
     fn write_cell(&mut self, cell: CellAddr, value: u32) {
         // A NULL cell (the original writes through it) is not written
         // (docs/DIVERGENCES.md).
-        if cell == 0 {
+        if cell == CellAddr::NULL {
             return;
         }
         // SAFETY: the cell is the 4 bytes the engine handed over with the
-        // reference (possibly unaligned script code).
-        unsafe { core::ptr::write_unaligned(cell as *mut u32, value) }
+        // reference (possibly unaligned script code; the contract of
+        // `CellAddr::from_raw`).
+        unsafe { core::ptr::write_unaligned(cell.addr() as *mut u32, value) }
     }
 
     fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool {
         // SAFETY: plain engine query.
-        unsafe { ScriptCode_IsLoadedCodePos(cell as *const u8) != 0 }
+        unsafe { ScriptCode_IsLoadedCodePos(cell.addr() as *const u8) != 0 }
     }
 
     fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool {
         // SAFETY: plain engine query.
-        unsafe { Scr_IsInDeveloperOpcodeMemory(cell as *const u8) != 0 }
+        unsafe { Scr_IsInDeveloperOpcodeMemory(cell.addr() as *const u8) != 0 }
     }
 }
 
