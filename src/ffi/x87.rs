@@ -18,6 +18,7 @@ struct Frame {
 /// by the binary32 `rate_bits`, under the control word 0x37f (precision 64,
 /// round to nearest, exceptions masked: what the engine's start-up leaves);
 /// the caller's control word is restored.
+#[cfg_attr(miri, allow(dead_code))] // its test needs the hardware
 pub(crate) fn divide_pc64(frames: u32, rate_bits: u32) -> Extended {
     let mut f = Frame { saved: 0, control: 0x37f, frames, rate: rate_bits, out: [0; 10] };
     // SAFETY: reads and writes only the frame; the x87 stack is left empty

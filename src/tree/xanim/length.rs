@@ -60,14 +60,15 @@ pub fn length_operands(tree: Option<XAnimHandle<'_>>, index: i32) -> LengthOpera
 /// gives that NaN widened and quieted (sign and payload kept).
 pub fn length_binary64(ops: LengthOperands) -> f64 {
     let rate = f32::from_bits(ops.rate_bits);
+    let quotient = f64::from(ops.frames) / f64::from(rate);
+    if !quotient.is_nan() {
+        return quotient;
+    }
     if rate.is_nan() {
         let bits = u64::from(ops.rate_bits >> 31) << 63 | 0x7ff8_0000_0000_0000 | u64::from(ops.rate_bits & 0x7f_ffff) << 29;
         return f64::from_bits(bits);
     }
-    if ops.frames == 0 && rate == 0.0 {
-        return f64::from_bits(0xfff8_0000_0000_0000);
-    }
-    f64::from(ops.frames) / f64::from(rate)
+    f64::from_bits(0xfff8_0000_0000_0000) // 0/0
 }
 
 /// An x87 extended-precision value: the 64-bit significand (explicit
@@ -131,7 +132,7 @@ pub fn x87_divide(frames: u32, rate_bits: u32) -> Extended {
     const SHIFT: i32 = 90;
     let numerator = u128::from(frames) << SHIFT;
     let quotient = numerator / u128::from(significand);
-    let exact = numerator % u128::from(significand) == 0;
+    let exact = numerator.is_multiple_of(u128::from(significand));
     let bits = 128 - quotient.leading_zeros() as i32;
     let drop = bits - 64;
     let mut top = (quotient >> drop) as u64;
