@@ -353,7 +353,10 @@ unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, note
 }
 
 /// `double XAnimGetLength(XAnim *tree, int32_t animIndex)` (client
-/// flavour): the quotient rounded once to binary64.
+/// flavour): the quotient rounded once to binary64. (Declared with the
+/// engine flavour's in the header's trailer, one type per flavour.)
+///
+/// cbindgen:ignore
 ///
 /// # Safety
 /// `tree` is NULL or an engine tree.

@@ -501,7 +501,7 @@ fn extended_length_is_the_64_bit_rounded_quotient() {
     let (_m, _mem, t) = length_fixture(65535, 30.0);
     assert_eq!(extended(&t, 1), (0x8888_0000_0000_0000, 16383 + 11));
     let mut seed = 0x1234_5678_9abc_def0u64;
-    for _ in 0..3000 {
+    for _ in 0..if cfg!(miri) { 300 } else { 3000 } {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
@@ -576,7 +576,7 @@ fn software_x87_division_matches_the_hardware() {
 fn binary64_length_avoids_double_rounding() {
     let mut found = 0;
     let mut seed = 0xdead_beef_cafe_f00du64;
-    for _ in 0..200_000 {
+    for _ in 0..if cfg!(miri) { 20_000 } else { 200_000 } {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
