@@ -10,12 +10,14 @@ use std::ffi::CString;
 struct Asset {
     record: fileData_t,
     parts: XAnimParts,
-    _name: CString,
+    _name: Vec<u8>,
     _tracks: Vec<xanim_notetrack_t>,
 }
 
 fn asset(name: &str, frames: u16, looped: u8, rate: f32, tracks: &[u16]) -> Box<Asset> {
-    let name = CString::new(name).unwrap();
+    // The name's bytes in a Vec, not a CString: moving a box asserts it is
+    // unique, which would end the record's pointer into it (Miri).
+    let name = CString::new(name).unwrap().into_bytes_with_nul();
     let mut tracks: Vec<xanim_notetrack_t> =
         tracks.iter().map(|&h| xanim_notetrack_t { nameHandle: h, padding02: [0; 2], time: 0.5 }).collect();
     let has_tracks = !tracks.is_empty();
@@ -24,7 +26,7 @@ fn asset(name: &str, frames: u16, looped: u8, rate: f32, tracks: &[u16]) -> Box<
     }
     let mut a = Box::new(Asset {
         record: fileData_t {
-            name: name.as_ptr(),
+            name: name.as_ptr().cast(),
             data: fileDataPayload { raw: core::ptr::null_mut() },
             freeData: None,
         },
@@ -43,8 +45,7 @@ fn asset(name: &str, frames: u16, looped: u8, rate: f32, tracks: &[u16]) -> Box<
         _name: name,
         _tracks: tracks,
     });
-    let parts: *mut XAnimParts = &mut a.parts;
-    a.record.data.xanimParts = parts;
+    a.record.data.xanimParts = core::ptr::null_mut(); // set where it stays (Mock::with)
     a
 }
 
@@ -53,20 +54,43 @@ fn asset(name: &str, frames: u16, looped: u8, rate: f32, tracks: &[u16]) -> Box<
 #[derive(Default)]
 #[allow(clippy::vec_box)]
 struct Mock {
-    assets: Vec<Box<Asset>>,
+    /// Leaked boxes (freed on drop): raw, so that no later reference to an
+    /// asset ends the pointers the trees hold into it.
+    assets: Vec<*mut Asset>,
     lookups: Vec<Vec<u8>>,
     allocs: Vec<usize>,
     blocks: Vec<Vec<u64>>,
     fail_alloc: bool,
 }
 
+impl Drop for Mock {
+    fn drop(&mut self) {
+        for &a in &self.assets {
+            // SAFETY: leaked by `Mock::with`, freed once.
+            drop(unsafe { Box::from_raw(a) });
+        }
+    }
+}
+
 impl Mock {
     #[allow(clippy::vec_box)]
     fn with(assets: Vec<Box<Asset>>) -> Self {
-        Self { assets, ..Default::default() }
+        let assets = assets
+            .into_iter()
+            .map(|a| {
+                let p = Box::into_raw(a);
+                // SAFETY: a live allocation; its record points at its parts.
+                unsafe { (*p).record.data.xanimParts = core::ptr::addr_of_mut!((*p).parts) };
+                p
+            })
+            .collect();
+        let mut m = Self::default();
+        m.assets = assets;
+        m
     }
     fn record(&mut self, i: usize) -> *mut fileData_t {
-        &mut self.assets[i].record
+        // SAFETY: a live asset of the mock.
+        unsafe { core::ptr::addr_of_mut!((*self.assets[i]).record) }
     }
 }
 
@@ -75,10 +99,12 @@ impl Mock {
 unsafe impl XAnimEngine for Mock {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         self.lookups.push(anim_name.to_bytes().to_vec());
-        for a in self.assets.iter_mut() {
-            // SAFETY: test records have valid names.
-            if unsafe { CStr::from_ptr(a.record.name) } == anim_name {
-                return &mut a.record;
+        for &a in &self.assets {
+            // SAFETY: a live asset of the mock, with a valid name.
+            unsafe {
+                if CStr::from_ptr((*a).record.name) == anim_name {
+                    return core::ptr::addr_of_mut!((*a).record);
+                }
             }
         }
         core::ptr::null_mut()
@@ -100,16 +126,16 @@ unsafe impl XAnimEngine for Mock {
 /// A zero-filled tree of `n` nodes named `name` (as the engine allocator gives).
 struct TreeMem {
     _buf: Vec<u64>,
-    _name: CString,
+    _name: Vec<u8>,
 }
 
 fn tree_mem(name: &str, n: u32) -> (TreeMem, XAnimMut<'static>) {
-    let name = CString::new(name).unwrap();
+    let name = CString::new(name).unwrap().into_bytes_with_nul();
     let mut buf = vec![0u64; tree_alloc_size(n).div_ceil(8)];
     let p = buf.as_mut_ptr() as *mut XAnim;
     // SAFETY: the buffer holds the header and `n` entries.
     unsafe {
-        (*p).name = name.as_ptr();
+        (*p).name = name.as_ptr().cast();
         (*p).nodeCount = n;
     }
     // SAFETY: as above; the memory lives in the returned TreeMem.
@@ -169,7 +195,8 @@ fn alloc_tree_asks_header_plus_entries_and_writes_header_only() {
 
 #[test]
 fn alloc_tree_without_memory_is_none() {
-    let mut m = Mock { fail_alloc: true, ..Default::default() };
+    let mut m = Mock::default();
+    m.fail_alloc = true;
     assert!(alloc_tree(&mut m, c"x".as_ptr(), 1, None).is_none());
     assert_eq!(m.allocs.len(), 1);
 }
@@ -438,7 +465,8 @@ fn runtime_tree_is_zeroed_and_points_at_its_source() {
     assert_eq!(unsafe { (*rt).sourceTree }, t.as_ptr());
     assert!(alloc_runtime_tree(&mut m, None, None).is_null());
     assert_eq!(m.allocs.len(), 1);
-    let mut m = Mock { fail_alloc: true, ..Default::default() };
+    let mut m = Mock::default();
+    m.fail_alloc = true;
     assert!(alloc_runtime_tree(&mut m, Some(t.handle()), None).is_null());
 }
 
