@@ -36,7 +36,10 @@ pub enum Stage {
 }
 
 /// A zeroed C mirror on the heap.
-fn zeroed<T>() -> Box<T> {
+///
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: used only for the plain-data C mirrors (integers, raw
     // pointers, unions of those), for which all-zero bits are valid.
     unsafe { Box::<T>::new_zeroed().assume_init() }
@@ -63,8 +66,10 @@ impl World {
     fn new(weapons: &[Vec<u8>]) -> World {
         let mut world = World {
             module: Box::new(ModuleData::INITIAL),
-            table: zeroed(),
-            runtime: zeroed(),
+            // SAFETY: a plain-data C mirror, valid all zero.
+            table: unsafe { zeroed() },
+            // SAFETY: a plain-data C mirror, valid all zero.
+            runtime: unsafe { zeroed() },
             count: 0,
             weapon_names: weapons.iter().map(|w| CString::new(w.clone()).unwrap_or_default()).collect(),
             sound_names: Vec::new(),
@@ -296,7 +301,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             init.undefined = undefined;
             return init;
         }
-        if let Some(built) = addr.checked_sub(1).and_then(|i| tool.built.get(i)) {
+        if let Some(built) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)) {
             world.tree = built.clone();
             world.real_tree = true;
             for (i, record) in world.runtime[..count].iter_mut().enumerate() {

@@ -842,7 +842,9 @@ mod rebuild_tests {
     use crate::abi::common::XAnim;
     use core::ffi::CStr;
 
-    fn zeroed<T>() -> Box<T> {
+    /// # Safety
+    /// All-zero bytes are a valid `T` (a plain-data C mirror).
+    unsafe fn zeroed<T>() -> Box<T> {
         // SAFETY: only used for the C mirrors, for which all-zero is valid.
         unsafe { Box::<T>::new_zeroed().assume_init() }
     }
@@ -885,7 +887,8 @@ mod rebuild_tests {
     }
 
     fn registration(node: u16, name: &[u8], hash: i32) -> bg_runtime_animation_t {
-        let mut r = *zeroed::<bg_runtime_animation_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut r = *unsafe { zeroed::<bg_runtime_animation_t>() };
         r.anim.animIndex = node;
         r.hash = hash;
         copy_name(&mut r.name, name);
@@ -894,7 +897,8 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_follows_the_original() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         table.animTree.animTreeHandle = 0x40 as *mut XAnim;
         table.entries[3].blendTime = 250;
         let mut tree = Tree {
@@ -956,7 +960,8 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_empty_and_oversized_trees() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         let mut tree = Tree { nodes: vec![], calls: vec![] };
         rebuild_entries(Behaviour::Linux, &mut table, &[], &mut tree).unwrap();
         assert_eq!(table.entryCount, 0);
@@ -971,7 +976,8 @@ mod rebuild_tests {
 
     #[test]
     fn note_types_only_the_reload_list() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         table.entryCount = 10;
         for e in table.entries.iter_mut() {
             e.usedByScript = 7;

@@ -34,6 +34,7 @@ pub(crate) use c_name;
 
 /// Opens the function `$name` (a C name), global, in its own section.
 #[cfg(not(windows))]
+#[allow(unused_macros)]
 macro_rules! asm_function {
     ($name:literal) => {
         concat!(
@@ -45,7 +46,7 @@ macro_rules! asm_function {
         )
     };
     ($name:literal, hidden) => {
-        concat!(".hidden ", $name, "\n", $crate::asm::asm_function!($name))
+        concat!(".hidden ", $name, "\n", $crate::ffi::asm::asm_function!($name))
     };
 }
 /// Opens the function `$name` (a C name), global, in the code section.
@@ -58,24 +59,27 @@ macro_rules! asm_function {
 /// of `BG_AnimParseError` then covered the unit's first function instead,
 /// and the unwinder of a `longjmp` through that function was lost.
 #[cfg(windows)]
+#[allow(unused_macros)]
 macro_rules! asm_function {
     ($name:literal) => {
         concat!(
             ".pushsection .text,\"xr\"\n",
             ".p2align 4\n",
-            ".globl ", $crate::asm::c_name!($name), "\n",
-            ".def ", $crate::asm::c_name!($name), "; .scl 2; .type 32; .endef\n",
-            $crate::asm::c_name!($name), ":"
+            ".globl ", $crate::ffi::asm::c_name!($name), "\n",
+            ".def ", $crate::ffi::asm::c_name!($name), "; .scl 2; .type 32; .endef\n",
+            $crate::ffi::asm::c_name!($name), ":"
         )
     };
     ($name:literal, hidden) => {
-        $crate::asm::asm_function!($name)
+        $crate::ffi::asm::asm_function!($name)
     };
 }
+#[allow(unused_imports)] // a unit without assembly (client)
 pub(crate) use asm_function;
 
 /// Closes the function `$name` opened by [`asm_function!`].
 #[cfg(not(windows))]
+#[allow(unused_macros)]
 macro_rules! asm_function_end {
     ($name:literal) => {
         concat!(".size ", $name, ", . - ", $name, "\n", ".popsection")
@@ -83,9 +87,11 @@ macro_rules! asm_function_end {
 }
 /// Closes the function `$name` opened by [`asm_function!`].
 #[cfg(windows)]
+#[allow(unused_macros)]
 macro_rules! asm_function_end {
     ($name:literal) => {
         ".popsection"
     };
 }
+#[allow(unused_imports)]
 pub(crate) use asm_function_end;
