@@ -8,6 +8,8 @@ use std::io::Write;
 pub enum Severity {
     Error,
     Warning,
+    /// Information (what the check assumed), never a problem.
+    Note,
 }
 
 impl Severity {
@@ -15,6 +17,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }

@@ -195,7 +195,7 @@ fn run() -> Result<ExitCode, String> {
     out.flush().map_err(e)?;
     if !args.json {
         let errors = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error).count();
-        let warnings = report.diags.len() - errors;
+        let warnings = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Warning).count();
         eprintln!("uoanim check: {errors} error(s), {warnings} warning(s)");
     }
     Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
