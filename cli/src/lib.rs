@@ -13,6 +13,7 @@ pub mod archive;
 pub mod diag;
 pub mod explain;
 pub mod input;
+pub mod lsp;
 pub mod script;
 pub mod stock;
 pub mod trees;

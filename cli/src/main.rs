@@ -69,6 +69,8 @@ enum Command {
         #[arg(long)]
         underhand: bool,
     },
+    /// A Language Server Protocol server over stdio (for editors).
+    Lsp,
 }
 
 #[derive(clap::Args)]
@@ -109,6 +111,7 @@ struct Args {
 
 fn parse_args(cli: Cli) -> Result<Args, String> {
     let (command, input, engine, format, allow, query) = match cli.command {
+        Command::Lsp => return Err("lsp".into()),
         Command::Check { input, engine, format, allow } => ("check", input, engine, format, allow.into_iter().collect(), Query::default()),
         Command::Explain {
             input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand,
@@ -162,8 +165,8 @@ fn load(args: &Args) -> Result<Inputs, String> {
     Ok(inputs)
 }
 
-fn run() -> Result<ExitCode, String> {
-    let args = parse_args(Cli::parse())?;
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let args = parse_args(cli)?;
     let inputs = load(&args)?;
     if inputs.script.is_none() && inputs.trees.is_empty() {
         return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")));
@@ -225,7 +228,20 @@ fn run() -> Result<ExitCode, String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
+    let cli = Cli::parse();
+    if let Command::Lsp = cli.command {
+        let (conn, io) = lsp_server::Connection::stdio();
+        let r = uoanim_cli::lsp::serve(conn);
+        let _ = io.join();
+        return match r {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("uoanim lsp: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match run(cli) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("uoanim: {message}");
