@@ -21,6 +21,76 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use uoanim::script::tables;
 
+/// A named place of a script: a define, state, move type or event, with its
+/// byte range.
+#[derive(Debug, Clone)]
+pub struct Place {
+    pub name: String,
+    pub kind: lt::SymbolKind,
+    pub detail: &'static str,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The outline of a script, from its text: `set TYPE NAME = ...` defines,
+/// `state NAME`, the move types of a state and the events (a name alone on
+/// its line, followed by a block), at brace depth 0 or 1.
+pub fn outline(text: &str) -> Vec<Place> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut section = String::new();
+    let mut at = 0;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.split("//").next().unwrap_or("");
+        let words: Vec<&str> = line.split_ascii_whitespace().collect();
+        let start_of = |w: &str| at + (w.as_ptr() as usize - raw.as_ptr() as usize);
+        match words.as_slice() {
+            [w] if depth == 0 && ["DEFINES", "ANIMATIONS", "CANNED_ANIMATIONS", "STATECHANGES", "EVENTS"].iter().any(|s| s.eq_ignore_ascii_case(w)) => {
+                section = w.to_ascii_uppercase();
+            }
+            ["set", _ty, name, ..] if depth == 0 => {
+                let st = start_of(name);
+                out.push(Place { name: name.to_string(), kind: lt::SymbolKind::CONSTANT, detail: "define", start: st, end: st + name.len() });
+            }
+            [kw, name] if depth == 0 && kw.eq_ignore_ascii_case("state") => {
+                let st = start_of(name);
+                out.push(Place { name: name.to_ascii_lowercase(), kind: lt::SymbolKind::CLASS, detail: "state", start: st, end: st + name.len() });
+            }
+            [name] if *name != "{" && *name != "}" && ((depth == 1 && section != "EVENTS") || (depth == 0 && section == "EVENTS")) => {
+                let st = start_of(name);
+                let (kind, detail) = if section == "EVENTS" { (lt::SymbolKind::EVENT, "event") } else { (lt::SymbolKind::METHOD, "move type") };
+                out.push(Place { name: name.to_ascii_lowercase(), kind, detail, start: st, end: st + name.len() });
+            }
+            _ => {}
+        }
+        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        at += raw.len();
+    }
+    out
+}
+
+/// Where a tree file names `name` (first word of a line): byte range.
+fn tree_line(tree: &str, name: &str) -> Option<(usize, usize)> {
+    let mut at = 0;
+    for raw in tree.split_inclusive('\n') {
+        let code = raw.split("//").next().unwrap_or("");
+        if let Some(w) = code.split_ascii_whitespace().next() {
+            if w.eq_ignore_ascii_case(name) {
+                let st = at + (w.as_ptr() as usize - raw.as_ptr() as usize);
+                return Some((st, st + w.len()));
+            }
+        }
+        at += raw.len();
+    }
+    None
+}
+
+fn range_of(text: &str, start: usize, end: usize) -> lt::Range {
+    let (l, c) = crate::diag::line_col(text.as_bytes(), start);
+    let (l2, c2) = crate::diag::line_col(text.as_bytes(), end);
+    lt::Range { start: position(text, l, c), end: position(text, l2, c2) }
+}
+
 /// The server's state: the mod directory and the open documents.
 pub struct Server {
     root: Option<PathBuf>,
@@ -150,11 +220,67 @@ impl Server {
             if let Some(c) = condition_names().iter().position(|n| lower(n) == lw) {
                 parts.push(format!("condition `{lw}` (condition {c} of the module's condition table)"));
             }
+            if let Some(p) = outline(text).into_iter().find(|p| p.name.eq_ignore_ascii_case(w) && p.detail == "define") {
+                let line_end = text[p.start..].find('\n').map_or(text.len(), |i| p.start + i);
+                parts.push(format!("define `{w}`: `{}`", text[p.end..line_end].trim().trim_start_matches('=').trim()));
+            }
+            if let Some((tree, (st, _))) = self.tree_text(uri).and_then(|(f, t)| tree_line(&t, w).map(|r| ((f, t), r))) {
+                let (l, _) = crate::diag::line_col(tree.1.as_bytes(), st);
+                parts.push(format!("animation `{w}` of tree `multiplayer` ({}, line {l})", tree.0.display()));
+            }
             if let Some(i) = crate::stock::UO_MP_WEAPONS.iter().position(|n| n.eq_ignore_ascii_case(w)) {
                 parts.push(format!("weapon `{w}` (stock United Offensive weapon {})", i + 1));
             }
         }
         (!parts.is_empty()).then(|| parts.join("\n\n"))
+    }
+
+    /// The multiplayer tree of the document's mod: its path and text (the
+    /// open document's text when it is open).
+    fn tree_text(&self, uri: &lt::Uri) -> Option<(PathBuf, String)> {
+        let path = uri_path(uri);
+        let text = self.docs.get(uri.as_str())?;
+        let (inputs, _) = self.inputs_for(&path, text);
+        let t = inputs.multiplayer_tree()?;
+        let p = PathBuf::from(&t.display);
+        let open = format!("file://{}", p.display());
+        let text = self.docs.get(&open).cloned().unwrap_or_else(|| String::from_utf8_lossy(&t.text).into_owned());
+        Some((p, text))
+    }
+
+    /// Go to definition: a define, a state or move type of the script, an
+    /// animation name in the multiplayer tree.
+    pub fn definition(&self, uri: &lt::Uri, pos: lt::Position) -> Option<lt::Location> {
+        let text = self.docs.get(uri.as_str())?;
+        let at = offset(text, pos);
+        let (_, w) = word_at(text, at)?;
+        if let Some(p) = outline(text).into_iter().find(|p| p.name.eq_ignore_ascii_case(w)) {
+            return Some(lt::Location { uri: uri.clone(), range: range_of(text, p.start, p.end) });
+        }
+        let (path, tree) = self.tree_text(uri)?;
+        let (st, en) = tree_line(&tree, w)?;
+        let uri: lt::Uri = format!("file://{}", path.display()).parse().ok()?;
+        Some(lt::Location { uri, range: range_of(&tree, st, en) })
+    }
+
+    /// Document symbols: the outline.
+    #[allow(deprecated)]
+    pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::SymbolInformation> {
+        let Some(text) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        if uri.as_str().to_ascii_lowercase().ends_with(".atr") {
+            return Vec::new();
+        }
+        outline(text)
+            .into_iter()
+            .map(|p| lt::SymbolInformation {
+                name: p.name,
+                kind: p.kind,
+                tags: None,
+                deprecated: None,
+                location: lt::Location { uri: uri.clone(), range: range_of(text, p.start, p.end) },
+                container_name: Some(p.detail.into()),
+            })
+            .collect()
     }
 
     /// Completion: sections, states, move types, events, condition keys and
@@ -183,6 +309,15 @@ impl Server {
                 let p: lt::HoverParams = serde_json::from_value(req.params.clone()).ok()?;
                 let h = self.hover(&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
                 Some(serde_json::to_value(h.map(|v| lt::Hover { contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: v }), range: None })).ok()?)
+            }
+            "textDocument/definition" => {
+                let p: lt::GotoDefinitionParams = serde_json::from_value(req.params.clone()).ok()?;
+                let d = self.definition(&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
+                Some(serde_json::to_value(d).ok()?)
+            }
+            "textDocument/documentSymbol" => {
+                let p: lt::DocumentSymbolParams = serde_json::from_value(req.params.clone()).ok()?;
+                Some(serde_json::to_value(self.symbols(&p.text_document.uri)).ok()?)
             }
             "textDocument/completion" => Some(serde_json::to_value(lt::CompletionResponse::Array(self.completion())).ok()?),
             "shutdown" => Some(serde_json::Value::Null),
@@ -255,6 +390,8 @@ pub fn capabilities() -> lt::ServerCapabilities {
         })),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
         completion_provider: Some(lt::CompletionOptions::default()),
+        definition_provider: Some(lt::OneOf::Left(true)),
+        document_symbol_provider: Some(lt::OneOf::Left(true)),
         ..Default::default()
     }
 }

@@ -97,4 +97,25 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
         assert!(labels.contains(&want), "{want} missing in {labels:?}");
     }
     println!("lsp: {} completion items", labels.len());
+    // Definition: a define's use goes to its `set` line; an animation name
+    // into multiplayer.atr.
+    let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "weapons pistols").unwrap();
+    let col = line.find("pistols").unwrap() + 2;
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert_eq!((d["uri"].as_str().unwrap(), d["range"]["start"]["line"].as_u64()), (uri.as_str(), Some(4)), "{d}");
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("define `pistols`: `colt_mp`"), "{h}");
+    let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "both pb_pistol_idle").unwrap();
+    let col = line.find("pb_pistol_idle").unwrap() + 1;
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(d["uri"].as_str().unwrap().ends_with("animtrees/multiplayer.atr"), "{d}");
+    assert_eq!(d["range"]["start"], json!({"line": 15, "character": 1}));
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pb_pistol_idle` of tree `multiplayer`"), "{h}");
+    // The outline.
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["containerName"].as_str().unwrap())).collect();
+    for want in [("rifles", "define"), ("moving", "define"), ("combat", "state"), ("idle", "move type")] {
+        assert!(names.contains(&want), "{want:?} missing in {names:?}");
+    }
 }
