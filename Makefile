@@ -147,7 +147,8 @@ clean:
 
 # ---- the uoanim command-line tool (cli/, built for the host) ---------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
-#   test-tool: its unit, golden and suite-agreement tests, and clippy
+#   test-tool: its unit, golden, protocol and suite-agreement tests, clippy,
+#              and Neovim's LSP client against `uoanim lsp` (cli/tests/nvim)
 TOOL := dist/bin/uoanim
 TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
 
@@ -164,6 +165,7 @@ $(TOOL): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
 test-tool: $(TOOL)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
+	cli/tests/nvim/run.sh $(TOOL)
 
 # ---- fuzzing, corpus replay, memcheck (issue 11) ----------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each

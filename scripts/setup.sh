@@ -4,6 +4,7 @@
 #     i686-pc-windows-gnu (rustup);
 #   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
 #     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
+#   * Neovim (neovim), whose LSP client tests `uoanim lsp`;
 #   * Wine's 32-bit support (wine32:i386, after `dpkg --add-architecture
 #     i386`), which is optional: Debian's i386 index is at times out of step
 #     with amd64's, so the install is retried, and when it still fails the
@@ -31,6 +32,8 @@ gcc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || missing+=(gcc-multilib)
 command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
 command -v i686-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-i686)
 command -v wine >/dev/null || missing+=(wine wine64)
+# Neovim: its built-in LSP client drives the uoanim lsp test (make test-tool)
+command -v nvim >/dev/null || missing+=(neovim)
 
 as_root=""
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then as_root=yes; fi
