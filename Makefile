@@ -148,7 +148,8 @@ clean:
 # ---- the uoanim command-line tool (cli/, built for the host) ---------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
 #   test-tool: its unit, golden, protocol and suite-agreement tests, clippy,
-#              and Neovim's LSP client against `uoanim lsp` (cli/tests/nvim)
+#              Neovim's LSP client against `uoanim lsp` (cli/tests/nvim), and
+#              the VS Code extension's grammar tests (editors/vscode, node)
 TOOL := dist/bin/uoanim
 TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
 
@@ -166,6 +167,12 @@ test-tool: $(TOOL)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
 	cli/tests/nvim/run.sh $(TOOL)
+	cd editors/vscode && npm ci --no-audit --no-fund && npm test
+
+# the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
+.PHONY: vsix
+vsix:
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
 
 # ---- fuzzing, corpus replay, memcheck (issue 11) ----------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
