@@ -163,10 +163,26 @@ $(TOOL): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
 	mkdir -p dist/bin
 	cp $(TARGET_DIR)/release/uoanim $@
 
-test-tool: $(TOOL)
+# The tool for Windows (x86_64, mingw-w64): its golden tests run under Wine
+TOOL_WINDOWS := dist/bin/x86_64-windows/uoanim.exe
+dist: $(TOOL_WINDOWS)
+$(TOOL_WINDOWS): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
+	$(CARGO) build --release --locked -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR)
+	mkdir -p $(dir $@)
+	cp $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/uoanim.exe $@
+
+test-tool: $(TOOL) $(TOOL_WINDOWS)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
 	cli/tests/nvim/run.sh $(TOOL)
+	@if why=$$(scripts/wine/can-run.sh x86_64-windows); then \
+	  echo "the tool's golden tests on x86_64-windows (under Wine)"; \
+	  mkdir -p $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release; \
+	  x86_64-w64-mingw32-gcc -shared -O2 -o $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/bcryptprimitives.dll \
+	    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32; \
+	  $(RUNNER_x86_64-windows)=$(CURDIR)/scripts/wine/test-runner.sh \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --test golden; \
+	else echo "test-tool: the x86_64-windows golden tests are not run: $$why"; fi
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test
 
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce

@@ -16,6 +16,12 @@ fn run(args: &[&str]) -> (String, i32) {
 }
 
 fn expect(file: &str, actual: &str) {
+    // On Windows the directory given and the file found in it are joined
+    // with '\\': the expected files have '/' (in JSON, an escaped '\\').
+    #[cfg(windows)]
+    let actual = if file.ends_with(".jsonl") { actual.replace("\\\\", "/") } else { actual.replace('\\', "/") };
+    #[cfg(windows)]
+    let actual = actual.as_str();
     let path = golden().join("expected").join(file);
     if std::env::var_os("UOANIM_BLESS").is_some() {
         std::fs::write(&path, actual).unwrap();
