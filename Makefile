@@ -56,6 +56,8 @@ AARCH64_TEST := $(if $(AARCH64),test-aarch64)
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 TOOL := dist/bin/uoanim
+# the tool for Windows (x86_64, mingw-w64): its golden tests run under Wine
+TOOL_WINDOWS := dist/bin/x86_64-windows/uoanim.exe
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -68,12 +70,14 @@ space := $(empty) $(empty)
   test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
   test-headers test-c test-symbols test-install test-contrib test-tool \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
-  fuzz fuzz-minimise memcheck
+  fuzz fuzz-minimise memcheck \
+  vsix dist-aarch64 test-aarch64 miri
 
 DIST_PARTS := \
   $(LIBS) \
   dist/include/.stamp \
   $(TOOL) \
+  $(TOOL_WINDOWS) \
   $(AARCH64_DIST)
 
 TEST_PARTS := \
@@ -250,7 +254,9 @@ test-difftest-x86_64: $(foreach u,$(UNITS),dist/x86_64/libuoanim_$(u).a)
 
 # ---- the uoanim command-line tool (cli/, built for the host) ------------------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
-#   test-tool: its unit, golden and suite-agreement tests, and clippy
+#   test-tool: its unit, golden, protocol and suite-agreement tests, clippy,
+#              Neovim's LSP client against `uoanim lsp` (cli/tests/nvim), and
+#              the VS Code extension's grammar tests (editors/vscode, node)
 TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
 
 tool: $(TOOL)
@@ -260,9 +266,29 @@ $(TOOL): $(SOURCES) $(TOOL_SOURCES)
 	mkdir -p dist/bin
 	cp $(TARGET_DIR)/release/uoanim $@
 
-test-tool: $(TOOL)
+# The tool for Windows (x86_64, mingw-w64): its golden tests run under Wine
+$(TOOL_WINDOWS): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
+	$(CARGO) build --release --locked -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR)
+	mkdir -p $(dir $@)
+	cp $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/uoanim.exe $@
+
+test-tool: $(TOOL) $(TOOL_WINDOWS)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
+	cli/tests/nvim/run.sh $(TOOL)
+	@if why=$$(scripts/wine/can-run.sh x86_64-windows); then \
+	  echo "the tool's golden tests on x86_64-windows (under Wine)"; \
+	  mkdir -p $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release; \
+	  x86_64-w64-mingw32-gcc -shared -O2 -o $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/bcryptprimitives.dll \
+	    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32; \
+	  $(RUNNER_x86_64-windows)=$(CURDIR)/scripts/wine/test-runner.sh \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --test golden; \
+	else echo "test-tool: the x86_64-windows golden tests are not run: $$why"; fi
+	cd editors/vscode && npm ci --no-audit --no-fund && npm test
+
+# the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
+vsix:
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
 
 # ---- fuzzing, corpus replay, memcheck --------------------------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
@@ -299,7 +325,6 @@ test-memcheck: dist
 # (scripts/aarch64-cc.sh; scripts/setup.sh installs them).
 AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$(CURDIR)/scripts/aarch64-cc.sh \
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
-.PHONY: dist-aarch64 test-aarch64 miri
 dist-aarch64: $(foreach u,$(UNITS),dist/aarch64/libuoanim_$(u).a) dist/aarch64/uoanim
 define aarch64_unit_rule
 dist/aarch64/libuoanim_$(1).a: $$(SOURCES) scripts/package-unit.sh scripts/aarch64-cc.sh

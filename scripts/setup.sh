@@ -6,6 +6,7 @@
 #     Debian's arm64 cross binutils and libraries (aarch64 builds and tests);
 #   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
 #     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
+#   * Neovim (neovim), whose LSP client tests `uoanim lsp`;
 #   * Wine's 32-bit support (wine32:i386, after `dpkg --add-architecture
 #     i386`), which is optional: Debian's i386 index is at times out of step
 #     with amd64's, so the install is retried, and when it still fails the
@@ -41,6 +42,8 @@ command -v ld.lld >/dev/null || missing+=(lld)
 command -v aarch64-linux-gnu-ld >/dev/null || missing+=(binutils-aarch64-linux-gnu)
 [ -e /usr/aarch64-linux-gnu/lib/crt1.o ] || missing+=(libc6-dev-arm64-cross)
 ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || missing+=(libgcc-12-dev-arm64-cross)
+# Neovim: its built-in LSP client drives the uoanim lsp test (make test-tool)
+command -v nvim >/dev/null || missing+=(neovim)
 
 as_root=""
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then as_root=yes; fi
