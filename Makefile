@@ -35,8 +35,10 @@ TRIPLE_i686 := i686-unknown-linux-gnu
 TRIPLE_x86_64-windows := x86_64-pc-windows-gnu
 TRIPLE_i686-windows := i686-pc-windows-gnu
 # Link units: game and cgame (player animation, Linux and Windows behaviour),
-# engine and client (animation trees, Linux and Windows behaviour).
-UNITS ?= game cgame engine client
+# game_windows (the game module built with Windows behaviour: the engine's
+# client packages), engine and client (animation trees, Linux and Windows
+# behaviour).
+UNITS ?= game cgame game_windows engine client
 CARGO ?= cargo
 TARGET_DIR := target
 # The differential suites, and the game data their stock cases read (default:
@@ -45,9 +47,17 @@ PARITY := tests/parity
 UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
 SOURCES := Cargo.toml Cargo.lock $(shell find src -name '*.rs' 2>/dev/null)
+# aarch64 Linux, when its Rust target is installed (block at the end)
+AARCH64_TRIPLE := aarch64-unknown-linux-gnu
+AARCH64 := $(shell rustup target list --installed 2>/dev/null | grep -qx $(AARCH64_TRIPLE) && echo yes)
+AARCH64_DIST := $(if $(AARCH64),dist-aarch64)
+AARCH64_TEST := $(if $(AARCH64),test-aarch64)
+
 HEADERS := uoanim_common.h uoanim_playeranim.h uoanim_animtree.h uoanim_action.h
 LIBS := $(foreach a,$(ARCHES),$(foreach u,$(UNITS),dist/$(a)/libuoanim_$(u).a))
 TOOL := dist/bin/uoanim
+# the tool for Windows (x86_64, mingw-w64): its golden tests run under Wine
+TOOL_WINDOWS := dist/bin/x86_64-windows/uoanim.exe
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -60,12 +70,15 @@ space := $(empty) $(empty)
   test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
   test-headers test-c test-symbols test-install test-contrib test-tool \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
-  fuzz fuzz-minimise memcheck
+  fuzz fuzz-minimise memcheck \
+  vsix dist-aarch64 test-aarch64 miri
 
 DIST_PARTS := \
   $(LIBS) \
   dist/include/.stamp \
-  $(TOOL)
+  $(TOOL) \
+  $(TOOL_WINDOWS) \
+  $(AARCH64_DIST)
 
 TEST_PARTS := \
   dist \
@@ -80,7 +93,8 @@ TEST_PARTS := \
   test-tool \
   test-corpus \
   test-memcheck \
-  test-difftest
+  test-difftest \
+  $(AARCH64_TEST)
 
 CHECK_PARTS := \
   test-rust-x86_64 \
@@ -187,7 +201,7 @@ test-scripts:
 	@for t in scripts/tests/*.sh; do $$t || exit 1; done
 
 test-ffi-confined:
-	python3 scripts/check-ffi-confined.py --pending scripts/ffi-confined.pending | tail -1
+	python3 scripts/check-ffi-confined.py | tail -1
 
 test-module-graph:
 	python3 scripts/module-graph.py --summary
@@ -243,7 +257,9 @@ test-difftest-x86_64: $(foreach u,$(UNITS),dist/x86_64/libuoanim_$(u).a)
 
 # ---- the uoanim command-line tool (cli/, built for the host) ------------------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
-#   test-tool: its unit, golden and suite-agreement tests, and clippy
+#   test-tool: its unit, golden, protocol and suite-agreement tests, clippy,
+#              Neovim's LSP client against `uoanim lsp` (cli/tests/nvim), and
+#              the VS Code extension's grammar tests (editors/vscode, node)
 TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
 
 tool: $(TOOL)
@@ -253,9 +269,29 @@ $(TOOL): $(SOURCES) $(TOOL_SOURCES)
 	mkdir -p dist/bin
 	cp $(TARGET_DIR)/release/uoanim $@
 
-test-tool: $(TOOL)
+# The tool for Windows (x86_64, mingw-w64): its golden tests run under Wine
+$(TOOL_WINDOWS): $(SOURCES) $(TOOL_SOURCES) Cargo.lock
+	$(CARGO) build --release --locked -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR)
+	mkdir -p $(dir $@)
+	cp $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/uoanim.exe $@
+
+test-tool: $(TOOL) $(TOOL_WINDOWS)
 	$(CARGO) clippy --locked --release -p uoanim-cli --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
+	cli/tests/nvim/run.sh $(TOOL)
+	@if why=$$(scripts/wine/can-run.sh x86_64-windows); then \
+	  echo "the tool's golden tests on x86_64-windows (under Wine)"; \
+	  mkdir -p $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release; \
+	  x86_64-w64-mingw32-gcc -shared -O2 -o $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/bcryptprimitives.dll \
+	    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32; \
+	  $(RUNNER_x86_64-windows)=$(CURDIR)/scripts/wine/test-runner.sh \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --test golden; \
+	else echo "test-tool: the x86_64-windows golden tests are not run: $$why"; fi
+	cd editors/vscode && npm ci --no-audit --no-fund && npm test
+
+# the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
+vsix:
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
 
 # ---- fuzzing, corpus replay, memcheck --------------------------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
@@ -283,3 +319,31 @@ test-corpus: dist
 
 test-memcheck: dist
 	ARCHES="$(LINUX_ARCHES)" UO_DATA="$(UO_DATA)" scripts/memcheck.sh --short
+
+# ---- aarch64 Linux ----------------------------------------------------------
+#   dist-aarch64: dist/aarch64/, the four units (for a future ARM engine
+#                 build) and the tool
+#   test-aarch64: the core's Rust tests under qemu-aarch64
+# Linked with clang and lld over Debian's arm64 cross libraries
+# (scripts/aarch64-cc.sh; scripts/setup.sh installs them).
+AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$(CURDIR)/scripts/aarch64-cc.sh \
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+dist-aarch64: $(foreach u,$(UNITS),dist/aarch64/libuoanim_$(u).a) dist/aarch64/uoanim
+define aarch64_unit_rule
+dist/aarch64/libuoanim_$(1).a: $$(SOURCES) scripts/package-unit.sh scripts/aarch64-cc.sh
+	$$(AARCH64_ENV) $$(CARGO_UNIT) --features $(1),c-runtime \
+	  --target $$(AARCH64_TRIPLE) --target-dir $$(TARGET_DIR)
+	scripts/package-unit.sh aarch64 $(1) $$(TARGET_DIR)/$$(AARCH64_TRIPLE)/release/libuoanim.a dist/aarch64
+endef
+$(foreach u,$(UNITS),$(eval $(call aarch64_unit_rule,$(u))))
+dist/aarch64/uoanim: $(SOURCES) $(TOOL_SOURCES) scripts/aarch64-cc.sh
+	$(AARCH64_ENV) $(CARGO) build --release --locked -p uoanim-cli --target $(AARCH64_TRIPLE) --target-dir $(TARGET_DIR)
+	mkdir -p dist/aarch64
+	cp $(TARGET_DIR)/$(AARCH64_TRIPLE)/release/uoanim $@
+test-aarch64:
+	$(AARCH64_ENV) $(CARGO) test --locked --release --lib --target-dir $(TARGET_DIR) --target $(AARCH64_TRIPLE)
+
+# The core's tests under Miri (nightly; tests that need the hardware's x87 or
+# the C runtime are cfg(miri)-gated where they are)
+miri:
+	MIRIFLAGS="$${MIRIFLAGS:-}" rustup run nightly cargo miri test --locked --lib --target-dir $(TARGET_DIR)/miri

@@ -344,6 +344,25 @@ typedef union bg_condition_bits_t {
 } bg_condition_bits_t;
 
 /*
+ `bg_anim_slot_t`: the legs or torso animation slot of a client.
+
+ `animationOffset` is the entry's address on i686 and its byte offset
+ from `bgAnimStaticTable` on 64-bit targets (0: no animation either way).
+ */
+typedef struct bg_anim_slot_t {
+    /*
+     The controller angles and their state (not used by the slot code).
+     */
+    uint32_t controlState[4];
+    uint32_t animationWord;
+    uint32_t animationOffset;
+    int32_t blendTime;
+    float lastOrigin[3];
+    float animRate;
+    int32_t lastUpdateTime;
+} bg_anim_slot_t;
+
+/*
  `clientInfo_t`: the shared client animation record (only the fields the
  module touches are named; the rest is opaque).
  */
@@ -355,9 +374,25 @@ typedef struct clientInfo_t {
     int32_t moduleState;
     int32_t clientNum;
     /*
-     name .. localTagOffset (+0x00c .. +0x468).
+     name .. the controllers (+0x00c .. +0x380).
      */
-    uint8_t opaque00c[1116];
+    uint8_t opaque00c[884];
+    /*
+     `bg_anim_slot_t legs, torso` (`legsYawAngle` .. +0x3e0).
+     */
+    struct bg_anim_slot_t slots[2];
+    uint8_t opaque3e0[8];
+    /*
+     `float viewPitch`.
+     */
+    float viewPitch;
+    uint8_t opaque3ec[20];
+    int32_t gunHandLeft;
+    int32_t dobjNeedsUpdate;
+    /*
+     .. localTagOffset (+0x408 .. +0x468).
+     */
+    uint8_t opaque408[96];
     /*
      `uint32_t conditionWords[ANIM_COND_COUNT][2]`.
      */
@@ -373,21 +408,75 @@ typedef struct clientInfo_t {
 } clientInfo_t;
 
 /*
+ `entityState_t` (pointer-free, 0xf4 bytes): only the fields the module
+ uses are named.
+ */
+typedef struct entityState_t {
+    int32_t number;
+    int32_t eType;
+    uint32_t eFlags;
+    /*
+     `pos.trType .. pos.trDuration`.
+     */
+    uint8_t opaque00c[12];
+    /*
+     `pos.trBase`.
+     */
+    float trBase[3];
+    uint8_t opaque024[100];
+    int32_t vehicleAnimState;
+    uint8_t opaque08c[8];
+    int32_t clientNum;
+    uint8_t opaque098[52];
+    int32_t weapon;
+    int32_t legsAnim;
+    uint8_t opaque0d4[32];
+} entityState_t;
+
+/*
  `playerState_t` (pointer-free, same layout on both arches): only the
  fields the module uses are named.
  */
 typedef struct playerState_t {
     int32_t commandTime;
     int32_t pmType;
-    uint8_t opaque008[104];
+    int32_t bobCycle;
+    uint32_t playerStateFlags;
+    uint8_t opaque010[96];
     int32_t legsTimer;
     int32_t legsAnim;
     int32_t torsoTimer;
     int32_t torsoAnim;
-    uint8_t opaque080[84];
+    uint8_t opaque080[4];
+    uint32_t entityStateFlags;
+    uint8_t opaque088[76];
     int32_t psClientNum;
-    uint8_t opaque0d8[17452];
+    int32_t currentWeapon;
+    uint8_t opaque0dc[12];
+    float viewAngles[3];
+    uint8_t opaque0f4[1312];
+    int32_t vehiclePosition;
+    int32_t vehicleType;
+    int32_t vehicleMotion;
+    uint8_t opaque620[16100];
 } playerState_t;
+
+/*
+ `usercmd_t`'s first two fields.
+ */
+typedef struct usercmd_t {
+    int32_t commandTime;
+    int32_t buttons;
+} usercmd_t;
+
+/*
+ `pmove_t`'s first two fields (the module reads `ps` and
+ `command.buttons`; the record is the engine's).
+ */
+typedef struct pmove_t {
+    struct playerState_t *ps;
+    struct usercmd_t command;
+} pmove_t;
 
 /*
  `bg_anim_condition_type_t`: mode and value table of a condition type.
@@ -426,11 +515,24 @@ typedef struct bgs_t {
 } bgs_t;
 
 /*
- `weaponInfo_t`: only its first two fields (the module reads `pickupName`).
+ `weaponInfo_t`: its head up to `weaponClass` (the module reads
+ `pickupName` and `weaponClass`).
  */
 typedef struct weaponInfo_t {
     int32_t weaponIndex;
     const char *pickupName;
+    /*
+     The other model and icon names.
+     */
+    const char *names[4];
+    uint8_t reserved[4];
+    /*
+     The animation names.
+     */
+    const char *anims[23];
+    const char *modeName;
+    int32_t weaponType;
+    int32_t weaponClass;
 } weaponInfo_t;
 
 #endif /* !UOANIM_ENGINE_TYPES */
@@ -512,6 +614,57 @@ int BG_ParseConditions(char **parse, bg_anim_script_t *script);
 void BG_ParseCommands(char **parse,
                       bg_anim_script_t *script,
                       bg_static_animation_t *animations);
+
+/*
+ `qboolean BG_IsCrouchingAnim(const clientInfo_t *clientInfo, uint32_t animationIndex);`
+ */
+qboolean BG_IsCrouchingAnim(const clientInfo_t *clientInfo, uint32_t animationIndex);
+
+/*
+ `qboolean BG_IsProneAnim(const clientInfo_t *clientInfo, uint32_t animationIndex);`
+ */
+qboolean BG_IsProneAnim(const clientInfo_t *clientInfo, uint32_t animationIndex);
+
+/*
+ `void BG_AnimPlayerConditions(const entityState_t *entity, clientInfo_t *clientInfo);`
+ */
+void BG_AnimPlayerConditions(const entityState_t *entity, clientInfo_t *clientInfo);
+
+/*
+ `void BG_AnimUpdatePlayerStateConditions(pmove_t *pmove);`
+ */
+void BG_AnimUpdatePlayerStateConditions(pmove_t *pmove);
+
+/*
+ `void BG_LerpAngles(const vec3_t target, float maxStep, vec3_t current);`
+ */
+void BG_LerpAngles(const float (*target)[3], float maxStep, float (*current)[3]);
+
+/*
+ `void BG_LerpOffset(const vec3_t target, float scale, vec3_t current);`
+ */
+void BG_LerpOffset(const float (*target)[3], float scale, float (*current)[3]);
+
+/*
+ `void BG_PlayerAnimation_VerifyAnim(XAnimTree *animTree, bg_anim_slot_t *slot);`
+ */
+void BG_PlayerAnimation_VerifyAnim(void *animTree, bg_anim_slot_t *slot);
+
+/*
+ `void BG_SetNewAnimation(clientInfo_t *ci, bg_anim_slot_t *slot, uint32_t animationWord, qboolean forceDeathRestart);`
+ */
+void BG_SetNewAnimation(clientInfo_t *ci,
+                        bg_anim_slot_t *slot,
+                        uint32_t animationWord,
+                        qboolean forceDeathRestart);
+
+/*
+ `void BG_RunLerpFrameRate(clientInfo_t *ci, bg_anim_slot_t *slot, uint32_t animationWord, const entityState_t *entity);`
+ */
+void BG_RunLerpFrameRate(clientInfo_t *ci,
+                         bg_anim_slot_t *slot,
+                         uint32_t animationWord,
+                         const entityState_t *entity);
 
 /*
  `qboolean BG_EvaluateConditions(clientInfo_t *clientInfo, const bg_anim_script_t *script);`
@@ -622,11 +775,11 @@ void BG_FindAnims(void);
 script_anim_tree_ref_t BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);
 #endif
 
-#if defined(UOANIM_FLAVOUR_CGAME)
+#if (defined(UOANIM_FLAVOUR_CGAME) || defined(UOANIM_FLAVOUR_GAME_WINDOWS))
 /*
  `XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
 
- cgame unit: returns the tree pointer itself.
+ cgame and game_windows units: returns the tree pointer itself.
  */
 XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);
 #endif

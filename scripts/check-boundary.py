@@ -6,7 +6,7 @@ The boundary rules of docs/ABI.md, checked on what the compiler made of the
 sources.
 
 For each target (default: the four shipped ones, x86_64 and i686 Linux and
-Windows) and each flavour (default: game cgame engine client) the library
+Windows) and each flavour (default: game cgame game_windows engine client) the library
 is compiled at opt-level 0 (nothing inlined but `#[inline(always)]`, so every
 call the source makes is a relocation in the object) into one object. Its
 symbols and relocations are read as a graph: a function (the code from its
@@ -39,9 +39,9 @@ import re
 import subprocess
 import sys
 
-FLAVOURS = ("game", "cgame", "engine", "client")
+FLAVOURS = ("game", "cgame", "game_windows", "engine", "client")
 TARGETS = ("x86_64-unknown-linux-gnu", "i686-unknown-linux-gnu", "x86_64-pc-windows-gnu", "i686-pc-windows-gnu")
-ERROR_FUNCTIONS = ("Com_Error", "CompileError", "CompileError2")
+ERROR_FUNCTIONS = ("Com_Error", "G_Error", "CompileError", "CompileError2")
 ASM_BODY = "uoanim_internal_"
 SECTION = re.compile(r"^RELOCATION RECORDS FOR \[(.*)\]:$")
 RELOC = re.compile(r"^([0-9a-f]+)\s+(\S+)\s+(\S+)$")

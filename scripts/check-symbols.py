@@ -25,7 +25,7 @@ import sys
 ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z0-9_@, -]+?)\s*\|")
 ARCHES = {"x86_64", "i686", "x86_64-windows", "i686-windows"}
 MINGW = {"x86_64-windows": "x86_64-w64-mingw32", "i686-windows": "i686-w64-mingw32"}
-UNITS = {"game", "cgame", "engine", "client"}
+UNITS = {"game", "cgame", "game_windows", "engine", "client"}
 
 
 def parse_abi(path):

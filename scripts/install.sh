@@ -20,6 +20,7 @@ for unit in $units; do
   case "$unit" in
     game) what="player-animation scripts, server game module"; flavour=UOANIM_FLAVOUR_GAME ;;
     cgame) what="player-animation scripts, client-game module"; flavour=UOANIM_FLAVOUR_CGAME ;;
+    game_windows) what="player-animation scripts, game module of the client packages (Windows behaviour)"; flavour=UOANIM_FLAVOUR_GAME_WINDOWS ;;
     engine) what="animation trees, dedicated server"; flavour="" ;;
     client) what="animation trees, multiplayer client"; flavour=UOANIM_FLAVOUR_CLIENT ;;
     *) echo "install.sh: unknown unit $unit" >&2; exit 2 ;;

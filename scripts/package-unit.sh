@@ -20,10 +20,12 @@
 # the exports list (OUTDIR/libuoanim_UNIT.exports) names them as C does.
 set -euo pipefail
 arch=$1 unit=$2 staticlib=$3 outdir=$4
-tools=""
+tools="" elftools="" cc=gcc
 case "$arch" in
   x86_64) emul=elf_x86_64 mflag=-m64 ;;
   i686) emul=elf_i386 mflag=-m32 ;;
+  # aarch64 Linux: the cross binutils, clang as the C driver (aarch64-cc.sh)
+  aarch64) elftools=aarch64-linux-gnu- emul=aarch64linux mflag="" cc="$(dirname "$0")/aarch64-cc.sh" ;;
   x86_64-windows) tools=x86_64-w64-mingw32- emul=i386pep cprefix="" ;;
   i686-windows) tools=i686-w64-mingw32- emul=i386pe cprefix=_ ;;
   *) echo "package-unit.sh: unknown arch $arch" >&2; exit 2 ;;
@@ -83,17 +85,17 @@ readelf -sW "$staticlib" | awk '
 
 roots=()
 while read -r sym; do roots+=(-u "$sym"); done <"$work/exports.txt"
-ld -r -m "$emul" --gc-sections "${roots[@]}" "$staticlib" -o "$work/linked.o"
-objcopy -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/exports.txt" \
+"${elftools}ld" -r -m "$emul" --gc-sections "${roots[@]}" "$staticlib" -o "$work/linked.o"
+"${elftools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/exports.txt" \
   "$work/linked.o" "$work/uoanim_$unit.o"
 
 mkdir -p "$outdir"
 rm -f "$outdir/libuoanim_$unit.a"
-ar rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
+"${elftools}ar" rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
 # --- SONAME and the C-library-only check (a block of its own) ---
 root=$(cd "$(dirname "$0")/.." && pwd)
 major=$(sed -n 's/^version = "\([0-9]*\)\..*/\1/p' "$root/Cargo.toml" | head -1)
-gcc $mflag -shared -Wl,--gc-sections -Wl,-soname,"libuoanim_$unit.so.$major" \
+"$cc" $mflag -shared -Wl,--gc-sections -Wl,-soname,"libuoanim_$unit.so.$major" \
   -o "$outdir/libuoanim_$unit.so" "$work/uoanim_$unit.o"
 ln -sf "libuoanim_$unit.so" "$outdir/libuoanim_$unit.so.$major"
 needed=$(readelf -dW "$outdir/libuoanim_$unit.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')

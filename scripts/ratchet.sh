@@ -5,14 +5,20 @@
 # directory, empty: the cases that need it are skipped and counted) of every
 # built unit on every arch and compares
 # the failing cases with the committed lists c_tests/divergences/<suite>-<arch>.txt
-# (suite: pa = game unit, pa-cgame = cgame unit, at = engine unit,
-# at-client = client unit). Fails when a case that is not listed fails (a
-# regression) and when a listed case passes (shorten the list). Empty lists
-# mean the unit is bit-exact with the C original on the shipped cases.
+# (suite: pa and bg-rest = game unit, pa-cgame and bg-rest-cgame = cgame
+# unit, pa-game-windows and bg-rest-game-windows = game_windows unit, at =
+# engine unit, at-client = client unit). Fails when a
+# case that is not listed fails (a regression) and when a listed case passes
+# (shorten the list). Empty lists mean the unit is bit-exact with the C
+# original on the shipped cases.
 #
-# A target for which a suite holds no outputs of the C original (all but
-# ORACLE_ARCHES; the at suite holds them for all four targets, the pa suite
-# not yet for i686-windows) is not judged against it, and the line
+# The player-animation units also run the x87 precision-control probe
+# (pa/cases-x87) with the driver at PA_X87_PC=53 and =64 (suites
+# <suite>-x87-pc53 / -pc64), and the cgame unit's Windows suites run once
+# more at PA_X87_PC=53 (pa-cgame-pc53: the Windows client sets it).
+#
+# A target for which a suite holds no outputs of the C original (all but its
+# oracle arches: every suite holds all four today) is not judged against it, and the line
 # says so. Such a target is compared instead with the C original's outputs
 # of the target of the same C library (x86_64-windows), which it must
 # reproduce except where a dump shows the pointer width; those cases are
@@ -20,28 +26,28 @@
 # ratchet.
 set -uo pipefail
 difftest=$1 arches=$2 units=$3 data=${4:-}
-ORACLE_ARCHES="x86_64 i686 x86_64-windows i686-windows"
-# the suites whose stored outputs do not cover i686-windows yet
-NO_I686_WINDOWS_ORACLE="pa"
+# the arches each suite holds the C original's outputs for
+ORACLE_ARCHES_pa="x86_64 i686 x86_64-windows i686-windows"
+ORACLE_ARCHES_at="x86_64 i686 x86_64-windows i686-windows"
+ORACLE_ARCHES_bg_rest="x86_64 i686 x86_64-windows i686-windows"
 root=$(cd "$(dirname "$0")/.." && pwd)
 status=0
 total_pass=0 total_fail=0 total_skip=0 total_known=0
-for unit in $units; do
-  case "$unit" in
-    game) suite=pa; dir=pa; flavour=game; flavour_dir="" ;;
-    cgame) suite=pa-cgame; dir=pa; flavour=cgame; flavour_dir=-cgame ;;
-    engine) suite=at; dir=at; flavour=server; flavour_dir="" ;;
-    client) suite=at-client; dir=at; flavour=client; flavour_dir=-client ;;
-    *) echo "ratchet: unknown unit $unit" >&2; exit 2 ;;
-  esac
-  for arch in $arches; do
+# judge UNIT ARCH SUITE DIR FLAVOUR [PC [CASES]]: one suite of one unit on one
+# arch (PC: the driver's PA_X87_PC, empty for none; CASES: a case directory
+# instead of the flavour's)
+judge() {
+  local unit=$1 arch=$2 suite=$3 dir=$4 flavour=$5 pc=${6:-} cases=${7:-}
+  local out log label shown oracle other summary list known new fixed ran retried recovered c
     out=$(mktemp -d)
     log=$out/run.log
     label=$suite-$arch shown="$suite $arch"
+    oracle=ORACLE_ARCHES_${dir//-/_}
+    # the pa instrument does not define the per-frame functions' imports
+    # (bg-rest's): tests/parity/frame_imports.c does, as contract violations
+    if [ "$dir" = pa ]; then export PA_LDLIBS="$difftest/frame_imports.c"; else unset PA_LDLIBS; fi
     export PARITY_EXPECTED_ARCH=""
-    oracle=$ORACLE_ARCHES
-    [[ " $NO_I686_WINDOWS_ORACLE " != *" $dir "* ]] || oracle=${oracle/ i686-windows/}
-    if [[ " $oracle " != *" $arch "* ]]; then
+    if [[ " ${!oracle} " != *" $arch "* ]]; then
       echo "$suite $arch: not judged: the suites hold no outputs of the C original for $arch"
       case "$arch" in
         *-windows) other=x86_64-windows ;;
@@ -51,14 +57,14 @@ for unit in $units; do
       label=$suite-$arch-vs-$other shown="$suite $arch vs $other"
       echo "$suite $arch: compared with the C original's $other outputs instead (c_tests/divergences/$label.txt)"
     fi
-    "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
-      --flavour "$flavour" --out "$out/run" ${data:+--data "$data"} >"$log" 2>"$out/run.err"
+    PA_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+      --flavour "$flavour" ${cases:+--cases "$cases"} --out "$out/run" ${data:+--data "$data"} >"$log" 2>"$out/run.err"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -1)
     if [ -z "$summary" ]; then
       echo "ratchet: $shown: the suite did not finish:" >&2
       tail -20 "$out/run.err" "$log" >&2
       status=1
-      continue
+      return
     fi
     echo "$shown: $summary"
     total_pass=$((total_pass + $(echo "$summary" | cut -d' ' -f1)))
@@ -86,7 +92,7 @@ for unit in $units; do
       while read -r c; do
         find "$difftest/$dir" -name "$c.case" -path '*/cases*' -exec cp {} "$out/retry/" \;
       done <<<"$new"
-      "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+      PA_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
         --flavour "$flavour" --cases "$out/retry" --out "$out/rerun" --jobs 1 ${data:+--data "$data"} >"$out/retry.log" 2>&1
       sed -n "s/^FAIL \([^ :]*\).*/\1/p" "$out/retry.log" | sort >"$out/failing-again"
       # a retry that did not run every case counts as failing them all
@@ -110,6 +116,29 @@ for unit in $units; do
       status=1
     fi
     rm -rf "$out"
+}
+
+for unit in $units; do
+  case "$unit" in
+    game) suite=pa; dir=pa; flavour=game ;;
+    cgame) suite=pa-cgame; dir=pa; flavour=cgame ;;
+    game_windows) suite=pa-game-windows; dir=pa; flavour=game-windows ;;
+    engine) suite=at; dir=at; flavour=server ;;
+    client) suite=at-client; dir=at; flavour=client ;;
+    *) echo "ratchet: unknown unit $unit" >&2; exit 2 ;;
+  esac
+  for arch in $arches; do
+    judge "$unit" "$arch" "$suite" "$dir" "$flavour"
+    if [ "$dir" = pa ]; then
+      for pc in 53 64; do
+        judge "$unit" "$arch" "$suite-x87-pc$pc" pa "$flavour" "$pc" "$difftest/pa/cases-x87"
+      done
+      if [ "$unit" = cgame ] && [ "${arch%-windows}" != "$arch" ]; then
+        judge "$unit" "$arch" "$suite-pc53" pa "$flavour" 53
+      fi
+      # the per-frame functions of the same units
+      judge "$unit" "$arch" "bg-rest${suite#pa}" bg-rest "$flavour"
+    fi
   done
 done
 if [ -n "$data" ]; then why=""; else why=" (they read game data; none given: make test UO_DATA=DIR)"; fi

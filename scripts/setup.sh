@@ -2,8 +2,11 @@
 # setup.sh — makes sure the machine can build and test every target:
 #   * the Rust targets i686-unknown-linux-gnu, x86_64-pc-windows-gnu and
 #     i686-pc-windows-gnu (rustup);
+#   * the Rust target aarch64-unknown-linux-gnu, qemu-user, clang, lld and
+#     Debian's arm64 cross binutils and libraries (aarch64 builds and tests);
 #   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
 #     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
+#   * Neovim (neovim), whose LSP client tests `uoanim lsp`;
 #   * Wine's 32-bit support (wine32:i386, after `dpkg --add-architecture
 #     i386`), which is optional: Debian's i386 index is at times out of step
 #     with amd64's, so the install is retried, and when it still fails the
@@ -13,7 +16,7 @@
 # prints the one command to run.
 set -euo pipefail
 
-targets=(i686-unknown-linux-gnu x86_64-pc-windows-gnu i686-pc-windows-gnu)
+targets=(i686-unknown-linux-gnu x86_64-pc-windows-gnu i686-pc-windows-gnu aarch64-unknown-linux-gnu)
 installed=$(rustup target list --installed 2>/dev/null || true)
 for t in "${targets[@]}"; do
   if ! grep -qx "$t" <<<"$installed"; then
@@ -31,6 +34,16 @@ gcc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || missing+=(gcc-multilib)
 command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
 command -v i686-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-i686)
 command -v wine >/dev/null || missing+=(wine wine64)
+# aarch64 Linux: qemu-user runs its tests; clang and lld link over the arm64
+# cross libraries (Debian's gcc-aarch64-linux-gnu conflicts with gcc-multilib)
+command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
+command -v clang >/dev/null || missing+=(clang)
+command -v ld.lld >/dev/null || missing+=(lld)
+command -v aarch64-linux-gnu-ld >/dev/null || missing+=(binutils-aarch64-linux-gnu)
+[ -e /usr/aarch64-linux-gnu/lib/crt1.o ] || missing+=(libc6-dev-arm64-cross)
+ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || missing+=(libgcc-12-dev-arm64-cross)
+# Neovim: its built-in LSP client drives the uoanim lsp test (make test-tool)
+command -v nvim >/dev/null || missing+=(neovim)
 
 as_root=""
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then as_root=yes; fi

@@ -30,7 +30,8 @@ use crate::abi::bg::{
     ANIM_COND_COUNT, BG_ANIM_CONDITION_VALUE_COUNT, BG_ANIM_MAX_ANIMATIONS, BG_ANIM_MAX_GLOBAL_SCRIPTS,
     BG_ANIM_MAX_LIST_ITEMS, BG_ANIM_MAX_SCRIPT_COMMANDS,
 };
-use crate::tree::names::{NameId, Names};
+use crate::lexis::{condition_key, scan_quoted, Spelled, UngetTwice, MAX_TOKEN_CHARS, MAX_TOKEN_LEN};
+use crate::names::{NameId, Names};
 use core::ffi::{c_char, CStr};
 use core::fmt::{self, Write as _};
 use core::marker::PhantomData;
@@ -250,17 +251,17 @@ impl<'a> TokenName<'a> {
     }
 
     /// The name is the first `kept` bytes of the quoted token whose opening
-    /// quote starts `source` ([`crate::com_parse::scan_quoted`]; the token
+    /// quote starts `source` ([`scan_quoted`]; the token
     /// may have lost trailing bytes since it was read). `kept` is at most
-    /// [`crate::com_parse::MAX_TOKEN_LEN`].
+    /// [`MAX_TOKEN_LEN`].
     pub fn quoted(source: &'a [u8], kept: usize) -> Self {
-        let kept = kept.min(crate::com_parse::MAX_TOKEN_LEN) as u16;
+        let kept = kept.min(MAX_TOKEN_LEN) as u16;
         Self { source, spelling: Spelling((Spelling::QUOTED << Spelling::FORM_SHIFT) | kept) }
     }
 
     /// The name is the condition key whose first token starts `source`
     /// (`BG_ParseConditionBits` builds it from several tokens:
-    /// [`crate::script::parser::condition_key`]).
+    /// [`condition_key`]).
     pub const fn key(source: &'a [u8]) -> Self {
         Self { source, spelling: Spelling(Spelling::KEY << Spelling::FORM_SHIFT) }
     }
@@ -271,23 +272,38 @@ impl<'a> TokenName<'a> {
 
     /// The name's bytes (`buffer` holds them when they have to be read
     /// again).
-    pub fn spell<'b>(&self, buffer: &'b mut [u8; crate::com_parse::MAX_TOKEN_CHARS]) -> &'b [u8]
+    pub fn spell<'b>(&self, buffer: &'b mut [u8; MAX_TOKEN_CHARS]) -> &'b [u8]
     where
         'a: 'b,
     {
         match self.spelling.form() {
             Spelling::QUOTED => {
-                let q = crate::com_parse::scan_quoted(self.source, 0, &mut buffer[..crate::com_parse::MAX_TOKEN_LEN]);
+                let q = scan_quoted(self.source, 0, &mut buffer[..MAX_TOKEN_LEN]);
                 &buffer[..q.len.min(self.spelling.kept())]
             }
             Spelling::KEY => {
                 let mut key = [0u8; 64];
-                let len = crate::script::parser::condition_key(self.source, &mut key);
+                let len = condition_key(self.source, &mut key);
                 buffer[..len].copy_from_slice(&key[..len]);
                 &buffer[..len]
             }
             _ => self.source,
         }
+    }
+}
+
+impl<'a> From<Spelled<'a>> for TokenName<'a> {
+    fn from(spelled: Spelled<'a>) -> Self {
+        match spelled {
+            Spelled::Plain(bytes) => Self::plain(bytes),
+            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
+        }
+    }
+}
+
+impl From<UngetTwice> for Failure<'_> {
+    fn from(e: UngetTwice) -> Self {
+        Failure::UngetTwice { line: e.line, session: e.session }
     }
 }
 
@@ -467,6 +483,18 @@ pub enum Failure<'a> {
     AnimIndexRange { index: i32, count: i32 },
     /// `\x15Could not find animation tree '<name>'` (`(null)` without one).
     NoAnimTree { name: Option<CText<'a>> },
+    /// `\x15<function>: invalid client number <client>` of the two
+    /// condition updaters (reconstruction guard; `state`: the player-state
+    /// one).
+    ConditionsClient { state: bool, client: i32 },
+    /// `\x15<function>: Vehicle type unknown: <type>` of the two condition
+    /// updaters.
+    VehicleType { state: bool, vehicle_type: i32 },
+    /// `\x15Player animation index out of range (<count>): <index>`
+    /// (`BG_SetNewAnimation`; the index prints as a signed int).
+    SlotRange { count: i32, index: i32 },
+    /// `death animation '<name>' is looping` (no marker).
+    DeathLooping { name: &'a [u8] },
 
     // ---- animation trees (engine, client) ----------------------------------
     /// `CompileError(source_pos, message)` (no marker).
@@ -495,6 +523,11 @@ pub enum Failure<'a> {
     /// `\x15duplicate specification of animation sync in '<tree>', <depth>
     /// nodes above '<leaf>'`.
     DuplicateSync { tree: CText<'a>, depth: i32, leaf: CText<'a> },
+}
+
+/// The condition updater a failure names.
+fn conditions_function(state: bool) -> &'static str {
+    if state { "BG_AnimUpdatePlayerStateConditions" } else { "BG_AnimPlayerConditions" }
 }
 
 /// Which engine function a failure is raised through, with its first
@@ -527,6 +560,31 @@ impl<'a> Failure<'a> {
         }
     }
 
+    /// Whether the game module's Windows build (`-DWINDOWS_BEHAVIOR`, the
+    /// game_windows unit) raises the failure through `G_Error("%s", text)`,
+    /// which takes no level, instead of `Com_Error`: the parser's
+    /// diagnostics (`BG_AnimParseError`), the tokenizer's fatal errors and
+    /// the index errors of the game module's bindings, and the per-frame
+    /// functions' vehicle-type, slot-range and death-loop errors. The errors the shared
+    /// files raise directly (`BG_FindAnimTree`, `BG_AnimationForString`,
+    /// `BG_UpdateConditionValue`, `BG_FirstValidItem`, the script load) stay
+    /// `Com_Error` in that build too.
+    pub fn through_game_error(&self) -> bool {
+        matches!(
+            self,
+            Failure::AnimParse { .. }
+                | Failure::RuntimeCount { .. }
+                | Failure::UngetTwice { .. }
+                | Failure::SessionOverflow
+                | Failure::NullDataPointer
+                | Failure::AnimationForIndex
+                | Failure::AnimIndexRange { .. }
+                | Failure::VehicleType { .. }
+                | Failure::SlotRange { .. }
+                | Failure::DeathLooping { .. }
+        )
+    }
+
     /// Appends the failure's text to `out` (cut at the text's capacity, as
     /// the original's buffers cut it). `names` is the animation-tree
     /// module's table, for the failures that name one of its names (an
@@ -543,7 +601,7 @@ impl<'a> Failure<'a> {
                     let _ = write!(out, "{limit})");
                 }
                 if let Some(after) = after {
-                    let mut buffer = [0u8; crate::com_parse::MAX_TOKEN_CHARS];
+                    let mut buffer = [0u8; MAX_TOKEN_CHARS];
                     out.push(TokenName::from_parts(source, spelling).spell(&mut buffer));
                     out.push(after);
                 }
@@ -584,6 +642,16 @@ impl<'a> Failure<'a> {
             Failure::NoAnimTree { name } => {
                 push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
             }
+            Failure::ConditionsClient { state, client } => {
+                let _ = write!(out, "\x15{}: invalid client number {client}", conditions_function(state));
+            }
+            Failure::VehicleType { state, vehicle_type } => {
+                let _ = write!(out, "\x15{}: Vehicle type unknown: {vehicle_type}", conditions_function(state));
+            }
+            Failure::SlotRange { count, index } => {
+                let _ = write!(out, "\x15Player animation index out of range ({count}): {index}");
+            }
+            Failure::DeathLooping { name } => push3(out, b"death animation '", name, b"' is looping"),
             Failure::Compile { message, .. } => out.push(message),
             Failure::TreeCount { capacity } => {
                 let _ = write!(out, "\x15maximum animation tree count exceeded ({capacity})");
@@ -729,5 +797,17 @@ mod tests {
         let nd = |in_code| Failure::NotDefined { name: 0, tree: 0, code_pos: 9, in_code };
         assert_eq!(nd(true).report(), Report::Compile2 { code_pos: 9 });
         assert_eq!(nd(false).report(), Report::Error { level: level::DROP });
+        // the Windows game build's G_Error: the parser's, the tokenizer's
+        // and the bindings' index errors; the shared files' own stay Com_Error
+        assert!(Failure::SessionOverflow.through_game_error());
+        assert!(Failure::UngetTwice { line: 1, session: b"" }.through_game_error());
+        assert!(Failure::AnimationForIndex.through_game_error());
+        assert!(Failure::AnimIndexRange { index: 1, count: 0 }.through_game_error());
+        assert!(Failure::RuntimeCount { count: 0, line: 0, path: None }.through_game_error());
+        assert!(!Failure::NoAnimTree { name: None }.through_game_error());
+        assert!(!Failure::NoAnimation { name: b"x" }.through_game_error());
+        assert!(!Failure::ScriptLoad { path: None }.through_game_error());
+        assert!(!Failure::UpdateClient { client: -1 }.through_game_error());
+        assert!(!Failure::FirstValidClient { client: -1 }.through_game_error());
     }
 }

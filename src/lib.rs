@@ -30,16 +30,31 @@ extern crate std;
 
 pub mod abi;
 pub mod action;
-mod asm;
 pub mod cell;
-pub mod com_parse;
+pub mod lexis;
 pub mod error;
 pub mod flavour;
 pub mod math;
+pub mod names;
 pub mod script;
 pub mod tree;
+pub(crate) mod x87_model;
+/// The x87 operations of the frame code (kept with the other ABI-forced
+/// routines in `src/ffi`; the safe core calls them through safe functions).
+#[path = "ffi/x87_arith.rs"]
+pub mod x87;
 
-#[cfg(any(feature = "game", feature = "cgame", feature = "engine", feature = "client"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;
+/// The x87 division of the engine flavour's length by the hardware, for the
+/// core's tests that compare it with the software path (the FFI layer
+/// itself is built only for a link unit).
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
+#[path = "ffi/x87_divide.rs"]
+pub(crate) mod ffi_x87;
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
+pub(crate) use ffi_x87::divide_pc64 as ffi_x87_divide;
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")))]
+pub(crate) use ffi::x87_divide::divide_pc64 as ffi_x87_divide;
 #[cfg(all(feature = "c-runtime", not(test)))]
 mod unit_runtime;

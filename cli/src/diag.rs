@@ -8,6 +8,8 @@ use std::io::Write;
 pub enum Severity {
     Error,
     Warning,
+    /// Information (what the check assumed), never a problem.
+    Note,
 }
 
 impl Severity {
@@ -15,6 +17,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -153,6 +156,50 @@ pub fn to_json(d: &Diagnostic) -> serde_json::Value {
         v["engine_text"] = json!(String::from_utf8_lossy(t));
     }
     v
+}
+
+/// A SARIF 2.1.0 log of one run: the rules (every code) and a result per
+/// diagnostic (1-based lines and columns as `check` counts them: bytes,
+/// which are code points in the game's ASCII files).
+pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str) -> serde_json::Value {
+    let level = |s: Severity| match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let rules: Vec<_> = codes
+        .iter()
+        .map(|(c, s)| json!({"id": c, "defaultConfiguration": {"level": level(*s)}, "helpUri": format!("docs/CHECK.md#{c}")}))
+        .collect();
+    let results: Vec<_> = diags
+        .iter()
+        .map(|d| {
+            let mut message = d.message.clone();
+            if let Some(n) = &d.note {
+                message = format!("{message}\nnote: {n}");
+            }
+            json!({
+                "ruleId": d.code,
+                "ruleIndex": codes.iter().position(|(c, _)| *c == d.code),
+                "level": level(d.severity),
+                "message": {"text": message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": d.file.replace('\\', "/")},
+                    "region": {"startLine": d.line, "startColumn": d.col, "endColumn": d.col + d.len}
+                }}],
+                "properties": {"engineFirst": d.engine_first}
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "uoanim", "version": version, "informationUri": "docs/CHECK.md", "rules": rules}},
+            "columnKind": "unicodeCodePoints",
+            "results": results
+        }]
+    })
 }
 
 /// Cuts the marker byte and the `": (path, line N)"` suffix off an engine

@@ -32,7 +32,9 @@ impl RuntimeEngine for Draw {
     fn sound_event(&mut self, _client_num: i32, _alias: *const core::ffi::c_char) {}
 }
 
-fn zeroed<T>() -> Box<T> {
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: plain-data C mirrors only (see script::zeroed).
     unsafe { Box::<T>::new_zeroed().assume_init() }
 }
@@ -107,8 +109,10 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
         index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
     };
 
-    let mut clients: Box<ClientInfos> = zeroed();
-    let mut ps: Box<playerState_t> = zeroed();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut clients: Box<ClientInfos> = unsafe { zeroed() };
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut ps: Box<playerState_t> = unsafe { zeroed() };
     let client = 0i32;
     let mut out = String::new();
 

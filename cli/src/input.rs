@@ -143,9 +143,10 @@ impl Inputs {
     /// `<archive>/<member>` in diagnostics).
     pub fn add_archive(&mut self, path: &Path) -> Result<(), String> {
         let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let archive = crate::archive::Archive::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut archive = crate::archive::Archive::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let members = std::mem::take(&mut archive.members);
         let mut weapons = Vec::new();
-        for m in &archive.members {
+        for m in &members {
             let lower = m.name.to_ascii_lowercase();
             let display = format!("{}/{}", path.display(), m.name);
             if lower == "mp/playeranim.script" {

@@ -13,7 +13,9 @@ pub mod archive;
 pub mod diag;
 pub mod explain;
 pub mod input;
+pub mod lsp;
 pub mod script;
+pub mod stock;
 pub mod trees;
 
 use diag::{Diagnostic, Severity};
@@ -30,7 +32,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("atr", Severity::Error),
     ("atr-animcheck", Severity::Warning),
     ("no-tree", Severity::Warning),
-    ("no-weapons", Severity::Warning),
+    ("no-weapons", Severity::Note),
     ("weapon-limit", Severity::Warning),
     ("unused-define", Severity::Warning),
     ("unreachable-block", Severity::Warning),
@@ -69,7 +71,12 @@ impl Report {
 /// and every tree. Codes in `allow` are left out (never the engine's first
 /// error).
 pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
-    let weapons: Vec<Vec<u8>> = inputs.weapons.clone().unwrap_or_default();
+    // No weapon list found or given: the stock United Offensive names.
+    let stock_weapons = inputs.weapons.is_none();
+    let weapons: Vec<Vec<u8>> = match &inputs.weapons {
+        Some(w) => w.clone(),
+        None => stock::UO_MP_WEAPONS.iter().map(|w| w.as_bytes().to_vec()).collect(),
+    };
     let class_names = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
     let classes: Vec<Option<usize>> = weapons
         .iter()
@@ -81,13 +88,13 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     let mut obs = None;
     let mut registrations: Vec<Vec<u8>> = Vec::new();
     if let Some(s) = &inputs.script {
-        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree };
+        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree, stock_weapons };
         let report = script::check_script(s, &setup, inputs.xanims.as_ref());
         diags.extend(report.diags);
         world = report.world;
         obs = report.obs;
         // The names pass 1 references (also when a later step fails).
-        let first = script::init(&s.text, &script::Setup { weapons: &weapons, classes: &classes, tree: None });
+        let first = script::init(&s.text, &script::Setup { weapons: &weapons, classes: &classes, tree: None, stock_weapons });
         registrations = first.obs.registrations.iter().map(|r| r.name.clone()).collect();
     }
     // The engine stops at the script's first error (the multiplayer tree
@@ -249,6 +256,24 @@ mod tests {
         let mut plain = Vec::new();
         diag::render_text(&d, Some(text), false, &mut plain).unwrap();
         assert_eq!(String::from_utf8(plain).unwrap(), "f:2:10: error[parse]: m\n");
+    }
+
+    #[test]
+    fn without_a_weapon_list_the_stock_names_are_assumed_with_a_note() {
+        let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons kar98k_mp, weaponclass rifle\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tweapons nope_mp\n\t\t{\n\t\t\tboth b\n\t\t}\n\t}\n}\n";
+        let inputs = Inputs {
+            script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+            ..Inputs::default()
+        };
+        let r = check(&inputs, &HashSet::new());
+        let note = r.diags.iter().find(|d| d.code == "no-weapons").expect("the note");
+        assert_eq!(note.severity, Severity::Note);
+        assert!(note.message.contains("63 stock United Offensive"), "{}", note.message);
+        let errors: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].message, "BG_IndexForString: unknown token 'nope_mp'");
+        assert_eq!(stock::UO_MP_WEAPONS.len(), 63);
+        assert!(stock::UO_MP_WEAPONS.windows(2).all(|w| w[0] < w[1]), "name order");
     }
 
     #[test]

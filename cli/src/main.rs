@@ -4,130 +4,151 @@ use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use uoanim_cli::diag::{render_text, to_json};
+use clap::{Parser, Subcommand, ValueEnum};
+use uoanim_cli::diag::{render_text, to_json, to_sarif};
 use uoanim_cli::explain::{explain, Query};
 use uoanim_cli::input::Inputs;
 
-const USAGE: &str = "\
-usage:
-  uoanim check [OPTIONS] [PATH]...
-  uoanim explain [PATH]... --state STATE (--movetype MOVE | --event EVENT | --statechange [FROM:]TO) [CONDITIONS]
+/// The engine's own parsers and runtime as a checker for Call of Duty:
+/// United Offensive `mp/playeranim.script` and `.atr` files.
+#[derive(Parser)]
+#[command(name = "uoanim", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-PATH: a game or mod directory (mp/playeranim.script, animtrees/, weapons/mp/,
-xanim/), or a single .script / .atr file; several are layered in order (a
-later file of the same role replaces an earlier one). Default: '.'.
+#[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once
+enum Command {
+    /// Check a mod: every error (the engine's first marked) and warning.
+    Check {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Print only the first error, exactly as the engine raises it.
+        #[arg(long)]
+        engine: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Leave out diagnostics with this code (repeatable; docs/CHECK.md).
+        #[arg(short = 'A', long = "allow", value_name = "CODE")]
+        allow: Vec<String>,
+    },
+    /// Walk the blocks the engine's runtime looks at for a query.
+    Explain {
+        #[command(flatten)]
+        input: InputArgs,
+        #[arg(long, default_value = "combat")]
+        state: String,
+        #[arg(long, value_name = "MOVE")]
+        movetype: Option<String>,
+        #[arg(long)]
+        event: Option<String>,
+        /// A state change: [FROM:]TO.
+        #[arg(long, value_name = "[FROM:]TO")]
+        statechange: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        weapon: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        weaponclass: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        mounted: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        vehicle: Option<String>,
+        #[arg(long = "vehicle-motion", value_name = "NAME")]
+        vehicle_motion: Option<String>,
+        #[arg(long = "weapon-position", value_name = "NAME")]
+        weapon_position: Option<String>,
+        #[arg(long, value_name = "NAME")]
+        strafing: Option<String>,
+        #[arg(long)]
+        crouching: bool,
+        #[arg(long)]
+        firing: bool,
+        #[arg(long)]
+        underhand: bool,
+    },
+    /// A Language Server Protocol server over stdio (for editors).
+    Lsp,
+}
 
-check options:
-  --engine            print only the first error, exactly as the engine raises it
-  --format text|json  json: one JSON object per line and diagnostic
-  -A CODE             leave out diagnostics with this code (repeatable; docs/CHECK.md)
-  --tree FILE         the multiplayer tree (default: multiplayer.atr of PATH)
-  --weapons DIR|FILE  a weapons/mp directory or a list of weapon names, one a line
+#[derive(clap::Args)]
+struct InputArgs {
+    /// Game or mod directories (mp/playeranim.script, animtrees/, weapons/mp/,
+    /// xanim/, .pk3/.iwd archives), or single .script / .atr files; layered in
+    /// order (a later file of the same role replaces an earlier one).
+    #[arg(value_name = "PATH", default_value = ".")]
+    paths: Vec<PathBuf>,
+    /// The multiplayer tree (default: multiplayer.atr of PATH).
+    #[arg(long, value_name = "FILE")]
+    tree: Option<PathBuf>,
+    /// A weapons/mp directory or a list of weapon names, one a line
+    /// (default: the weapon files found, else the stock UO names).
+    #[arg(long, value_name = "DIR|FILE")]
+    weapons: Option<PathBuf>,
+}
 
-explain conditions (any of): --weapon NAME  --weaponclass NAME  --mounted NAME
-  --vehicle NAME  --vehicle-motion NAME  --weapon-position NAME  --strafing NAME
-  --crouching  --firing  --underhand
-";
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    /// One JSON object per line and diagnostic.
+    Json,
+    /// SARIF 2.1.0, for code-scanning interfaces.
+    Sarif,
+}
 
 struct Args {
     command: String,
     paths: Vec<PathBuf>,
     engine: bool,
-    json: bool,
+    format: Format,
     allow: HashSet<String>,
     tree: Option<PathBuf>,
     weapons: Option<PathBuf>,
     query: Query,
 }
 
-fn parse_args(argv: Vec<String>) -> Result<Args, String> {
-    let mut it = argv.into_iter();
-    let command = it.next().ok_or_else(|| USAGE.to_string())?;
-    if command == "--help" || command == "-h" || command == "help" {
-        return Err(USAGE.to_string());
-    }
-    if command == "--version" || command == "-V" {
-        return Err(format!("uoanim {}", env!("CARGO_PKG_VERSION")));
-    }
-    if command != "check" && command != "explain" {
-        return Err(format!("unknown command '{command}'\n{USAGE}"));
-    }
-    let mut a = Args {
-        command,
-        paths: Vec::new(),
-        engine: false,
-        json: false,
-        allow: HashSet::new(),
-        tree: None,
-        weapons: None,
-        query: Query::default(),
-    };
-    let value = |it: &mut std::vec::IntoIter<String>, opt: &str| it.next().ok_or(format!("{opt} needs a value"));
-    while let Some(arg) = it.next() {
-        let cond = |name: &str| Some(name.to_string());
-        let as_condition = match arg.as_str() {
-            "--weapon" => cond("weapons"),
-            "--weaponclass" => cond("weaponclass"),
-            "--mounted" => cond("mounted"),
-            "--vehicle" => cond("vehicle"),
-            "--vehicle-motion" => cond("vehicle_motion"),
-            "--weapon-position" => cond("weapon_position"),
-            "--strafing" => cond("strafing"),
-            _ => None,
-        };
-        if let Some(c) = as_condition {
-            let v = value(&mut it, &arg)?;
-            a.query.conditions.push((c, v));
-            continue;
-        }
-        match arg.as_str() {
-            "--engine" => a.engine = true,
-            "--format" => match value(&mut it, &arg)?.as_str() {
-                "json" => a.json = true,
-                "text" => a.json = false,
-                other => return Err(format!("unknown format '{other}' (text or json)")),
-            },
-            "-A" | "--allow" => {
-                a.allow.insert(value(&mut it, &arg)?);
-            }
-            "--tree" => a.tree = Some(PathBuf::from(value(&mut it, &arg)?)),
-            "--weapons" => a.weapons = Some(PathBuf::from(value(&mut it, &arg)?)),
-            "--state" => a.query.state = Some(value(&mut it, &arg)?),
-            "--movetype" => a.query.movetype = Some(value(&mut it, &arg)?),
-            "--event" => a.query.event = Some(value(&mut it, &arg)?),
-            "--statechange" => {
-                let v = value(&mut it, &arg)?;
-                a.query.statechange = Some(match v.split_once(':') {
-                    Some((f, t)) => (f.to_string(), t.to_string()),
-                    None => (String::new(), v),
-                });
-            }
-            "--crouching" | "--firing" | "--underhand" => a.query.conditions.push((arg[2..].to_string(), "1".into())),
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            s if s.starts_with('-') && s.len() > 1 => {
-                if let Some(code) = s.strip_prefix("-A") {
-                    a.allow.insert(code.to_string());
-                } else {
-                    return Err(format!("unknown option '{s}'\n{USAGE}"));
+fn parse_args(cli: Cli) -> Result<Args, String> {
+    let (command, input, engine, format, allow, query) = match cli.command {
+        Command::Lsp => return Err("lsp".into()),
+        Command::Check { input, engine, format, allow } => ("check", input, engine, format, allow.into_iter().collect(), Query::default()),
+        Command::Explain {
+            input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand,
+        } => {
+            let mut q = Query { state: Some(state.clone()), movetype, event, ..Query::default() };
+            q.statechange = statechange.map(|v| match v.split_once(':') {
+                Some((f, t)) => (f.to_string(), t.to_string()),
+                None => (state.clone(), v),
+            });
+            let named = [
+                ("weapons", weapon),
+                ("weaponclass", weaponclass),
+                ("mounted", mounted),
+                ("vehicle", vehicle),
+                ("vehicle_motion", vehicle_motion),
+                ("weapon_position", weapon_position),
+                ("strafing", strafing),
+            ];
+            for (c, v) in named {
+                if let Some(v) = v {
+                    q.conditions.push((c.to_string(), v));
                 }
             }
-            _ => a.paths.push(PathBuf::from(arg)),
+            for (c, on) in [("crouching", crouching), ("firing", firing), ("underhand", underhand)] {
+                if on {
+                    q.conditions.push((c.to_string(), "1".into()));
+                }
+            }
+            ("explain", input, false, Format::Text, HashSet::new(), q)
         }
-    }
-    if let Some((from, _)) = &mut a.query.statechange {
-        if from.is_empty() {
-            *from = a.query.state.clone().unwrap_or_else(|| "combat".into());
-        }
-    }
-    for code in &a.allow {
+    };
+    for code in &allow {
         if !uoanim_cli::CODES.iter().any(|(c, _)| c == code) {
             return Err(format!("unknown code '{code}' for -A (see docs/CHECK.md)"));
         }
     }
-    if a.paths.is_empty() {
-        a.paths.push(PathBuf::from("."));
-    }
-    Ok(a)
+    Ok(Args { command: command.into(), paths: input.paths, engine, format, allow, tree: input.tree, weapons: input.weapons, query })
 }
 
 fn load(args: &Args) -> Result<Inputs, String> {
@@ -144,8 +165,8 @@ fn load(args: &Args) -> Result<Inputs, String> {
     Ok(inputs)
 }
 
-fn run() -> Result<ExitCode, String> {
-    let args = parse_args(std::env::args().skip(1).collect())?;
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let args = parse_args(cli)?;
     let inputs = load(&args)?;
     if inputs.script.is_none() && inputs.trees.is_empty() {
         return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")));
@@ -185,34 +206,46 @@ fn run() -> Result<ExitCode, String> {
     let source = |file: &str| -> Option<&[u8]> {
         inputs.script.iter().chain(inputs.trees.iter()).find(|f| f.display == file).map(|f| f.text.as_slice())
     };
+    if args.format == Format::Sarif {
+        let sarif = to_sarif(&report.diags, uoanim_cli::CODES, env!("CARGO_PKG_VERSION"));
+        writeln!(out, "{}", serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?).map_err(e)?;
+        return Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     for d in &report.diags {
-        if args.json {
+        if args.format == Format::Json {
             writeln!(out, "{}", to_json(d)).map_err(e)?;
         } else {
             render_text(d, source(&d.file), terminal, &mut out).map_err(e)?;
         }
     }
     out.flush().map_err(e)?;
-    if !args.json {
+    if args.format == Format::Text {
         let errors = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error).count();
-        let warnings = report.diags.len() - errors;
+        let warnings = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Warning).count();
         eprintln!("uoanim check: {errors} error(s), {warnings} warning(s)");
     }
     Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(code) => code,
-        Err(message) => {
-            let usage = message.starts_with("usage:") || message.starts_with("uoanim ");
-            if usage {
-                println!("{message}");
-                ExitCode::SUCCESS
-            } else {
-                eprintln!("uoanim: {message}");
+    let cli = Cli::parse();
+    if let Command::Lsp = cli.command {
+        let (conn, io) = lsp_server::Connection::stdio();
+        let r = uoanim_cli::lsp::serve(conn);
+        let _ = io.join();
+        return match r {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("uoanim lsp: {e}");
                 ExitCode::from(2)
             }
+        };
+    }
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("uoanim: {message}");
+            ExitCode::from(2)
         }
     }
 }

@@ -36,7 +36,10 @@ pub enum Stage {
 }
 
 /// A zeroed C mirror on the heap.
-fn zeroed<T>() -> Box<T> {
+///
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: used only for the plain-data C mirrors (integers, raw
     // pointers, unions of those), for which all-zero bits are valid.
     unsafe { Box::<T>::new_zeroed().assume_init() }
@@ -63,8 +66,10 @@ impl World {
     fn new(weapons: &[Vec<u8>]) -> World {
         let mut world = World {
             module: Box::new(ModuleData::INITIAL),
-            table: zeroed(),
-            runtime: zeroed(),
+            // SAFETY: a plain-data C mirror, valid all zero.
+            table: unsafe { zeroed() },
+            // SAFETY: a plain-data C mirror, valid all zero.
+            runtime: unsafe { zeroed() },
             count: 0,
             weapon_names: weapons.iter().map(|w| CString::new(w.clone()).unwrap_or_default()).collect(),
             sound_names: Vec::new(),
@@ -229,6 +234,8 @@ pub struct Setup<'a> {
     pub classes: &'a [Option<usize>],
     /// `multiplayer.atr`; None: a stand-in tree of the script's names.
     pub tree: Option<&'a SourceFile>,
+    /// `weapons` is the stock United Offensive list (no list was found).
+    pub stock_weapons: bool,
 }
 
 /// The names `BG_FindAnims` registers before pass 1.
@@ -296,7 +303,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             init.undefined = undefined;
             return init;
         }
-        if let Some(built) = addr.checked_sub(1).and_then(|i| tool.built.get(i)) {
+        if let Some(built) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)) {
             world.tree = built.clone();
             world.real_tree = true;
             for (i, record) in world.runtime[..count].iter_mut().enumerate() {
@@ -383,7 +390,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let mut clean: Option<Init> = None;
     for iteration in 0..200 {
         let tree = if tree_failed { None } else { setup.tree };
-        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree });
+        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree, stock_weapons: setup.stock_weapons });
         let Some(step) = run.failure else {
             clean = Some(run);
             break;
@@ -614,8 +621,12 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
             format!("{} weapons: a weapon past the 63rd has no bit in the two condition words (the C original writes past them)", setup.weapons.len()),
         ));
     }
-    if setup.weapons.is_empty() {
-        out.push(warn(script, 0, 1, "no-weapons", "no weapon list found: only the weapon 'none' is known (use --weapons DIR|FILE)".into()));
+    if setup.stock_weapons {
+        let mut d = warn(script, 0, 1, "no-weapons", format!("no weapon files found: the {} stock United Offensive multiplayer weapon names are assumed", setup.weapons.len()));
+        d.severity = Severity::Note;
+        out.push(d.with_note("a mod with weapons of its own: give them with --weapons DIR|FILE (a weapons/mp directory or a list, one name a line)"));
+    } else if setup.weapons.is_empty() {
+        out.push(warn(script, 0, 1, "no-weapons", "the weapon list is empty: only the weapon 'none' is known".into()));
     }
 
     // Unused defines, and defines that select nothing.

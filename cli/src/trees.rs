@@ -7,7 +7,7 @@ use crate::input::SourceFile;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use uoanim::error::{Failure, Outcome, Report};
-use uoanim::tree::names::{CName, Names};
+use uoanim::names::{CName, Names};
 use uoanim::tree::parse::{self, Class};
 use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use uoanim::tree::xanim::MissingAsset;
@@ -48,7 +48,7 @@ pub struct ToolTrees {
     pub files: HashMap<Vec<u8>, Vec<u8>>,
     pub built: Vec<BuiltTree>,
     /// Reference cells and the values the registry stored.
-    pub cells: HashMap<CellAddr, u32>,
+    pub cells: HashMap<usize, u32>,
 }
 
 impl ToolTrees {
@@ -57,7 +57,7 @@ impl ToolTrees {
     }
 
     fn node(&mut self, tree: TreeAddr, index: u16) -> Option<&mut BuiltNode> {
-        self.built.get_mut(tree.checked_sub(1)?)?.nodes.get_mut(usize::from(index))
+        self.built.get_mut(tree.addr().checked_sub(1)?)?.nodes.get_mut(usize::from(index))
     }
 }
 
@@ -81,7 +81,9 @@ impl TreeEngine for ToolTrees {
     fn clear_temp_memory_high(&mut self) {}
     fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
         self.built.push(BuiltTree { nodes: vec![BuiltNode::default(); node_count as usize] });
-        Ok(self.built.len())
+        // SAFETY: the tool's engine never dereferences a tree address (an
+        // index into `built`, from 1).
+        Ok(unsafe { TreeAddr::from_raw(self.built.len()) })
     }
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, _first: u16, _count: u16, _flags: u16) {
         if let Some(n) = self.node(tree, index) {
@@ -104,7 +106,7 @@ impl TreeEngine for ToolTrees {
         Ok(())
     }
     fn write_cell(&mut self, cell: CellAddr, value: u32) {
-        self.cells.insert(cell, value);
+        self.cells.insert(cell.addr(), value);
     }
     fn is_loaded_code_pos(&mut self, _cell: CellAddr) -> bool {
         false
@@ -136,7 +138,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     }
     let mut checksum = 0u32;
     let mut counts = [0i32; 2];
-    let mut row = Box::new([[0; TREE_SLOTS]; 2]);
+    let mut row = Box::new([[TreeAddr::NULL; TREE_SLOTS]; 2]);
     let mut g = Globals { slot: 0, checksum: &mut checksum, counts: &mut counts, trees: &mut row };
     trees.begin_load(&mut g);
     let mut outcome: Outcome<()> = Ok(());
@@ -149,7 +151,10 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
             TreeOp::Ref(tree, name) => {
                 let tree_c = CString::new(tree).unwrap_or_default();
                 let anim = CString::new(name.to_vec()).unwrap_or_default();
-                trees.find_anim(&mut tool, &mut g, &tree_c, &anim, i + 1, 0)
+                // SAFETY: the tool's engine never dereferences a cell (a
+                // number, the key of its value in `cells`).
+                let cell = unsafe { CellAddr::from_raw(i + 1) };
+                trees.find_anim(&mut tool, &mut g, &tree_c, &anim, cell, 0)
             }
         };
         if step.is_err() {
@@ -346,7 +351,7 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
 /// Nothing when that load fails (its errors are reported already).
 pub fn missing_assets(file: &SourceFile, assets: &std::collections::BTreeSet<Vec<u8>>) -> Vec<Diagnostic> {
     let (outcome, tool, addr) = load_tree(&file.name, &file.text, &[], true);
-    let Some(tree) = addr.checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
+    let Some(tree) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
         return Vec::new();
     };
     let mut seen = std::collections::HashSet::new();

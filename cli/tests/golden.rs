@@ -16,6 +16,12 @@ fn run(args: &[&str]) -> (String, i32) {
 }
 
 fn expect(file: &str, actual: &str) {
+    // On Windows the directory given and the file found in it are joined
+    // with '\\': the expected files have '/' (in JSON, an escaped '\\').
+    #[cfg(windows)]
+    let actual = if file.ends_with(".jsonl") { actual.replace("\\\\", "/") } else { actual.replace('\\', "/") };
+    #[cfg(windows)]
+    let actual = actual.as_str();
     let path = golden().join("expected").join(file);
     if std::env::var_os("UOANIM_BLESS").is_some() {
         std::fs::write(&path, actual).unwrap();
@@ -121,11 +127,50 @@ fn tree_and_weapons_options() {
     assert!(out.contains("unknown token 'kar98k_mp colt_mp'"));
     assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
     let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
-    assert!(out.contains("[no-tree]") && out.contains("[no-weapons]"), "{out}");
+    assert!(out.contains("[no-tree]") && out.contains("note[no-weapons]: no weapon files found: the 63 stock United Offensive"), "{out}");
+    // The stock names: the broken mod's own weapon 'kar98k_mp colt_mp' is
+    // still an error, stock weapons are not.
+    assert!(out.contains("unknown token 'kar98k_mp colt_mp'") && !out.contains("unknown token 'colt_mp'"), "{out}");
 }
 
 #[test]
 fn explain_refuses_a_script_that_does_not_load() {
     let (out, code) = run(&["explain", "broken", "--movetype", "idle"]);
     assert_eq!((out.as_str(), code), ("", 2));
+}
+
+#[test]
+fn sarif_is_a_sarif_2_1_0_log_of_the_same_diagnostics() {
+    let (jsonl, _) = run(&["check", "--format", "json", "broken"]);
+    let (out, code) = run(&["check", "--format", "sarif", "broken"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["version"], "2.1.0");
+    let run0 = &v["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "uoanim");
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), uoanim_cli::CODES.len());
+    let results = run0["results"].as_array().unwrap();
+    assert_eq!(results.len(), jsonl.lines().count());
+    for (r, line) in results.iter().zip(jsonl.lines()) {
+        let j: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["ruleId"], j["code"]);
+        assert_eq!(rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"], j["code"]);
+        assert_eq!(r["level"], j["severity"]);
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert_eq!((&region["startLine"], &region["startColumn"], &region["endColumn"]), (&j["line"], &j["column"], &j["end_column"]));
+        assert_eq!(r["properties"]["engineFirst"], j["engine_first"]);
+    }
+}
+
+#[test]
+fn help_and_version_are_conventional() {
+    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).arg("--version").output().unwrap();
+    assert_eq!((String::from_utf8(out.stdout).unwrap(), out.status.code()), (format!("uoanim {}\n", env!("CARGO_PKG_VERSION")), Some(0)));
+    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(help.contains("--format <FORMAT>") && help.contains("sarif") && help.contains("--weapons <DIR|FILE>"), "{help}");
+    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "--bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -5,7 +5,12 @@
 # $(LAYOUT_BG_C_SOURCES)` in build-mk/game.mk) and before the object lists
 # are computed from them:
 #
-#   UOANIM_UNIT := game                  # game | cgame | engine | client
+#   UOANIM_UNIT := game                  # game | game_windows | cgame | engine | client
+#
+# game is the game module with the Linux behaviour (the server rules);
+# game_windows the game module the client packages build with
+# CODUO_BEHAVIOR=windows, and every x86_64 Windows game module (game.mk's
+# windows-x86_64 rule passes -DWINDOWS_BEHAVIOR).
 #   UOANIM_LIBDIR := /path/to/uoanim/dist/x86_64   # or an install's lib dir
 #   include /path/to/uoanim/contrib/coduomp/uoanim.mk
 #
@@ -44,11 +49,13 @@ UOANIM_PLAYERANIM_REPLACED := $(addprefix src/bg/, \
 	bg_animation_finalize.c bg_animation_lookup.c bg_animation_script_data.c \
 	bg_animation_script_parser.c bg_animation_tree_lookup.c \
 	bg_parse_commands.c bg_parse_condition_bits.c bg_parse_conditions.c \
-	bg_init_weapon_strings.c bg_setup_anim_note_types.c bg_load_anim_for_index.c)
+	bg_init_weapon_strings.c bg_setup_anim_note_types.c bg_load_anim_for_index.c \
+	bg_animation_stance.c bg_animation_player_conditions.c \
+	bg_animation_controller_lerp.c bg_animation_slots.c)
 UOANIM_ANIMTREE_REPLACED := src/scripting/script_anim_runtime.c \
 	src/animation/xanim_tree.c src/animation/xanim_tree_queries.c
 
-ifeq ($(UOANIM_UNIT),game)
+ifneq ($(filter game game_windows,$(UOANIM_UNIT)),)
 UOANIM_REPLACED := $(UOANIM_PLAYERANIM_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_BG_C_SOURCES BG_SRCS
 UOANIM_LINK_VARS ?= SHARED_LIBS WINDOWS_LIBS
@@ -65,7 +72,7 @@ UOANIM_REPLACED := $(UOANIM_ANIMTREE_REPLACED)
 UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
 UOANIM_LINK_VARS ?= MINGW32_LIBS LDLIBS
 else
-$(error uoanim.mk: UOANIM_UNIT must be game, cgame, engine or client, not '$(UOANIM_UNIT)')
+$(error uoanim.mk: UOANIM_UNIT must be game, game_windows, cgame, engine or client, not '$(UOANIM_UNIT)')
 endif
 
 $(foreach v,$(UOANIM_SOURCE_VARS),$(eval $(v) := $(filter-out $(UOANIM_REPLACED),$($(v)))))

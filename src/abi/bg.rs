@@ -374,6 +374,31 @@ pub type bg_anim_sound_event_fn = Option<unsafe extern "C" fn(clientNum: c_int, 
 
 // ---- client_info_types.h ---------------------------------------------------
 
+/// `bg_anim_slot_t`: the legs or torso animation slot of a client.
+///
+/// `animationOffset` is the entry's address on i686 and its byte offset
+/// from `bgAnimStaticTable` on 64-bit targets (0: no animation either way).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct bg_anim_slot_t {
+    /// The controller angles and their state (not used by the slot code).
+    pub controlState: [u32; 4],
+    pub animationWord: u32,
+    pub animationOffset: u32,
+    pub blendTime: i32,
+    pub lastOrigin: [f32; 3],
+    pub animRate: f32,
+    pub lastUpdateTime: i32,
+}
+
+crate::assert_size!(bg_anim_slot_t, i686 = 0x30, x86_64 = 0x30);
+crate::assert_offset!(bg_anim_slot_t, animationWord, i686 = 0x10, x86_64 = 0x10);
+crate::assert_offset!(bg_anim_slot_t, animationOffset, i686 = 0x14, x86_64 = 0x14);
+crate::assert_offset!(bg_anim_slot_t, blendTime, i686 = 0x18, x86_64 = 0x18);
+crate::assert_offset!(bg_anim_slot_t, lastOrigin, i686 = 0x1c, x86_64 = 0x1c);
+crate::assert_offset!(bg_anim_slot_t, animRate, i686 = 0x28, x86_64 = 0x28);
+crate::assert_offset!(bg_anim_slot_t, lastUpdateTime, i686 = 0x2c, x86_64 = 0x2c);
+
 /// `clientInfo_t`: the shared client animation record (only the fields the
 /// module touches are named; the rest is opaque).
 #[repr(C)]
@@ -383,8 +408,18 @@ pub struct clientInfo_t {
     /// `moduleState` union: `pmType` in the game module, `active` in cgame.
     pub moduleState: i32,
     pub clientNum: i32,
-    /// name .. localTagOffset (+0x00c .. +0x468).
-    pub opaque00c: [u8; 0x45c],
+    /// name .. the controllers (+0x00c .. +0x380).
+    pub opaque00c: [u8; 0x374],
+    /// `bg_anim_slot_t legs, torso` (`legsYawAngle` .. +0x3e0).
+    pub slots: [bg_anim_slot_t; 2],
+    pub opaque3e0: [u8; 8],
+    /// `float viewPitch`.
+    pub viewPitch: f32,
+    pub opaque3ec: [u8; 0x14],
+    pub gunHandLeft: i32,
+    pub dobjNeedsUpdate: i32,
+    /// .. localTagOffset (+0x408 .. +0x468).
+    pub opaque408: [u8; 0x60],
     /// `uint32_t conditionWords[ANIM_COND_COUNT][2]`.
     pub conditionWords: [[u32; BG_ANIM_CONDITION_WORD_COUNT]; ANIM_COND_COUNT],
     pub animTransitionTime: i32,
@@ -399,6 +434,10 @@ crate::assert_size!(clientInfo_t, i686 = 0x4d0, x86_64 = 0x4d8);
 crate::assert_offset!(clientInfo_t, infoValid, i686 = 0, x86_64 = 0);
 crate::assert_offset!(clientInfo_t, moduleState, i686 = 4, x86_64 = 4);
 crate::assert_offset!(clientInfo_t, clientNum, i686 = 8, x86_64 = 8);
+crate::assert_offset!(clientInfo_t, slots, i686 = 0x380, x86_64 = 0x380);
+crate::assert_offset!(clientInfo_t, viewPitch, i686 = 0x3e8, x86_64 = 0x3e8);
+crate::assert_offset!(clientInfo_t, gunHandLeft, i686 = 0x400, x86_64 = 0x400);
+crate::assert_offset!(clientInfo_t, dobjNeedsUpdate, i686 = 0x404, x86_64 = 0x404);
 crate::assert_offset!(clientInfo_t, conditionWords, i686 = 0x468, x86_64 = 0x468);
 crate::assert_offset!(clientInfo_t, animTransitionTime, i686 = 0x4c0, x86_64 = 0x4c0);
 crate::assert_offset!(clientInfo_t, animTree, i686 = 0x4c4, x86_64 = 0x4c8);
@@ -447,14 +486,25 @@ crate::assert_size!(bgs_t, i686 = 0xbaef4, x86_64 = 0xf33d0);
 pub struct playerState_t {
     pub commandTime: i32,
     pub pmType: i32,
-    pub opaque008: [u8; 0x68],
+    pub bobCycle: i32,
+    pub playerStateFlags: u32,
+    pub opaque010: [u8; 0x60],
     pub legsTimer: i32,
     pub legsAnim: i32,
     pub torsoTimer: i32,
     pub torsoAnim: i32,
-    pub opaque080: [u8; 0x54],
+    pub opaque080: [u8; 4],
+    pub entityStateFlags: u32,
+    pub opaque088: [u8; 0x4c],
     pub psClientNum: i32,
-    pub opaque0d8: [u8; 0x442c],
+    pub currentWeapon: i32,
+    pub opaque0dc: [u8; 0xc],
+    pub viewAngles: [f32; 3],
+    pub opaque0f4: [u8; 0x520],
+    pub vehiclePosition: i32,
+    pub vehicleType: i32,
+    pub vehicleMotion: i32,
+    pub opaque620: [u8; 0x3ee4],
 }
 
 crate::assert_size!(playerState_t, i686 = 0x4504, x86_64 = 0x4504);
@@ -465,15 +515,81 @@ crate::assert_offset!(playerState_t, legsAnim, i686 = 0x74, x86_64 = 0x74);
 crate::assert_offset!(playerState_t, torsoTimer, i686 = 0x78, x86_64 = 0x78);
 crate::assert_offset!(playerState_t, torsoAnim, i686 = 0x7c, x86_64 = 0x7c);
 crate::assert_offset!(playerState_t, psClientNum, i686 = 0xd4, x86_64 = 0xd4);
+crate::assert_offset!(playerState_t, playerStateFlags, i686 = 0xc, x86_64 = 0xc);
+crate::assert_offset!(playerState_t, entityStateFlags, i686 = 0x84, x86_64 = 0x84);
+crate::assert_offset!(playerState_t, currentWeapon, i686 = 0xd8, x86_64 = 0xd8);
+crate::assert_offset!(playerState_t, viewAngles, i686 = 0xe8, x86_64 = 0xe8);
+crate::assert_offset!(playerState_t, vehiclePosition, i686 = 0x614, x86_64 = 0x614);
+crate::assert_offset!(playerState_t, vehicleType, i686 = 0x618, x86_64 = 0x618);
+crate::assert_offset!(playerState_t, vehicleMotion, i686 = 0x61c, x86_64 = 0x61c);
+
+/// `entityState_t` (pointer-free, 0xf4 bytes): only the fields the module
+/// uses are named.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct entityState_t {
+    pub number: i32,
+    pub eType: i32,
+    pub eFlags: u32,
+    /// `pos.trType .. pos.trDuration`.
+    pub opaque00c: [u8; 0xc],
+    /// `pos.trBase`.
+    pub trBase: [f32; 3],
+    pub opaque024: [u8; 0x64],
+    pub vehicleAnimState: i32,
+    pub opaque08c: [u8; 8],
+    pub clientNum: i32,
+    pub opaque098: [u8; 0x34],
+    pub weapon: i32,
+    pub legsAnim: i32,
+    pub opaque0d4: [u8; 0x20],
+}
+
+crate::assert_size!(entityState_t, i686 = 0xf4, x86_64 = 0xf4);
+crate::assert_offset!(entityState_t, eFlags, i686 = 8, x86_64 = 8);
+crate::assert_offset!(entityState_t, trBase, i686 = 0x18, x86_64 = 0x18);
+crate::assert_offset!(entityState_t, vehicleAnimState, i686 = 0x88, x86_64 = 0x88);
+crate::assert_offset!(entityState_t, clientNum, i686 = 0x94, x86_64 = 0x94);
+crate::assert_offset!(entityState_t, weapon, i686 = 0xcc, x86_64 = 0xcc);
+crate::assert_offset!(entityState_t, legsAnim, i686 = 0xd0, x86_64 = 0xd0);
+
+/// `usercmd_t`'s first two fields.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct usercmd_t {
+    pub commandTime: i32,
+    pub buttons: i32,
+}
+
+/// `pmove_t`'s first two fields (the module reads `ps` and
+/// `command.buttons`; the record is the engine's).
+#[repr(C)]
+pub struct pmove_t {
+    pub ps: *mut playerState_t,
+    pub command: usercmd_t,
+}
+
+crate::assert_offset!(pmove_t, command, i686 = 4, x86_64 = 8);
 
 // ---- bg_weapon.h -------------------------------------------------------------
 
-/// `weaponInfo_t`: only its first two fields (the module reads `pickupName`).
+/// `weaponInfo_t`: its head up to `weaponClass` (the module reads
+/// `pickupName` and `weaponClass`).
 #[repr(C)]
 pub struct weaponInfo_t {
     pub weaponIndex: i32,
     pub pickupName: *const c_char,
+    /// The other model and icon names.
+    pub names: [*const c_char; 4],
+    pub reserved: [u8; 4],
+    /// The animation names.
+    pub anims: [*const c_char; 23],
+    pub modeName: *const c_char,
+    pub weaponType: i32,
+    pub weaponClass: i32,
 }
+
+crate::assert_offset!(weaponInfo_t, weaponClass, i686 = 0x80, x86_64 = 0xfc);
 
 crate::assert_offset!(weaponInfo_t, weaponIndex, i686 = 0, x86_64 = 0);
 crate::assert_offset!(weaponInfo_t, pickupName, i686 = 4, x86_64 = 8);

@@ -12,7 +12,7 @@ use core::ptr;
 /// # Safety
 /// `p` is NULL or points to a NUL-terminated string that stays valid and
 /// unchanged for `'a` (for an export: the call).
-#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "engine", feature = "client")), allow(dead_code))]
+#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")), allow(dead_code))]
 pub(crate) unsafe fn c_str<'a>(p: *const c_char) -> Option<&'a CStr> {
     // SAFETY: forwarded contract.
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) })
@@ -36,7 +36,7 @@ pub(crate) unsafe fn c_str_or_empty<'a>(p: *const c_char) -> &'a CStr {
 /// `s` is NULL or points to memory readable up to its NUL or `max + 1`
 /// bytes, whichever comes first, that stays unchanged while the result is
 /// used.
-#[cfg_attr(not(any(feature = "game", feature = "cgame")), allow(dead_code))]
+#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows")), allow(dead_code))]
 pub(crate) unsafe fn c_str_bounded<'a>(s: *const c_char, max: usize) -> Option<&'a [u8]> {
     if s.is_null() {
         return None;
@@ -64,7 +64,7 @@ pub(crate) unsafe fn c_str_bounded<'a>(s: *const c_char, max: usize) -> Option<&
 ///
 /// # Safety
 /// `error` is NULL or valid for writes of `size` bytes.
-#[cfg_attr(not(any(feature = "game", feature = "cgame")), allow(dead_code))]
+#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows")), allow(dead_code))]
 pub(crate) unsafe fn write_c_str(error: *mut c_char, size: usize, message: &[u8]) {
     if error.is_null() || size == 0 {
         return;

@@ -70,15 +70,20 @@ fn raise_cold(failure: crate::error::Failure<'_>) -> ! {
 }
 
 pub(crate) mod arg;
+pub(crate) mod asm;
 pub(crate) mod statics;
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
+pub(crate) mod x87_divide;
 mod raise;
-#[cfg(any(feature = "game", feature = "cgame"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
+pub(crate) mod x87;
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 #[allow(unused_macros, unused_imports, dead_code)]
 pub(crate) mod varargs;
 
-#[cfg(any(feature = "game", feature = "cgame"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 mod playeranim;
-#[cfg(any(feature = "game", feature = "cgame"))]
+#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 mod action;
 #[cfg(any(feature = "engine", feature = "client"))]
 mod animtree;

@@ -12,6 +12,14 @@ extern "C" {
     fn Com_Error(code: c_int, format: *const c_char, ...) -> !;
 }
 
+// The game module's Windows build (upstream `bg_animation_services.h` and
+// `com_parse_error_binding.h` under `WINDOWS_BEHAVIOR`).
+#[cfg(feature = "game_windows")]
+extern "C" {
+    /// `void G_Error(const char *format, ...)` — no level; never returns.
+    fn G_Error(format: *const c_char, ...) -> !;
+}
+
 #[cfg(any(feature = "engine", feature = "client"))]
 extern "C" {
     /// `void CompileError(uint32_t sourcePos, const char *format, ...)` — never returns.
@@ -32,7 +40,7 @@ const PERCENT_S: &[u8] = b"%s\0";
 /// Single-threaded module contract; no export is running any more (the
 /// guard's closure has returned).
 #[cfg(any(feature = "engine", feature = "client"))]
-unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+unsafe fn unit_names<'a>() -> Option<&'a crate::names::Names> {
     // SAFETY: forwarded contract.
     Some(unsafe { super::animtree::names() })
 }
@@ -43,7 +51,7 @@ unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
 /// # Safety
 /// None needed; `unsafe` as the other units' version.
 #[cfg(not(any(feature = "engine", feature = "client")))]
-unsafe fn unit_names<'a>() -> Option<&'a crate::tree::names::Names> {
+unsafe fn unit_names<'a>() -> Option<&'a crate::names::Names> {
     None
 }
 
@@ -64,6 +72,11 @@ pub(super) unsafe fn raise(failure: Failure<'_>) -> ! {
     failure.write(unsafe { unit_names() }, text);
     let message = text.as_bytes_with_nul().as_ptr() as *const c_char;
     let format = PERCENT_S.as_ptr() as *const c_char;
+    #[cfg(feature = "game_windows")]
+    if failure.through_game_error() {
+        // SAFETY: "%s" with a NUL-terminated static buffer.
+        unsafe { G_Error(format, message) }
+    }
     match failure.report() {
         // SAFETY: "%s" with a NUL-terminated static buffer.
         Report::Error { level } => unsafe { Com_Error(level, format, message) },

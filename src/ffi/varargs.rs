@@ -57,20 +57,20 @@ macro_rules! variadic_trampoline {
         // follow the format on the stack; the va_list points at the first.
         #[cfg(target_arch = "x86")]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             // entry: esp = return address, [esp+4] = format, [esp+8] = first variadic
             "lea eax, [esp + 8]",
             "sub esp, 4",
             "push eax",
             "push dword ptr [esp + 12]",
-            concat!("call ", $crate::asm::c_name!($target)),
+            concat!("call ", $crate::ffi::asm::c_name!($target)),
             "add esp, 12",
             "ret",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
         );
         #[cfg(all(target_arch = "x86_64", not(windows)))]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             // frame: [rsp+0..24) va_list, [rsp+32..208) register save area
             "sub rsp, 216",
             "mov [rsp + 32], rdi",
@@ -101,7 +101,44 @@ macro_rules! variadic_trampoline {
             concat!("call ", $target),
             "add rsp, 216",
             "ret",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
+        );
+        // AAPCS64 (aarch64): the format is in x0, the variadic words in
+        // x1..x7 and the floating-point ones in q0..q7, the rest on the
+        // stack at entry sp. The register save areas and the five-word
+        // va_list (stack, gr_top, vr_top, gr_offs, vr_offs) are built in
+        // the frame; a va_list is passed by reference (it is over 16 bytes).
+        // frame from sp: [0..32) va_list, [32..160) q0..q7, [168..224) x1..x7
+        #[cfg(target_arch = "aarch64")]
+        core::arch::global_asm!(
+            $crate::ffi::asm::asm_function!($export),
+            "stp x29, x30, [sp, #-16]!",
+            "mov x29, sp",
+            "sub sp, sp, #224",
+            "stp x1, x2, [sp, #168]",
+            "stp x3, x4, [sp, #184]",
+            "stp x5, x6, [sp, #200]",
+            "str x7, [sp, #216]",
+            "stp q0, q1, [sp, #32]",
+            "stp q2, q3, [sp, #64]",
+            "stp q4, q5, [sp, #96]",
+            "stp q6, q7, [sp, #128]",
+            "add x9, x29, #16",
+            "str x9, [sp, #0]",
+            "add x9, sp, #224",
+            "str x9, [sp, #8]",
+            "add x9, sp, #160",
+            "str x9, [sp, #16]",
+            "mov w9, #-56",
+            "str w9, [sp, #24]",
+            "mov w9, #-128",
+            "str w9, [sp, #28]",
+            "mov x1, sp",
+            concat!("bl ", $target),
+            "mov sp, x29",
+            "ldp x29, x30, [sp], #16",
+            "ret",
+            $crate::ffi::asm::asm_function_end!($export),
         );
         // Microsoft x64: the format is in rcx, the first three variadic
         // words in rdx, r8, r9 (a float is passed in both registers), the
@@ -112,7 +149,7 @@ macro_rules! variadic_trampoline {
         // longjmp out of Com_Error unwinds through it.
         #[cfg(all(target_arch = "x86_64", windows))]
         core::arch::global_asm!(
-            $crate::asm::asm_function!($export),
+            $crate::ffi::asm::asm_function!($export),
             concat!(".seh_proc ", $export),
             // entry: [rsp] return address, [rsp+8..40) home slots of rcx..r9
             "mov [rsp + 16], rdx",
@@ -126,7 +163,7 @@ macro_rules! variadic_trampoline {
             "add rsp, 40",
             "ret",
             ".seh_endproc",
-            $crate::asm::asm_function_end!($export),
+            $crate::ffi::asm::asm_function_end!($export),
         );
     };
 }

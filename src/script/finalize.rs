@@ -12,143 +12,14 @@ use crate::error::Outcome;
 use crate::script::runtime::engine::FinalizeEngine;
 use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
+pub use crate::x87_model::Precision;
+use crate::x87_model as x87;
 
 /// Move speed floor of the original: durations below this many ms are raised.
 pub const MIN_ANIM_LENGTH_MS: i32 = 500;
 /// Scale of the move speed (units per second from a length in ms).
 pub const MOVE_SPEED_SCALE: i32 = 1000;
 
-/// Exact emulation of the few x87 extended-precision (64-bit significand,
-/// round-to-nearest-even) operations the move-speed computation performs.
-///
-/// Only non-negative finite values occur (sums of squares and their roots),
-/// so a value is a 64-bit significand and a binary exponent. The exponent
-/// range of the squares of binary32 values (2^-298 .. 2^259) lies far inside
-/// both the extended and the binary64 normal ranges, so no overflow,
-/// underflow or denormal handling is needed past the conversion from f32.
-pub(crate) mod x87 {
-    /// `mant * 2^exp`; `mant` has bit 63 set, or is 0 for the value zero.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub struct Ext {
-        pub mant: u64,
-        pub exp: i32,
-    }
-
-    impl Ext {
-        pub const ZERO: Ext = Ext { mant: 0, exp: 0 };
-
-        /// `(long double)v * (long double)v` for a finite binary32 `v`: the
-        /// product of two 24-bit significands has at most 48 bits, so it is
-        /// exact in extended precision.
-        pub fn square(v: f32) -> Ext {
-            let bits = v.to_bits() & 0x7fff_ffff;
-            let biased = (bits >> 23) as i32;
-            let fraction = u64::from(bits & 0x7f_ffff);
-            let (m, e) = if biased == 0 { (fraction, -149) } else { (fraction | 0x80_0000, biased - 150) };
-            if m == 0 {
-                return Ext::ZERO;
-            }
-            let sq = m * m;
-            let shift = sq.leading_zeros();
-            Ext { mant: sq << shift, exp: 2 * e - shift as i32 }
-        }
-
-        /// x87 `FADD` of two non-negative values, rounded to nearest even.
-        pub fn add(self, other: Ext) -> Ext {
-            if self.mant == 0 {
-                return other;
-            }
-            if other.mant == 0 {
-                return self;
-            }
-            let (hi, lo) = if self.exp >= other.exp { (self, other) } else { (other, self) };
-            // Work in units of 2^(hi.exp - 63): hi's significand sits at bits 63..126.
-            let distance = (hi.exp - lo.exp) as u32;
-            let big = u128::from(hi.mant) << 63;
-            let lo_wide = u128::from(lo.mant) << 63;
-            let (small, sticky) = if distance >= 127 {
-                (0u128, true)
-            } else {
-                let s = lo_wide >> distance;
-                (s, (s << distance) != lo_wide)
-            };
-            let sum = big + small; // < 2^128: both terms are < 2^127
-            let top = 127 - sum.leading_zeros(); // 126 or 127
-            let drop = top - 63;
-            let kept = (sum >> drop) as u64;
-            let rest = sum & ((1u128 << drop) - 1);
-            let half = 1u128 << (drop - 1);
-            let up = rest > half || (rest == half && (sticky || kept & 1 == 1));
-            let mut exp = hi.exp - 63 + drop as i32;
-            let (mut mant, carry) = kept.overflowing_add(u64::from(up));
-            if carry {
-                mant = 1 << 63;
-                exp += 1;
-            }
-            Ext { mant, exp }
-        }
-
-        /// x87 `FSQRT` at 64-bit precision (correctly rounded, nearest even).
-        pub fn sqrt(self) -> Ext {
-            if self.mant == 0 {
-                return Ext::ZERO;
-            }
-            // Scale the significand so that the remaining exponent is even and
-            // the integer root has exactly 64 bits.
-            let shift: u32 = if self.exp & 1 != 0 { 63 } else { 64 };
-            let n = u128::from(self.mant) << shift; // 2^126 <= n < 2^128
-            let root = n.isqrt(); // 2^63 <= root < 2^64
-            let rest = n - root * root;
-            // (root + 1/2)^2 = root^2 + root + 1/4 is never an integer: no ties.
-            let up = rest > root;
-            let mut exp = (self.exp - shift as i32) / 2;
-            let (mut mant, carry) = (root as u64).overflowing_add(u64::from(up));
-            if carry {
-                mant = 1 << 63;
-                exp += 1;
-            }
-            Ext { mant, exp }
-        }
-
-        /// Store to binary64 (`FST m64`), rounded to nearest even.
-        pub fn to_f64(self) -> f64 {
-            if self.mant == 0 {
-                return 0.0;
-            }
-            let kept = self.mant >> 11;
-            let rest = self.mant & 0x7ff;
-            let up = rest > 0x400 || (rest == 0x400 && kept & 1 == 1);
-            let m = kept + u64::from(up); // <= 2^53: exact as f64
-            scale_by_pow2(m as f64, self.exp + 11)
-        }
-
-        /// Truncation toward zero to an unsigned 64-bit integer when the value
-        /// is below 2^63, else `None` (the 64-bit integer-indefinite case).
-        pub fn trunc_below_2p63(self) -> Option<u64> {
-            if self.mant == 0 {
-                return Some(0);
-            }
-            if self.exp >= 0 {
-                return None; // >= 2^63
-            }
-            let shift = (-self.exp) as u32;
-            Some(if shift >= 64 { 0 } else { self.mant >> shift })
-        }
-    }
-
-    /// `value * 2^k`, exact for the magnitudes that occur here.
-    fn scale_by_pow2(mut value: f64, mut k: i32) -> f64 {
-        while k > 1000 {
-            value *= f64::from_bits(((1023 + 1000) as u64) << 52);
-            k -= 1000;
-        }
-        while k < -1000 {
-            value *= f64::from_bits(((1023 - 1000) as u64) << 52);
-            k += 1000;
-        }
-        value * f64::from_bits(((1023 + k) as u64) << 52)
-    }
-}
 
 /// Length of an animation's relative move delta as the original's integer
 /// `dist`, computed the way the given build of the original does.
@@ -162,7 +33,12 @@ pub(crate) mod x87 {
 ///   extended precision, then MSVC `_ftol2`: the low 32 bits of the 64-bit
 ///   truncation below 2^63, otherwise 0 (the low word of the 64-bit
 ///   indefinite), also for infinities and NaN.
-pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
+///
+/// Both sums, and the Windows path's root, are x87 arithmetic in the C
+/// original and follow the process's precision control `pc` (the live
+/// control word, which the client executable sets to 53 bits): each
+/// operation rounds to `pc`'s significand width.
+pub fn move_distance(behaviour: Behaviour, pc: x87::Precision, delta: [f32; 3]) -> i32 {
     use x87::Ext;
     let [x, y, z] = delta;
     let special = delta.iter().any(|v| !v.is_finite());
@@ -173,7 +49,7 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
                 // to the integer indefinite.
                 return i32::MIN;
             }
-            let sum = Ext::square(x).add(Ext::square(y)).add(Ext::square(z));
+            let sum = Ext::square_at(x, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(z, pc), pc);
             let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
             truncate_x87_i32(distance)
         }
@@ -181,8 +57,8 @@ pub fn move_distance(behaviour: Behaviour, delta: [f32; 3]) -> i32 {
             if special {
                 return 0;
             }
-            let sum = Ext::square(z).add(Ext::square(y)).add(Ext::square(x));
-            match sum.sqrt().trunc_below_2p63() {
+            let sum = Ext::square_at(z, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(x, pc), pc);
+            match sum.sqrt_at(pc).trunc_below_2p63() {
                 Some(value) => value as u32 as i32,
                 None => 0,
             }
@@ -327,7 +203,7 @@ pub fn rebuild_entries<E: FinalizeEngine>(
             let mut rotation = [0f32; 3];
             let mut movement = [0f32; 3];
             engine.rel_delta(tree_index, node, &mut rotation, &mut movement);
-            move_speed(move_distance(behaviour, movement), entry.duration)
+            move_speed(move_distance(behaviour, engine.x87_precision(), movement), entry.duration)
         } else {
             0
         };
@@ -377,14 +253,75 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
 #[cfg(test)]
 mod tests {
     use std::prelude::rust_2021::*;
-    use super::x87::Ext;
+    use crate::x87_model::Ext;
     use super::*;
 
     fn linux(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Linux, d)
+        move_distance(Behaviour::Linux, Precision::Extended, d)
     }
     fn windows(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Windows, d)
+        move_distance(Behaviour::Windows, Precision::Extended, d)
+    }
+
+    /// A positive normal binary64 value as an `Ext`.
+    fn ext_of_f64(v: f64) -> Ext {
+        let bits = v.to_bits();
+        let m = (bits & ((1 << 52) - 1)) | (1 << 52);
+        Ext { mant: m << 11, exp: ((bits >> 52) as i32) - 1075 - 11 }
+    }
+
+    #[test]
+    fn precision_control_rounds_like_ieee_at_53_and_24_bits() {
+        // at 53 bits an x87 sum or root of binary64 values is the binary64
+        // one (one rounding, nearest even); at 24 bits of binary32 values
+        // the binary32 one
+        let mut bits: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            bits
+        };
+        for _ in 0..50_000 {
+            let a = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 40) << 52)));
+            let b = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 60) << 52)));
+            let sum = ext_of_f64(a).add_at(ext_of_f64(b), Precision::Double);
+            assert_eq!(sum.to_f64(), a + b, "{a:e} + {b:e}");
+            assert_eq!(ext_of_f64(a).sqrt_at(Precision::Double).to_f64(), crate::math::sqrt_f64(a), "sqrt {a:e}");
+            let (x, y) = (a as f32, b as f32);
+            let single = ext_of_f64(f64::from(x)).add_at(ext_of_f64(f64::from(y)), Precision::Single);
+            assert_eq!(single.to_f64(), f64::from(x + y), "{x:e} + {y:e}");
+            assert_eq!(ext_of_f64(f64::from(x)).sqrt_at(Precision::Single).to_f64(), f64::from(crate::math::sqrt_f32(x)));
+            assert_eq!(Ext::square_at(x, Precision::Single).to_f64(), f64::from(x * x), "{x:e}^2");
+            assert_eq!(Ext::square_at(x, Precision::Double), Ext::square(x));
+            // 64 bits: as before
+            assert_eq!(ext_of_f64(a).add_at(ext_of_f64(b), Precision::Extended), ext_of_f64(a).add(ext_of_f64(b)));
+        }
+    }
+
+    #[test]
+    fn precision_control_field() {
+        assert_eq!(Precision::from_control_word(0x037f), Precision::Extended);
+        assert_eq!(Precision::from_control_word(0x027f), Precision::Double);
+        assert_eq!(Precision::from_control_word(0x007f), Precision::Single);
+        assert_eq!(Precision::from_control_word(0x017f), Precision::Extended); // reserved
+    }
+
+    #[test]
+    fn near_integer_distance_follows_the_precision() {
+        // (999.5, 31.618818, 0.0181764): a distance just below 1000 whose
+        // 53-bit sum rounds up to 10^6 (root 1000) where the 64-bit one
+        // stays below it (root 999.99..., truncated to 999); the Linux path
+        // stores the sum to binary64 either way
+        let d = [999.5f32, f32::from_bits(0x41fc_f357), f32::from_bits(0x3c94_e6ac)];
+        assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), 999);
+        assert_eq!(move_distance(Behaviour::Windows, Precision::Double, d), 1000);
+        assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), move_distance(Behaviour::Linux, Precision::Double, d));
+        // 24 bits: every operation rounds to binary32 (the defined result)
+        let single = move_distance(Behaviour::Windows, Precision::Single, d);
+        let (x, y, z) = (d[0], d[1], d[2]);
+        let sum = z * z + y * y + x * x;
+        assert_eq!(single, crate::math::sqrt_f32(sum) as i32);
     }
 
     #[test]
@@ -892,8 +829,8 @@ mod reference_tests {
     fn both_paths_match_the_c_reference_vectors() {
         for &(x, y, z, linux, windows) in X87_REFERENCE {
             let d = [f32::from_bits(x), f32::from_bits(y), f32::from_bits(z)];
-            assert_eq!(move_distance(Behaviour::Linux, d), linux, "linux {x:08x} {y:08x} {z:08x}");
-            assert_eq!(move_distance(Behaviour::Windows, d), windows, "windows {x:08x} {y:08x} {z:08x}");
+            assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), linux, "linux {x:08x} {y:08x} {z:08x}");
+            assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), windows, "windows {x:08x} {y:08x} {z:08x}");
         }
     }
 }
@@ -905,7 +842,9 @@ mod rebuild_tests {
     use crate::abi::common::XAnim;
     use core::ffi::CStr;
 
-    fn zeroed<T>() -> Box<T> {
+    /// # Safety
+    /// All-zero bytes are a valid `T` (a plain-data C mirror).
+    unsafe fn zeroed<T>() -> Box<T> {
         // SAFETY: only used for the C mirrors, for which all-zero is valid.
         unsafe { Box::<T>::new_zeroed().assume_init() }
     }
@@ -948,7 +887,8 @@ mod rebuild_tests {
     }
 
     fn registration(node: u16, name: &[u8], hash: i32) -> bg_runtime_animation_t {
-        let mut r = *zeroed::<bg_runtime_animation_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut r = *unsafe { zeroed::<bg_runtime_animation_t>() };
         r.anim.animIndex = node;
         r.hash = hash;
         copy_name(&mut r.name, name);
@@ -957,7 +897,8 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_follows_the_original() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         table.animTree.animTreeHandle = 0x40 as *mut XAnim;
         table.entries[3].blendTime = 250;
         let mut tree = Tree {
@@ -1019,7 +960,8 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_empty_and_oversized_trees() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         let mut tree = Tree { nodes: vec![], calls: vec![] };
         rebuild_entries(Behaviour::Linux, &mut table, &[], &mut tree).unwrap();
         assert_eq!(table.entryCount, 0);
@@ -1034,7 +976,8 @@ mod rebuild_tests {
 
     #[test]
     fn note_types_only_the_reload_list() {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         table.entryCount = 10;
         for e in table.entries.iter_mut() {
             e.usedByScript = 7;

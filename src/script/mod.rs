@@ -9,4 +9,4 @@ pub mod parser;
 pub mod session;
 pub mod tables;
 /// The crate's `Com_Parse` tokenizer, under the name the parser uses.
-pub use crate::com_parse as tokenizer;
+pub use crate::lexis as tokenizer;

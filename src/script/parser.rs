@@ -428,7 +428,7 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
 
     /// `BG_AnimParseError(message)` naming the current token.
     fn token_error(&self, message: ParseMessage) -> Failure<'t> {
-        self.ctx().error(message, self.tok.token_name())
+        self.ctx().error(message, TokenName::from(self.tok.spelled()))
     }
 
     /// `BG_IndexForString(current token, table, allowMissing)`.
@@ -847,11 +847,11 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
                     self.tok.strip_last();
                 }
                 if key_len > 0 {
-                    append_key(&mut key, &mut key_len, b" ");
+                    crate::lexis::append_key(&mut key, &mut key_len, b" ");
                 } else {
                     key_start = self.tok.token_pos();
                 }
-                append_key(&mut key, &mut key_len, self.tok.token());
+                crate::lexis::append_key(&mut key, &mut key_len, self.tok.token());
             }
             if !operator && !end_of_clause {
                 continue;
@@ -1144,7 +1144,7 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
             runtime => animation_index_named(
                 ctx,
                 self.tok.token(),
-                self.tok.token_name(),
+                TokenName::from(self.tok.spelled()),
                 &self.table.entries,
                 self.table.entryCount,
                 runtime,
@@ -1202,53 +1202,6 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
         }
         Ok(())
     }
-}
-
-fn append_key(key: &mut [u8; 64], len: &mut usize, text: &[u8]) {
-    // Q_strcat(key, 64, text): cut at 63 bytes. Quirk: bitmask keys longer
-    // than 63 bytes are silently truncated.
-    let room = 63usize.saturating_sub(*len);
-    let take = text.len().min(room);
-    key[*len..*len + take].copy_from_slice(&text[..take]);
-    *len += take;
-}
-
-/// The condition key [`ParseRun::parse_condition_bits`] builds from the
-/// tokens that start at the beginning of `source` (the first one is the
-/// key's first), read on-line again with the same rules: `none` is skipped,
-/// an operator, a lone `,` or the end of the line ends the key, a token
-/// ending with `,` is its last (without the comma); tokens are joined by a
-/// space and the key is cut at 63 bytes. Its length in `key`.
-///
-/// For the diagnostic that names a key the table does not know: the key
-/// itself is a local of the parse, the text it was read from is not.
-pub fn condition_key(source: &[u8], key: &mut [u8; 64]) -> usize {
-    let mut tok = Tokenizer::new(source);
-    let mut len = 0;
-    loop {
-        let token = tok.read(false);
-        if token.is_empty() || is(token, b",") {
-            break;
-        }
-        if is(token, b"none") {
-            continue;
-        }
-        if is(token, b"none,") || is(token, b"NOT") || is(token, b"MINUS") || is(token, b"AND") {
-            break;
-        }
-        let last = token.last() == Some(&b',');
-        if last {
-            tok.strip_last();
-        }
-        if len > 0 {
-            append_key(key, &mut len, b" ");
-        }
-        append_key(key, &mut len, tok.token());
-        if last {
-            break;
-        }
-    }
-    len
 }
 
 fn clear_list(list: &mut bg_anim_script_list_t) {

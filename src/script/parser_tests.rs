@@ -73,7 +73,9 @@ struct Harness {
     text: &'static [u8],
 }
 
-fn zeroed<T>() -> Box<T> {
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: all the table types are plain integers and raw pointers, for
     // which all-zero is valid.
     unsafe { Box::<T>::new_zeroed().assume_init() }
@@ -85,15 +87,18 @@ impl Harness {
     }
 
     fn with_weapons(script: &[u8], weapons: usize) -> Self {
-        let mut data: Box<ModuleData> = zeroed();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut data: Box<ModuleData> = unsafe { zeroed() };
         *data = ModuleData::INITIAL;
         let mut text = script.to_vec();
         text.push(0);
         let text: &'static [u8] = Vec::leak(text);
         Self {
             data,
-            table: zeroed(),
-            runtime: zeroed(),
+            // SAFETY: a plain-data C mirror, valid all zero.
+            table: unsafe { zeroed() },
+            // SAFETY: a plain-data C mirror, valid all zero.
+            runtime: unsafe { zeroed() },
             count: 0,
             engine: Mock {
                 names: Vec::new(),

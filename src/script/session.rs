@@ -704,7 +704,9 @@ mod tests {
     use std::boxed::Box;
     use std::ffi::CString;
 
-    fn zeroed<T>() -> Box<T> {
+    /// # Safety
+    /// All-zero bytes are a valid `T` (a plain-data C mirror).
+    unsafe fn zeroed<T>() -> Box<T> {
         // SAFETY: plain C mirrors (integers, raw pointers, unions of those),
         // for which all-zero bits are valid.
         unsafe { Box::<T>::new_zeroed().assume_init() }
@@ -748,16 +750,19 @@ mod tests {
 
     impl Fixture {
         fn new() -> Self {
-            let mut data: Box<ModuleData> = zeroed();
+            // SAFETY: a plain-data C mirror, valid all zero.
+            let mut data: Box<ModuleData> = unsafe { zeroed() };
             *data = ModuleData::INITIAL;
             Fixture {
                 data,
-                script: zeroed(),
+                // SAFETY: a plain-data C mirror, valid all zero.
+                script: unsafe { zeroed() },
                 loaded: 0,
                 path: initial::path,
                 sessions: 0,
                 outer: OuterSession::INITIAL,
-                scratch: zeroed(),
+                // SAFETY: a plain-data C mirror, valid all zero.
+                scratch: unsafe { zeroed() },
                 table: ptr::null_mut(),
                 runtime: ptr::null_mut(),
                 count: ptr::null_mut(),

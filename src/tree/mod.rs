@@ -2,7 +2,6 @@
 //! compact XAnim tree.
 
 pub mod module;
-pub mod names;
 pub mod parse;
 pub mod registry;
 pub mod xanim;

@@ -1,7 +1,7 @@
 //! The `.atr` parser: from text to the pruned tree of names.
 //!
 //! The grammar is line oriented (tokens as the crate's tokenizer,
-//! [`crate::com_parse`], cuts them): a name token starts a node; the rest of
+//! [`crate::lexis`], cuts them): a name token starts a node; the rest of
 //! *its* line decides what it is — nothing (a leaf, or a block whose `{`
 //! comes on a later line), a `:` token followed by properties up to
 //! the end of the line (then the next token must be `{`), or anything else (an
@@ -24,9 +24,9 @@
 //! The parser keeps its block stack in the state it is given (no recursion),
 //! so nesting depth is bounded by memory only.
 
-use super::names::{NameId, Names};
+use crate::names::{NameId, Names};
 use alloc::vec::Vec;
-use crate::com_parse::{classes, scan_quoted, skip_gap, token_end, Stop, MAX_TOKEN_LEN, NOT_IDENT, UPPER};
+use crate::lexis::{classes, scan_quoted, skip_gap, token_end, Stop, MAX_TOKEN_LEN, NOT_IDENT, UPPER};
 use crate::error::{Failure, Outcome};
 
 /// `loopsync` property.
@@ -75,13 +75,13 @@ pub struct Token {
     pub newline_before: bool,
 }
 
-pub use crate::com_parse::is_identifier;
+pub use crate::lexis::is_identifier;
 
 /// Cuts `text` (up to its first NUL) into tokens, ending with a
 /// [`Class::End`] token.
 ///
 /// One pass over the text with the steps of the crate's tokenizer
-/// ([`crate::com_parse`]): [`skip_gap`] before each token (never stopping
+/// ([`crate::lexis`]): [`skip_gap`] before each token (never stopping
 /// at a line break: the token records it, and a line break inside a block
 /// comment does not count, as for `Com_ParseOnLine`), then a quoted token
 /// ([`scan_quoted`]) or a run up to whitespace ([`token_end`]), at most

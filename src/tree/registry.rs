@@ -23,7 +23,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
-use super::names::{CName, NameId, Names};
+use crate::names::{CName, NameId, Names};
 use super::parse::{self, Frame, ParseContext, ParseTree, Token, NONE};
 use super::xanim::MissingAsset;
 use crate::error::{Failure, Name, Outcome};
@@ -50,10 +50,70 @@ struct CachedText {
     tokens: Vec<Token>,
 }
 
-/// Address of a built `XAnim` (opaque to the core; 0 is NULL).
-pub type TreeAddr = usize;
-/// Address of a 4-byte reference cell (opaque to the core).
-pub type CellAddr = usize;
+/// Address of a built `XAnim`, opaque to the core (which only stores it and
+/// hands it back to its [`TreeEngine`]); made only by the `unsafe`
+/// [`TreeAddr::from_raw`], so safe code cannot forge one:
+///
+/// ```compile_fail,E0133
+/// let forged = uoanim::tree::registry::TreeAddr::from_raw(0x1000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)] // the engine's `XAnim *` rows are viewed as rows of it
+pub struct TreeAddr(usize);
+
+impl TreeAddr {
+    /// No tree (the C NULL).
+    pub const NULL: Self = Self(0);
+
+    /// The address `addr`.
+    ///
+    /// # Safety
+    /// `addr` is 0 or a tree that every engine it is handed to may read and
+    /// write as the trees it builds (the FFI layer's engine: a block of
+    /// `XAnimAllocTree` of the load in progress, with its header and
+    /// `nodeCount` entries, that nothing else accesses while the registry
+    /// uses it). An engine that never dereferences it (a test's, a tool's)
+    /// may take any number.
+    pub const unsafe fn from_raw(addr: usize) -> Self {
+        Self(addr)
+    }
+
+    /// The address as a number.
+    pub const fn addr(self) -> usize {
+        self.0
+    }
+}
+
+/// Address of a 4-byte reference cell, opaque to the core; made only by the
+/// `unsafe` [`CellAddr::from_raw`], so safe code cannot forge one:
+///
+/// ```compile_fail,E0133
+/// let forged = uoanim::tree::registry::CellAddr::from_raw(0x1000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellAddr(usize);
+
+impl CellAddr {
+    /// No cell (the C NULL; never written).
+    pub const NULL: Self = Self(0);
+
+    /// The address `addr`.
+    ///
+    /// # Safety
+    /// `addr` is 0 or 4 bytes (any alignment) that every engine it is handed
+    /// to may write for as long as the registry keeps it queued (the FFI
+    /// layer's engine: the reference cell in script code the engine handed
+    /// over). An engine that never dereferences it (a test's, a tool's) may
+    /// take any number.
+    pub const unsafe fn from_raw(addr: usize) -> Self {
+        Self(addr)
+    }
+
+    /// The address as a number.
+    pub const fn addr(self) -> usize {
+        self.0
+    }
+}
 
 /// The engine services the registry uses (implemented by the FFI layer with
 /// the engine imports and the XAnim building functions; by a mock in tests).
@@ -328,7 +388,7 @@ impl AnimTrees {
         self.end_load();
         let r = Self::row_index(g.slot);
         g.counts[r] = 0;
-        g.trees[r][0] = 0;
+        g.trees[r][0] = TreeAddr::NULL;
     }
 
     /// The load boundary (the hook the engine's `Scr_BeginLoadAnimTrees` and
@@ -468,7 +528,7 @@ impl AnimTrees {
                 // (the C list is threaded through the cells); 64-bit builds
                 // keep the list aside and store 0.
                 let value = match self.cells.get(prev as usize) {
-                    Some(p) if links => p.addr as u32,
+                    Some(p) if links => p.addr.addr() as u32,
                     _ => 0,
                 };
                 entry.head = link;
@@ -530,8 +590,8 @@ impl AnimTrees {
     pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> TreeAddr {
         let name = self.intern_canonical(engine, filename);
         match self.root.get(&name) {
-            Some(&entry) => self.entries.get(entry as usize).and_then(|e| e.tree).unwrap_or(0),
-            None => 0,
+            Some(&entry) => self.entries.get(entry as usize).and_then(|e| e.tree).unwrap_or(TreeAddr::NULL),
+            None => TreeAddr::NULL,
         }
     }
 
@@ -582,7 +642,7 @@ impl AnimTrees {
         }
         let slot_index = tree_index as usize;
         let Some(refset) = entry.refset else {
-            g.trees[r][slot_index] = 0;
+            g.trees[r][slot_index] = TreeAddr::NULL;
             return Ok(());
         };
         let tree_name = entry.name;
@@ -604,7 +664,7 @@ impl AnimTrees {
             if self.root.get(&tree_name) == Some(&entry_id) {
                 self.root.remove(&tree_name);
             }
-            g.trees[r][slot_index] = 0;
+            g.trees[r][slot_index] = TreeAddr::NULL;
             return Ok(());
         };
         let cached = self.cache.entry(tree_name).or_default();
@@ -729,14 +789,14 @@ impl AnimTrees {
     fn check_defined(&self, refset: u32) -> Option<(CellAddr, NameId)> {
         let set = self.refsets.get(..self.refset_count)?.get(refset as usize)?;
         let entry = set.entries.iter().rev().find(|e| !e.resolved)?;
-        let cell = self.cells.get(entry.head as usize).map_or(0, |c| c.addr);
+        let cell = self.cells.get(entry.head as usize).map_or(CellAddr::NULL, |c| c.addr);
         Some((cell, entry.name))
     }
 
     fn undefined_failure(engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, tree: NameId) -> Failure<'static> {
         let loaded = engine.is_loaded_code_pos(cell);
         let developer = engine.is_developer_code_pos(cell);
-        Failure::NotDefined { name, tree, code_pos: cell, in_code: loaded || developer }
+        Failure::NotDefined { name, tree, code_pos: cell.addr(), in_code: loaded || developer }
     }
 
     /// `Scr_PrecacheAnimationTree`: loads every leaf's xanim, depth first,

@@ -1,7 +1,7 @@
 //! Tests of the animation-tree script side over a mock engine.
 
 use std::prelude::rust_2021::*;
-use super::names::CName;
+use crate::names::CName;
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
 use super::xanim::MissingAsset;
 use crate::error::{level, Outcome, Report};
@@ -33,7 +33,7 @@ struct Mock {
     xanims: Option<Vec<String>>,
     strings: Vec<Vec<u8>>,
     trees: Vec<MockTree>,
-    cells: HashMap<usize, u32>,
+    cells: HashMap<CellAddr, u32>,
     code_used: usize,
     dev_used: usize,
     c_used: usize,
@@ -55,7 +55,7 @@ impl Mock {
     }
 
     fn tree(&mut self, addr: TreeAddr) -> &mut MockTree {
-        &mut self.trees[addr - 1]
+        &mut self.trees[addr.addr() - 1]
     }
 }
 
@@ -97,7 +97,8 @@ impl TreeEngine for Mock {
     fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
         let name = String::from_utf8_lossy(tree_name.bytes()).into_owned() + ".atr";
         self.trees.push(MockTree { name, nodes: vec![MockNode::Unset; node_count as usize] });
-        Ok(self.trees.len())
+        // SAFETY: the mock never dereferences its tree addresses (indices).
+        Ok(unsafe { TreeAddr::from_raw(self.trees.len()) })
     }
 
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first: u16, count: u16, flags: u16) {
@@ -131,11 +132,11 @@ impl TreeEngine for Mock {
     }
 
     fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool {
-        (CODE_BASE..CODE_BASE + self.code_used).contains(&cell)
+        (CODE_BASE..CODE_BASE + self.code_used).contains(&cell.addr())
     }
 
     fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool {
-        (DEV_BASE..DEV_BASE + self.dev_used).contains(&cell)
+        (DEV_BASE..DEV_BASE + self.dev_used).contains(&cell.addr())
     }
 }
 
@@ -166,7 +167,7 @@ impl H {
     fn new() -> Self {
         let mut s = Box::new(AnimTrees::new());
         s.links_in_cells = false;
-        H { s, e: Mock::default(), checksum: 0, counts: [0; 2], row: Box::new([[0; TREE_SLOTS]; 2]), slot: 0, using: 0, active: 0, depth: 0 }
+        H { s, e: Mock::default(), checksum: 0, counts: [0; 2], row: Box::new([[TreeAddr::NULL; TREE_SLOTS]; 2]), slot: 0, using: 0, active: 0, depth: 0 }
     }
 
     fn file(&mut self, name: &str, text: &[u8]) -> &mut Self {
@@ -213,6 +214,8 @@ impl H {
                 C_BASE + self.e.c_used - 4
             }
         };
+        // SAFETY: the mock never dereferences its cell addresses (numbers).
+        let cell = unsafe { CellAddr::from_raw(cell) };
         self.e.cells.insert(cell, fill);
         cell
     }
@@ -255,7 +258,7 @@ impl H {
 
     fn tree(&mut self, name: &str) -> Option<&MockTree> {
         let addr = self.s.find_anim_tree(&mut self.e, &c(name));
-        (addr != 0).then(|| &self.e.trees[addr - 1])
+        (addr != TreeAddr::NULL).then(|| &self.e.trees[addr.addr() - 1])
     }
 
     /// Compact dump: one string per node.
@@ -498,10 +501,10 @@ fn reference_cells_on_64_bit_and_i386() {
         // (Quirk: on i386 a queued cell holds the previous cell's address).
         assert_eq!(h.dump("absent"), vec!["NULL"]);
         assert_eq!(h.cell(c1), 0);
-        assert_eq!(h.cell(c2), if links { c1 as u32 } else { 0 });
+        assert_eq!(h.cell(c2), if links { c1.addr() as u32 } else { 0 });
         assert_eq!(h.cell(c3), 0);
         assert_eq!(h.cell(c4), 0x0002_0001);
-        assert_eq!(h.cell(c5), if links { c2 as u32 } else { 0 });
+        assert_eq!(h.cell(c5), if links { c2.addr() as u32 } else { 0 });
     }
 }
 
@@ -515,7 +518,7 @@ fn undefined_references_are_reported_newest_first() {
     h.using("t", 1).unwrap();
     let cell = h.anim("nosuch");
     let text = b"animation 'nosuch' not defined in anim tree 't'".to_vec();
-    assert_eq!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos: cell }, text }));
+    assert_eq!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos: cell.addr() }, text }));
     // A C cell: Com_Error.
     let mut h = H::new();
     h.file("t.atr", b"walk\n");
@@ -530,7 +533,7 @@ fn undefined_references_are_reported_newest_first() {
     h.script_file();
     h.using("t", 1).unwrap();
     let cell = h.anim_in("gone", 3, Region::Dev).unwrap();
-    assert!(matches!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos }, .. }) if code_pos == cell));
+    assert!(matches!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos }, .. }) if code_pos == cell.addr()));
 }
 
 #[test]
@@ -767,7 +770,7 @@ fn session_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
     let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
     let mut source = text[..end].to_vec();
     source.push(0);
-    let mut tok = crate::com_parse::Tokenizer::new(&source);
+    let mut tok = crate::lexis::Tokenizer::new(&source);
     let mut out = Vec::new();
     loop {
         let t = tok.read(true).to_vec();
@@ -784,7 +787,7 @@ fn session_tokens(text: &[u8]) -> Vec<(u32, Vec<u8>, bool)> {
 /// steps, the end token, and each token's class, name and property.
 fn check_tokenizer(text: &[u8]) {
     use super::parse::{tokenize, Class};
-    let mut names = super::names::Names::new();
+    let mut names = crate::names::Names::new();
     let mut tokens = Vec::new();
     tokenize(text, &mut names, &mut tokens);
     let model = session_tokens(text);

@@ -46,7 +46,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 pub(crate) mod length;
-pub use length::{length_binary64, length_operands, LengthOperands};
+pub use length::{length_binary64, length_operands, x87_divide, Extended, LengthOperands};
 
 /// Parent flag: children are synchronised and looping (`loopsync`).
 pub const FLAG_SYNC_LOOPING: u16 = 1;
@@ -70,7 +70,33 @@ pub const NON_LEAF_ANIM_NAME: &CStr = c"<non-leaf anim>";
 pub const MISSING_NAME: &CStr = c"";
 
 /// The engine services the compact tree uses.
-pub trait XAnimEngine {
+///
+/// # Safety
+/// The core writes and later reads through what the methods return, so an
+/// implementation promises (as `GlobalAlloc` does for its blocks):
+///
+/// * [`get_xanim_data`](Self::get_xanim_data) returns NULL or an asset
+///   record as the module documentation states ("Tree memory"), valid and
+///   unchanged for as long as any tree that stores it is used;
+/// * [`call_tree_alloc`](Self::call_tree_alloc) returns NULL or a block of
+///   at least `size` bytes, writable, not used by anything else, valid for
+///   as long as the tree built in it is used (the default forwards to the
+///   engine's allocator callback, which promises that).
+///
+/// Safe code cannot implement the trait:
+///
+/// ```compile_fail,E0200
+/// use core::ffi::{c_void, CStr};
+/// use uoanim::abi::xanim::{fileData_t, script_anim_tree_alloc_t};
+/// struct Forged;
+/// impl uoanim::tree::xanim::XAnimEngine for Forged {
+///     fn get_xanim_data(&mut self, _: &CStr) -> *mut fileData_t { core::ptr::null_mut() }
+///     fn call_tree_alloc(&mut self, _: script_anim_tree_alloc_t, _: usize) -> *mut c_void {
+///         0x1000 as *mut c_void
+///     }
+/// }
+/// ```
+pub unsafe trait XAnimEngine {
     /// `FS_GetDataForFile("xanim", animName, "")`: the asset record, or NULL.
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t;
 
@@ -79,7 +105,7 @@ pub trait XAnimEngine {
     fn call_tree_alloc(&mut self, alloc: script_anim_tree_alloc_t, size: usize) -> *mut c_void {
         match alloc {
             // SAFETY: the callback is the engine's allocator, passed in by
-            // the engine with this C signature.
+            // the engine with this C signature (the trait's contract).
             Some(f) => unsafe { f(size) },
             None => core::ptr::null_mut(),
         }
@@ -105,67 +131,6 @@ pub struct XAnimMut<'a> {
     _tree: PhantomData<&'a mut XAnim>,
 }
 
-/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
-/// it is NULL: on x86 the pointer goes to rcx (ecx) and one `jrcxz`
-/// (`jecxz`) jumps on it, where a test and a conditional jump take two
-/// instructions. The queries test the asset pointers so, and on i386, where
-/// the tree pointer is loaded from the stack anyway, and on Microsoft x64,
-/// where it arrives in rcx, the tree.
-///
-/// The jump reaches 127 bytes: only for small functions, the query exports
-/// (and, in the tests, the query methods kept out of line). A use in a
-/// function whose miss path ends up farther away fails to assemble, so the
-/// builds that grow the code (without optimisation, with debug assertions,
-/// instrumented for fuzzing) test and jump as usual.
-#[cfg(all(target_arch = "x86_64", not(any(debug_assertions, fuzzing))))]
-macro_rules! non_null_or_return {
-    ($p:expr, $miss:expr) => {{
-        let p = $p;
-        // SAFETY: a jump on the register alone (no memory, stack or flags);
-        // the pointer goes in as an address, which the jump does not read.
-        unsafe {
-            core::arch::asm!(
-                "jrcxz {}",
-                label { return $miss; },
-                in("rcx") p as usize,
-                options(nomem, nostack, preserves_flags)
-            )
-        };
-        p
-    }};
-}
-/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
-/// it is NULL (see the x86_64 definition).
-#[cfg(all(target_arch = "x86", not(any(debug_assertions, fuzzing))))]
-macro_rules! non_null_or_return {
-    ($p:expr, $miss:expr) => {{
-        let p = $p;
-        // SAFETY: a jump on the register alone (no memory, stack or flags);
-        // the pointer goes in as an address, which the jump does not read.
-        unsafe {
-            core::arch::asm!(
-                "jecxz {}",
-                label { return $miss; },
-                in("ecx") p as usize,
-                options(nomem, nostack, preserves_flags)
-            )
-        };
-        p
-    }};
-}
-/// `$p` (a raw pointer), or `return $miss` from the enclosing function when
-/// it is NULL (other targets, and the builds above that grow the code).
-#[cfg(any(not(any(target_arch = "x86", target_arch = "x86_64")), debug_assertions, fuzzing))]
-macro_rules! non_null_or_return {
-    ($p:expr, $miss:expr) => {{
-        let p = $p;
-        if p.is_null() {
-            return $miss;
-        }
-        p
-    }};
-}
-
 impl<'a> XAnimHandle<'a> {
     /// A shared handle for `tree` (None for NULL).
     ///
@@ -176,28 +141,6 @@ impl<'a> XAnimHandle<'a> {
     #[inline(always)]
     pub unsafe fn from_raw(tree: *const XAnim) -> Option<Self> {
         NonNull::new(tree as *mut XAnim).map(|tree| Self { tree, _tree: PhantomData })
-    }
-
-    /// [`from_raw`](Self::from_raw) for the query exports: on i386 the
-    /// pointer comes from the stack into ecx and `jecxz` tests it, on
-    /// Microsoft x64 it arrives in rcx and `jrcxz` tests it
-    /// (`non_null_or_return!`, small functions only).
-    ///
-    /// # Safety
-    /// As for [`from_raw`](Self::from_raw).
-    #[inline(always)]
-    pub unsafe fn from_raw_for_query(tree: *const XAnim) -> Option<Self> {
-        #[cfg(any(target_arch = "x86", all(target_arch = "x86_64", windows)))]
-        {
-            let tree = non_null_or_return!(tree, None);
-            // SAFETY: not NULL (tested above).
-            Some(Self { tree: unsafe { NonNull::new_unchecked(tree as *mut XAnim) }, _tree: PhantomData })
-        }
-        #[cfg(not(any(target_arch = "x86", all(target_arch = "x86_64", windows))))]
-        // SAFETY: guaranteed by the caller.
-        unsafe {
-            Self::from_raw(tree)
-        }
     }
 
     /// The C pointer.
@@ -222,15 +165,15 @@ impl<'a> XAnimHandle<'a> {
     }
 
     /// The tree's entries.
+    #[inline(always)]
     pub fn entries(self) -> &'a [XAnimEntry] {
         let tree = self.tree.as_ptr();
-        // SAFETY: `nodeCount` initialised entries follow the header, not
-        // written during `'a` (constructor contract); the length is cut to
-        // what one object can span (`entry_slice_len`).
+        // SAFETY: `nodeCount` initialised entries follow the header in one
+        // allocated object (so they span at most `isize::MAX` bytes), not
+        // written during `'a` (constructor contract).
         unsafe {
             let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
-            let count = entry_slice_len((*tree).nodeCount, first as usize);
-            core::slice::from_raw_parts(first, count)
+            core::slice::from_raw_parts(first, (*tree).nodeCount as usize)
         }
     }
 
@@ -239,42 +182,16 @@ impl<'a> XAnimHandle<'a> {
         self.entries().get(index as usize).copied()
     }
 
-    /// The node at a query's `animIndex`, None outside the tree (one
-    /// unsigned compare: negative indices wrap to large ones).
-    ///
-    /// The entry's offset is computed as `(2 * index mod 2^32) * (size / 2)`:
-    /// on x86_64 one 32-bit add (which also zero-extends the index) and an
-    /// address scale of 8, where `index * 16` takes a zero-extension and a
-    /// shift. It is `index * size` for every index below 2^31; only a tree
-    /// of 2^31 nodes or more (32 GiB of entries; the engine writes nodes at
-    /// 16-bit indices only) answers a negative index, which is inside it as
-    /// an unsigned number, with node `animIndex + 2^31`, also inside it
-    /// (docs/DIVERGENCES.md).
+    /// The node at a query's `animIndex`, None outside the tree (a negative
+    /// index is a large unsigned one, outside every tree).
     #[inline(always)]
     fn entry_at(self, index: i32) -> Option<&'a XAnimEntry> {
-        let tree = self.tree.as_ptr();
-        let index = index as u32;
-        // SAFETY: the header is valid and `nodeCount` entries follow, not
-        // written during `'a` (constructor contract); the node read is
-        // `index` or `index - 2^31`, both below the checked count.
-        unsafe {
-            if index < (*tree).nodeCount {
-                let first = core::ptr::addr_of!((*tree).entries) as *const XAnimEntry;
-                let doubled = index.wrapping_add(index) as usize;
-                Some(&*first.byte_add(doubled * (core::mem::size_of::<XAnimEntry>() / 2)))
-            } else {
-                None
-            }
-        }
+        self.entries().get(index as u32 as usize)
     }
 
     /// Number of children of `index` (`XAnimGetNumChildren`); 0 outside the tree.
-    #[inline(always)]
     pub fn num_children(self, index: i32) -> i32 {
-        match self.entry_at(index) {
-            Some(e) => i32::from(e.childCount),
-            None => no_node(),
-        }
+        self.entry_at(index).map_or(0, |e| i32::from(e.childCount))
     }
 
     /// `firstChildIndex + childIndex` (`XAnimGetChildAt`); `childIndex`
@@ -282,7 +199,6 @@ impl<'a> XAnimHandle<'a> {
     ///
     /// Quirk: no child-range or leaf check, like the original: on a leaf it
     /// reads bits of the asset pointer.
-    #[inline(always)]
     pub fn child_at(self, index: i32, child_index: i32) -> i32 {
         match self.entry_at(index) {
             Some(e) => i32::from(parent_view(e).firstChildIndex).wrapping_add(child_index),
@@ -290,81 +206,55 @@ impl<'a> XAnimHandle<'a> {
         }
     }
 
-    /// `XAnimGetAnimName`: the leaf's asset name, or `"<non-leaf anim>"`.
-    ///
-    /// The constant names come from out-of-line functions, so the leaf
-    /// path needs no address of module data (on i386 that costs setting up
-    /// the GOT pointer on every call).
+    /// `XAnimGetAnimName`: the leaf's asset name, or `"<non-leaf anim>"`;
+    /// [`MISSING_NAME`] outside the tree or without asset.
     pub fn anim_name(self, index: i32) -> *const c_char {
-        Self::anim_name_of(Some(self), index)
-    }
-
-    /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
-    /// (Out of line in the tests, where `non_null_or_return!` must stay in
-    /// a small function.)
-    #[cfg_attr(not(test), inline(always))]
-    #[cfg_attr(test, inline(never))]
-    pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
-        let Some(tree) = tree else { return missing_name() };
-        match tree.entry_at(index) {
-            Some(e) => {
-                let (child_count, payload) = (e.childCount, payload_word(e));
-                if child_count != 0 {
-                    return non_leaf_name();
-                }
-                let asset = non_null_or_return!(payload as *const fileData_t, missing_name());
-                // SAFETY: a leaf's payload is NULL or a valid record
-                // (constructor contract), and it is not NULL.
-                unsafe { (*asset).name }
-            }
-            None => missing_name(),
+        match self.entry_at(index) {
+            Some(e) if e.childCount != 0 => NON_LEAF_ANIM_NAME.as_ptr(),
+            // SAFETY: a leaf's record is valid while the view lives
+            // (constructor contract).
+            Some(e) => leaf_asset(e).map_or(MISSING_NAME.as_ptr(), |asset| unsafe { asset.as_ref().name }),
+            None => MISSING_NAME.as_ptr(),
         }
     }
 
+    /// [`anim_name`](Self::anim_name), or [`MISSING_NAME`] without tree.
+    pub fn anim_name_of(tree: Option<Self>, index: i32) -> *const c_char {
+        tree.map_or(MISSING_NAME.as_ptr(), |tree| tree.anim_name(index))
+    }
+
     /// `XAnimHasTime`: leaf, or parent with a sync bit; 0 outside the tree.
-    #[inline(always)]
     pub fn has_time(self, index: i32) -> i32 {
         match self.entry_at(index) {
             Some(e) if e.childCount == 0 => 1,
-            // The parent's flags are the payload's low 16 bits.
-            Some(e) => i32::from(payload_word(e) as u16 & FLAG_SYNC_MASK != 0),
-            None => no_node(),
+            Some(e) => i32::from(parent_view(e).flags & FLAG_SYNC_MASK != 0),
+            None => 0,
         }
     }
 
     /// `XAnimIsPrimitive`: `childCount == 0`; 0 outside the tree.
-    #[inline(always)]
     pub fn is_primitive(self, index: i32) -> i32 {
-        match self.entry_at(index) {
-            Some(e) => i32::from(e.childCount == 0),
-            None => no_node(),
-        }
+        self.entry_at(index).map_or(0, |e| i32::from(e.childCount == 0))
     }
 
     /// `XAnimIsLooped`: parent: the looping sync bit; leaf: the asset's raw
-    /// `looped` byte. 0 outside the tree or without loaded asset. (Out of
-    /// line in the tests, as [`anim_name_of`](Self::anim_name_of).)
-    #[cfg_attr(not(test), inline(always))]
-    #[cfg_attr(test, inline(never))]
+    /// `looped` byte (quirk: a 2 stays 2). 0 outside the tree or without
+    /// loaded asset.
     pub fn is_looped(self, index: i32) -> i32 {
-        let Some(e) = self.entry_at(index) else { return no_node() };
-        if e.childCount != 0 {
-            return i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING);
+        match self.entry_at(index) {
+            Some(e) if e.childCount != 0 => i32::from(parent_view(e).flags & FLAG_SYNC_LOOPING),
+            // SAFETY: a leaf of this view's tree, which lives for `'a`.
+            Some(e) => unsafe { leaf_parts(e) }.map_or(0, |parts| i32::from(parts.looped)),
+            None => 0,
         }
-        // the asset pointer loaded straight into the register `jrcxz` tests
-        let asset = non_null_or_return!(payload_word(e) as *const fileData_t, no_node());
-        // SAFETY: a leaf's payload is NULL or a valid record whose parts
-        // are NULL or valid (constructor contract); neither is NULL here.
-        let parts = non_null_or_return!(unsafe { (*asset).data.xanimParts } as *const XAnimParts, no_node());
-        // Quirk: the leaf's byte is returned as is (a 2 stays 2).
-        // SAFETY: valid parts, not NULL (above).
-        i32::from(unsafe { (*parts).looped })
     }
-
     /// `XAnimNotetrackExists`: whether the leaf's asset has a note track
     /// named `notetrack`. 0 for parents, outside the tree, without asset.
     pub fn notetrack_exists(self, index: i32, notetrack: u16) -> i32 {
-        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(leaf_parts) else {
+        let Some(parts) = self.entry_at(index).filter(|e| e.childCount == 0).and_then(|e| {
+            // SAFETY: a leaf of this view's tree, which lives for `'a`.
+            unsafe { leaf_parts(e) }
+        }) else {
             return 0;
         };
         let mut track = parts.noteTracks;
@@ -439,49 +329,6 @@ fn entry_slice_len(node_count: u32, first: usize) -> usize {
     (node_count as usize).min(room)
 }
 
-/// `value`, which the optimiser cannot see through: an empty assembly
-/// statement takes it in a register and gives it back. The out-of-line
-/// functions below return their constant so, not folded into their callers
-/// as a constant, at no instruction (`black_box` goes through the stack).
-#[inline(always)]
-fn opaque(mut value: usize) -> usize {
-    // SAFETY: an empty statement; it only names the register.
-    unsafe { core::arch::asm!("/* {0} */", inout(reg) value, options(pure, nomem, nostack, preserves_flags)) };
-    value
-}
-
-/// [`NON_LEAF_ANIM_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
-#[inline(never)]
-fn non_leaf_name() -> *const c_char {
-    opaque(NON_LEAF_ANIM_NAME.as_ptr() as usize) as *const c_char
-}
-
-/// [`MISSING_NAME`] (out of line: see [`XAnimHandle::anim_name`]).
-#[cold]
-#[inline(never)]
-fn missing_name() -> *const c_char {
-    opaque(MISSING_NAME.as_ptr() as usize) as *const c_char
-}
-
-/// What an integer query returns where the original has no node or asset
-/// to read (no tree, index outside the tree, leaf without loaded asset): 0,
-/// out of line, so that the path that reads the node does not set up the
-/// register first.
-#[cold]
-#[inline(never)]
-pub fn no_node() -> i32 {
-    opaque(0) as i32
-}
-
-/// A node's payload as one word: the leaf's asset pointer, or the parent's
-/// flags and first child in its low 32 bits (x86 is little-endian).
-#[inline(always)]
-fn payload_word(entry: &XAnimEntry) -> usize {
-    // SAFETY: the payload's bytes are initialised (the contract's
-    // initialised entries); read as the pointer member, as an integer.
-    unsafe { entry.payload.leafAsset as usize }
-}
-
 /// The parent view of a node's payload (what the original reads for any
 /// node it treats as a parent).
 fn parent_view(entry: &XAnimEntry) -> XAnimParentPayload {
@@ -496,18 +343,26 @@ fn leaf_asset(entry: &XAnimEntry) -> Option<NonNull<fileData_t>> {
 }
 
 /// The leaf's loaded asset header, None without record or parts.
-fn leaf_parts<'a>(entry: &XAnimEntry) -> Option<&'a XAnimParts> {
+///
+/// # Safety
+/// `entry` is a leaf of a tree with a live view ([`XAnimHandle::from_raw`],
+/// [`XAnimMut::from_raw`]: its record is NULL or valid, with NULL or valid
+/// parts) that lives for `'a`.
+unsafe fn leaf_parts<'a>(entry: &XAnimEntry) -> Option<&'a XAnimParts> {
     let asset = leaf_asset(entry)?;
-    // SAFETY: a valid record whose parts are NULL or valid (handle contract).
+    // SAFETY: a valid record whose parts are NULL or valid (caller's contract).
     unsafe { asset.as_ref().data.xanimParts.as_ref() }
 }
 
 /// The leaf's asset name (`"(null)"` for a NULL name, as the engine's
-/// printf prints it; empty without record), for a diagnostic; assets are
-/// only read while a view of their tree lives (`'a`).
-fn leaf_name<'a>(entry: &XAnimEntry) -> CText<'a> {
+/// printf prints it; empty without record), for a diagnostic.
+///
+/// # Safety
+/// As for [`leaf_parts`]: assets are only read while a view of their tree
+/// lives (`'a`).
+unsafe fn leaf_name<'a>(entry: &XAnimEntry) -> CText<'a> {
     match leaf_asset(entry) {
-        // SAFETY: valid record with NULL or NUL-terminated name.
+        // SAFETY: valid record with NULL or NUL-terminated name (caller's contract).
         Some(asset) => unsafe { c_text(asset.as_ref().name) },
         None => CText::EMPTY,
     }
@@ -708,7 +563,9 @@ fn duplicate_sync<'a>(tree_name: CText<'a>, entries: &[XAnimEntry], index: u32) 
         cursor = entries.get(usize::from(parent_view(entry).firstChildIndex));
         if let Some(next) = cursor {
             if next.childCount == 0 {
-                leaf = leaf_name(next);
+                // SAFETY: a leaf of the tree whose view lives for `'a` (the
+                // caller's entries).
+                leaf = unsafe { leaf_name(next) };
                 break;
             }
         }

@@ -43,12 +43,6 @@ UNITS = {
                       "src/server/game/game_globals.c"],
         layout_var="LAYOUT_BG_C_SOURCES", copy_var="BG_SRCS", replaced_var="UOANIM_PLAYERANIM_REPLACED",
         kept={
-            "src/bg/bg_animation_controller_lerp.c": ["BG_LerpAngles", "BG_LerpOffset"],
-            "src/bg/bg_animation_player_conditions.c": ["BG_AnimPlayerConditions",
-                                                        "BG_AnimUpdatePlayerStateConditions"],
-            "src/bg/bg_animation_slots.c": ["BG_RunLerpFrameRate", "BG_SetNewAnimation",
-                                            "BG_PlayerAnimation_VerifyAnim"],
-            "src/bg/bg_animation_stance.c": ["BG_IsCrouchingAnim", "BG_IsProneAnim"],
             "src/bg/bg_player_animation.c": ["BG_PlayerAnimation"],
             "src/bg/bg_pmove_core.c": ["PmoveSingle"],
         },
@@ -77,6 +71,8 @@ UNITS["cgame"] = dict(UNITS["game"], module_var="CGAME_C_SOURCES",
                       module_files=["src/client/cgame/cg_players.c", "src/client/cgame/cg_syscalls.c",
                                     "src/client/cgame/cg_main.c"],
                       copy_var="CLIENT_SHARED_BG_C_SOURCES")
+# the game module as the client packages build it: the game module's layout
+UNITS["game_windows"] = dict(UNITS["game"])
 UNITS["client"] = dict(UNITS["engine"], module_var="CLIENT_ENGINE_C_SOURCES",
                        module_files=["src/client/engine/cl_cgame.c", "src/qcommon/com_memory.c",
                                      "src/client/engine/scripting/script_global_storage.c"],

@@ -5,7 +5,7 @@
 #   1. the unswapped build (all C files) links with -Wl,--no-undefined;
 #   2. the swapped build (uoanim.mk included) compiles none of the replaced
 #      files and links the unit:
-#      the link succeeds with -Wl,--no-undefined; game, cgame: the module
+#      the link succeeds with -Wl,--no-undefined; game, cgame, game_windows: the module
 #        defines every export of the unit; engine, client: the kept files
 #        define the engine's script-state storage (fifteen data symbols), the
 #        three load functions of script_compile_load.c (calling into the unit)
@@ -89,7 +89,7 @@ for unit in $units; do
     echo "contrib $arch $unit: the swapped build compiled replaced files: $built_replaced"; status=1
   fi
   case "$unit" in
-    game|cgame)
+    game|cgame|game_windows)
       if [ "$rc" != 0 ]; then
         echo "contrib $arch $unit: the swapped build does not link:"; tail -8 "$work/swapped.log"; status=1
       else

@@ -3,7 +3,7 @@
 
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::error::{Failure, Outcome};
-use crate::tree::names::CName;
+use crate::names::CName;
 use crate::tree::registry::{CellAddr, TreeAddr, TreeEngine};
 use crate::tree::xanim::{self as xtree, MissingAsset, XAnimMut};
 use alloc::vec::Vec;
@@ -28,12 +28,16 @@ pub struct Engine {
 
 /// Exclusive access, for one step of the build, to a tree this module
 /// allocated.
-fn tree_mut<'a>(tree: TreeAddr) -> Option<XAnimMut<'a>> {
+///
+/// # Safety
+/// The view is used only during the step (`'a` ends with it).
+unsafe fn tree_mut<'a>(tree: TreeAddr) -> Option<XAnimMut<'a>> {
     // SAFETY: `tree` is 0 or a tree `XAnimAllocTree` made for the load in
-    // progress (header and `nodeCount` entries of allocator memory), which
-    // only this module's build writes, one step at a time, while the engine
-    // waits for the load to return.
-    unsafe { XAnimMut::from_raw(tree as *mut XAnim) }
+    // progress (header and `nodeCount` entries of allocator memory; the
+    // contract of `TreeAddr::from_raw`), which only this module's build
+    // writes, one step at a time, while the engine waits for the load to
+    // return; the caller keeps the view to the step.
+    unsafe { XAnimMut::from_raw(tree.addr() as *mut XAnim) }
 }
 
 /// A module name as the C string it is.
@@ -84,20 +88,23 @@ impl TreeEngine for Engine {
             }
         };
         match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
-            Some(tree) => Ok(tree.as_ptr() as TreeAddr),
+            // SAFETY: the block `XAnimAllocTree` made for this load.
+            Some(tree) => Ok(unsafe { TreeAddr::from_raw(tree.as_ptr() as usize) }),
             // The original would write through NULL (docs/DIVERGENCES.md).
             None => Err(Failure::TreeAllocation),
         }
     }
 
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first_child: u16, child_count: u16, flags: u16) {
-        if let Some(mut tree) = tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        if let Some(mut tree) = unsafe { tree_mut(tree) } {
             xtree::set_parent_node(&mut tree, index, first_child, child_count, flags);
         }
     }
 
     fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
-        match tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        match unsafe { tree_mut(tree) } {
             Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::Engine, &mut tree, index, c_name(name)),
             None => Ok(()),
         }
@@ -112,7 +119,8 @@ impl TreeEngine for Engine {
     fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()> {
         // The failures name the tree's name and its assets' (engine memory
         // the engine keeps past the exported call that raises them).
-        match tree_mut(tree) {
+        // SAFETY: the view lives for this step.
+        match unsafe { tree_mut(tree) } {
             Some(mut tree) => xtree::setup_sync_nodes(&mut tree),
             None => Ok(()),
         }
@@ -121,22 +129,23 @@ impl TreeEngine for Engine {
     fn write_cell(&mut self, cell: CellAddr, value: u32) {
         // A NULL cell (the original writes through it) is not written
         // (docs/DIVERGENCES.md).
-        if cell == 0 {
+        if cell == CellAddr::NULL {
             return;
         }
         // SAFETY: the cell is the 4 bytes the engine handed over with the
-        // reference (possibly unaligned script code).
-        unsafe { core::ptr::write_unaligned(cell as *mut u32, value) }
+        // reference (possibly unaligned script code; the contract of
+        // `CellAddr::from_raw`).
+        unsafe { core::ptr::write_unaligned(cell.addr() as *mut u32, value) }
     }
 
     fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool {
         // SAFETY: plain engine query.
-        unsafe { ScriptCode_IsLoadedCodePos(cell as *const u8) != 0 }
+        unsafe { ScriptCode_IsLoadedCodePos(cell.addr() as *const u8) != 0 }
     }
 
     fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool {
         // SAFETY: plain engine query.
-        unsafe { Scr_IsInDeveloperOpcodeMemory(cell as *const u8) != 0 }
+        unsafe { Scr_IsInDeveloperOpcodeMemory(cell.addr() as *const u8) != 0 }
     }
 }
 

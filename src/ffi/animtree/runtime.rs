@@ -10,8 +10,8 @@ use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
 use crate::tree::module::Module;
-use crate::tree::names::Names;
-use crate::tree::registry::{AnimTrees, Globals, TreeAddr, TREE_SLOTS};
+use crate::names::Names;
+use crate::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TREE_SLOTS};
 use core::ffi::{c_char, c_void};
 
 /// Declares the engine-owned data symbols of `globals.rs` as imports.
@@ -150,8 +150,10 @@ unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeIndex: *
 /// `animRef` points to 4 writable bytes (any alignment).
 #[no_mangle]
 unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, sourcePos: u32) {
+    // SAFETY: the cell the engine hands over (contract above).
+    let cell = unsafe { CellAddr::from_raw(animRef as usize) };
     // SAFETY: module contract.
-    guard(|| unsafe { module() }.emit_animation(&mut Engine { alloc: None }, animRef as usize, animHandle, sourcePos))
+    guard(|| unsafe { module() }.emit_animation(&mut Engine { alloc: None }, cell, animHandle, sourcePos))
 }
 
 /// `Scr_FindAnim`: a C-side reference; `animRef` is filled at precache.
@@ -162,8 +164,10 @@ unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, so
 unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, animRef: *mut crate::abi::common::scr_anim_t) {
     // SAFETY: module contract; the caller's strings.
     let (tree_name, anim_name) = unsafe { (c_str_or_empty(treeName), c_str_or_empty(animName)) };
+    // SAFETY: the cell the engine hands over (contract above).
+    let cell = unsafe { CellAddr::from_raw(animRef as usize) };
     // SAFETY: module contract.
-    guard(|| unsafe { module() }.find_anim(&mut Engine { alloc: None }, tree_name, anim_name, animRef as usize))
+    guard(|| unsafe { module() }.find_anim(&mut Engine { alloc: None }, tree_name, anim_name, cell))
 }
 
 /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
@@ -187,7 +191,7 @@ unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: scri
 unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
     // SAFETY: module contract; the caller's string.
     let tree = unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) });
-    script_anim_tree_ref_t { tree: tree as *mut XAnim }
+    script_anim_tree_ref_t { tree: tree.addr() as *mut XAnim }
 }
 
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
@@ -199,7 +203,7 @@ unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tr
 #[no_mangle]
 unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
     // SAFETY: module contract; the caller's string.
-    unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }) as *mut XAnim
+    unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }).addr() as *mut XAnim
 }
 
 /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the hook the

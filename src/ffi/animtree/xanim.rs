@@ -24,7 +24,9 @@ use imports::{Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
 /// The engine, as the compact tree sees it.
 pub(crate) struct Engine;
 
-impl XAnimEngine for Engine {
+// SAFETY: the engine's asset records and allocators are what the trait
+// asks for (the engine's own contract with the original).
+unsafe impl XAnimEngine for Engine {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         // SAFETY: three NUL-terminated strings; the engine looks the asset up.
         unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) }
@@ -40,17 +42,6 @@ impl XAnimEngine for Engine {
 unsafe fn handle<'a>(tree: *mut XAnim) -> Option<XAnimHandle<'a>> {
     // SAFETY: guaranteed by the caller.
     unsafe { XAnimHandle::from_raw(tree) }
-}
-
-/// [`handle`] for a query export: a small function, in which the i386
-/// build tests the pointer with `jecxz` (`XAnimHandle::from_raw_for_query`).
-///
-/// # Safety
-/// As for [`handle`].
-#[inline(always)]
-unsafe fn query_handle<'a>(tree: *mut XAnim) -> Option<XAnimHandle<'a>> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { XAnimHandle::from_raw_for_query(tree) }
 }
 
 /// Exclusive access to an engine tree for one exported call.
@@ -274,10 +265,9 @@ unsafe extern "C" fn XAnimSetupSyncNodes(tree: *mut XAnim) {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
-    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.num_children(animIndex))
+    unsafe { handle(tree) }.map_or(0, |t| t.num_children(animIndex))
 }
 
 /// `int32_t XAnimGetChildAt(XAnim *tree, int32_t animIndex, int32_t childIndex)`
@@ -285,10 +275,9 @@ unsafe extern "C" fn XAnimGetNumChildren(tree: *mut XAnim, animIndex: i32) -> i3
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
-    unsafe { query_handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
+    unsafe { handle(tree) }.map_or(childIndex, |t| t.child_at(animIndex, childIndex))
 }
 
 /// `const char *XAnimGetAnimName(XAnim *tree, int32_t animIndex)`
@@ -296,10 +285,9 @@ unsafe extern "C" fn XAnimGetChildAt(tree: *mut XAnim, animIndex: i32, childInde
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimGetAnimName(tree: *mut XAnim, animIndex: i32) -> *const c_char {
     // SAFETY: engine tree by contract.
-    XAnimHandle::anim_name_of(unsafe { query_handle(tree) }, animIndex)
+    XAnimHandle::anim_name_of(unsafe { handle(tree) }, animIndex)
 }
 
 /// `XAnim *XAnimRuntimeTreeSourceTree(XAnimTree *runtimeTree)`
@@ -330,10 +318,9 @@ unsafe extern "C" fn XAnimGetAnimTreeSize(tree: *mut XAnim) -> i32 {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
-    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.has_time(animIndex))
+    unsafe { handle(tree) }.map_or(0, |t| t.has_time(animIndex))
 }
 
 /// `qboolean XAnimIsPrimitive(XAnim *tree, int32_t animIndex)`
@@ -341,10 +328,9 @@ unsafe extern "C" fn XAnimHasTime(tree: *mut XAnim, animIndex: i32) -> i32 {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
-    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_primitive(animIndex))
+    unsafe { handle(tree) }.map_or(0, |t| t.is_primitive(animIndex))
 }
 
 /// `qboolean XAnimIsLooped(XAnim *tree, int32_t animIndex)`
@@ -352,10 +338,9 @@ unsafe extern "C" fn XAnimIsPrimitive(tree: *mut XAnim, animIndex: i32) -> i32 {
 /// # Safety
 /// `tree` is NULL or an engine tree.
 #[no_mangle]
-#[inline(never)]
 unsafe extern "C" fn XAnimIsLooped(tree: *mut XAnim, animIndex: i32) -> i32 {
     // SAFETY: engine tree by contract.
-    unsafe { query_handle(tree) }.map_or_else(core_tree::no_node, |t| t.is_looped(animIndex))
+    unsafe { handle(tree) }.map_or(0, |t| t.is_looped(animIndex))
 }
 
 /// `qboolean XAnimNotetrackExists(XAnim *tree, int32_t animIndex, uint16_t notetrack)`
@@ -368,13 +353,47 @@ unsafe extern "C" fn XAnimNotetrackExists(tree: *mut XAnim, animIndex: i32, note
     unsafe { handle(tree) }.map_or(0, |t| t.notetrack_exists(animIndex, notetrack))
 }
 
-// `xanim_length_t XAnimGetLength(XAnim *tree, int32_t animIndex)`: the
-// flavour's assembly routine itself (crate::tree::xanim, module `length`),
-// which reads the node with the checks of the other queries and divides.
-// Engine: `long double` (st(0); x86_64 Windows: stored through the hidden
-// result pointer); client: `double` (st(0) on i386, xmm0 on x86_64).
-#[cfg(not(feature = "client"))]
-crate::tree::xanim::length::length_extended_routine!("XAnimGetLength");
-
+/// `double XAnimGetLength(XAnim *tree, int32_t animIndex)` (client
+/// flavour): the quotient rounded once to binary64. (Declared with the
+/// engine flavour's in the header's trailer, one type per flavour.)
+///
+/// cbindgen:ignore
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
 #[cfg(feature = "client")]
-crate::tree::xanim::length::length_binary64_routine!("XAnimGetLength");
+#[no_mangle]
+unsafe extern "C" fn XAnimGetLength(tree: *mut XAnim, animIndex: i32) -> f64 {
+    // SAFETY: engine tree by contract.
+    core_tree::length_binary64(core_tree::length_operands(unsafe { handle(tree) }, animIndex))
+}
+
+// `long double XAnimGetLength(XAnim *tree, int32_t animIndex)` (engine
+// flavour): an assembly routine per calling convention (module `length`)
+// around `length_operands` below.
+#[cfg(not(feature = "client"))]
+mod length;
+
+/// The operands of the engine flavour's length, packed (frames in the low
+/// half, the rate's bits in the high): what the x86 routine divides.
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[cfg(all(not(feature = "client"), any(target_arch = "x86", target_arch = "x86_64")))]
+unsafe extern "C" fn length_operands(tree: *mut XAnim, animIndex: i32) -> u64 {
+    // SAFETY: engine tree by contract.
+    core_tree::length_operands(unsafe { handle(tree) }, animIndex).packed()
+}
+
+/// The engine flavour's length as the bits of a binary128 `long double`
+/// (aarch64): the x87 quotient of the x86 engine, by the software path,
+/// widened exactly.
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[cfg(all(not(feature = "client"), target_arch = "aarch64"))]
+unsafe extern "C" fn length_binary128(tree: *mut XAnim, animIndex: i32) -> u128 {
+    // SAFETY: engine tree by contract.
+    let ops = core_tree::length_operands(unsafe { handle(tree) }, animIndex);
+    core_tree::x87_divide(ops.frames, ops.rate_bits).to_binary128_bits()
+}

@@ -2,6 +2,8 @@
 //! flavour, chosen here and nowhere else:
 //!
 //! * `game`: the server game module's trap veneers and script-VM functions;
+//!   `game_windows` the same, with the Windows build's two differences
+//!   (`coduo_crt_randrange`, and `Scr_FindAnimTree` returning the pointer);
 //! * `cgame`: the client engine's trap (`cgame_syscall` on i686,
 //!   `cgame_syscall_vector` on x86_64, a function-pointer variable read at
 //!   each call), the script-VM import table `cg_scriptImports` and the
@@ -20,7 +22,7 @@
 //! cgame flavour a NULL trap or slot answers 0 / NULL (divergence: the C
 //! would crash).
 
-#[cfg(feature = "game")]
+#[cfg(any(feature = "game", feature = "game_windows"))]
 pub(super) use game::*;
 #[cfg(feature = "cgame")]
 pub(super) use cgame::*;
@@ -31,9 +33,12 @@ use super::bgs;
 use crate::abi::common::{scr_anim_t, XAnim};
 use crate::script::engine::ParseEngine;
 use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
+use crate::script::runtime::frame::{SlotEngine, WeaponClasses};
+use crate::abi::bg::weaponInfo_t;
+use core::ffi::c_void;
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str;
-use crate::com_parse::MAX_TOKEN_CHARS;
+use crate::lexis::MAX_TOKEN_CHARS;
 use core::ffi::{c_char, c_int, CStr};
 
 /// The engine imports the parser uses.
@@ -154,6 +159,127 @@ impl FinalizeEngine for Finalize {
         // SAFETY: engine import with integer arguments.
         unsafe { is_looped(tree_index, anim_index) }
     }
+    fn x87_precision(&mut self) -> crate::x87_model::Precision {
+        crate::ffi::x87::precision()
+    }
+}
+
+/// The slot functions' engine side and the weapon records.
+pub(super) struct Slots;
+
+impl WeaponClasses for Slots {
+    fn weapon_class(&mut self, weapon: i32) -> i32 {
+        // SAFETY: engine import; the record it returns is the engine's
+        // (NULL: class 0, divergence: the C would crash).
+        unsafe { weapon_info(weapon).as_ref() }.map_or(0, |w| w.weaponClass)
+    }
+}
+
+impl SlotEngine for Slots {
+    fn time(&self) -> i32 {
+        // SAFETY: plain read of the module's clock.
+        unsafe { clock_time() }
+    }
+    fn sample_time(&self) -> i32 {
+        // SAFETY: as above.
+        unsafe { clock_sample() }
+    }
+    fn debug(&self) -> i32 {
+        // SAFETY: as above.
+        unsafe { debug_anim() }
+    }
+    fn anims_index(&mut self, anims: *mut XAnim) -> u32 {
+        // SAFETY: engine import; the handle is the engine's own.
+        unsafe { anims_index(anims) }
+    }
+    fn is_looped(&mut self, anim: u32) -> bool {
+        // SAFETY: engine import with integer arguments.
+        unsafe { is_looped((anim >> 16) as u16, anim as u16) }
+    }
+    fn is_primitive(&mut self, anim: u32) -> bool {
+        // SAFETY: as above.
+        unsafe { is_primitive((anim >> 16) as u16, anim as u16) }
+    }
+    fn length(&mut self, anims: *mut XAnim, index: u16) -> i32 {
+        // SAFETY: engine import; the handle is the engine's own.
+        unsafe { length(anims, index) }
+    }
+    fn weight(&mut self, tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: engine import; the tree is the client's, from the engine.
+        unsafe { anim_weight(tree, anim) }
+    }
+    fn anim_time(&mut self, tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: as above.
+        unsafe { anim_time(tree, anim) }
+    }
+    fn clear_goal_weight(&mut self, tree: *mut c_void, anim: u32, blend: f32) {
+        // SAFETY: as above.
+        unsafe { clear_goal_weight(tree, anim, blend) }
+    }
+    fn set_complete_goal_weight(&mut self, tree: *mut c_void, anim: u32, weight: f32, blend: f32, rate: f32, notify: u16, restart: bool) {
+        // SAFETY: as above.
+        unsafe { set_complete_goal_weight(tree, anim, weight, blend, rate, notify, restart) }
+    }
+    fn set_complete_goal_weight_knob_all(
+        &mut self,
+        tree: *mut c_void,
+        anim: u32,
+        knob: u32,
+        weight: f32,
+        blend: f32,
+        rate: f32,
+        notify: u16,
+        restart: bool,
+    ) {
+        // SAFETY: as above.
+        unsafe { set_complete_goal_weight_knob_all(tree, anim, knob, weight, blend, rate, notify, restart) }
+    }
+    fn set_anim_rate(&mut self, tree: *mut c_void, anim: u32, rate: f32) {
+        // SAFETY: as above.
+        unsafe { set_anim_rate(tree, anim, rate) }
+    }
+    fn set_time(&mut self, tree: *mut c_void, anim: u32, time: f32) {
+        // SAFETY: as above.
+        unsafe { set_time(tree, anim, time) }
+    }
+    fn print_anim(&mut self, legs: bool, index: u32, name: *const c_char, blend: i32) {
+        let part = if legs { c"legs " } else { c"torso" };
+        // SAFETY: the format's arguments: two NUL-terminated strings (the
+        // name is an entry's name field) and two ints.
+        unsafe {
+            Com_Printf(c"Anim-%s: %i, %s, (blend time) %i\n".as_ptr(), part.as_ptr(), index as c_int, name, blend)
+        }
+    }
+    fn print_move_speed(&mut self, name: *const c_char, move_speed: i32, speed: f32, rate: f32) {
+        // SAFETY: the format's arguments: an entry's name, an int and two
+        // doubles.
+        unsafe {
+            Com_Printf(c"MoveSpeed: %s, %i, %4.4f : %1.4f\n".as_ptr(), name, move_speed, f64::from(speed), f64::from(rate))
+        }
+    }
+}
+
+extern "C" {
+    /// `void Com_Printf(const char *format, ...)`.
+    fn Com_Printf(format: *const c_char, ...);
+    /// `const weaponInfo_t *BG_GetInfoForWeapon(int32_t weapon)`.
+    fn BG_GetInfoForWeapon(weapon: i32) -> *const weaponInfo_t;
+}
+
+/// The engine's weapon record of `weapon`.
+unsafe fn weapon_info(weapon: i32) -> *const weaponInfo_t {
+    // SAFETY: engine import with a plain value.
+    unsafe { BG_GetInfoForWeapon(weapon) }
+}
+
+/// `vmCvar_t`: the head up to `integer`.
+#[repr(C)]
+#[allow(non_camel_case_types, non_snake_case)]
+pub struct vmCvar_t {
+    pub handle: i32,
+    pub modificationCount: i32,
+    pub value: f32,
+    pub integer: i32,
 }
 
 impl TreeEngine for Engine {
@@ -163,22 +289,23 @@ impl TreeEngine for Engine {
     }
 }
 
-/// The game flavour's imports.
+/// The game flavour's imports (and the game_windows flavour's: the game
+/// module built with `-DWINDOWS_BEHAVIOR`).
 ///
 /// cbindgen:ignore
-#[cfg(feature = "game")]
+#[cfg(any(feature = "game", feature = "game_windows"))]
 mod game {
+    #[cfg(feature = "game")]
     use crate::abi::bg::script_anim_tree_ref_t;
     use crate::abi::common::{qboolean, scr_anim_t, XAnim};
+    use crate::cell::ModuleCell;
     use core::ffi::{c_char, c_int, c_void};
 
     extern "C" {
         fn trap_FS_FOpenFile(path: *const c_char, handle: *mut c_int, mode: c_int) -> c_int;
         fn trap_FS_Read(buffer: *mut c_void, length: c_int, handle: c_int);
         fn trap_FS_FCloseFile(handle: c_int);
-        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
         fn Scr_FindAnim(treeName: *const c_char, animName: *const c_char, outAnim: *mut scr_anim_t);
-        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
         fn Scr_GetAnimsIndex(anims: *mut XAnim) -> u32;
         fn trap_XAnimGetAnimTreeSize(anims: *mut XAnim) -> c_int;
         fn trap_XAnimIsPrimitive(anim: u32) -> qboolean;
@@ -186,6 +313,103 @@ mod game {
         fn trap_XAnimGetLength(anims: *mut XAnim, animIndex: u16) -> c_int;
         fn trap_XAnimGetRelDelta(anim: u32, rotationDelta: *mut f32, moveDelta: *mut f32, startTime: f32, endTime: f32);
         fn trap_XAnimIsLooped(anim: u32) -> qboolean;
+        fn trap_XAnimGetWeight(tree: *mut c_void, anim: u32) -> f32;
+        fn trap_XAnimGetTime(tree: *mut c_void, anim: u32) -> f32;
+        fn trap_XAnimClearGoalWeight(tree: *mut c_void, anim: u32, blendTime: f32);
+        fn trap_XAnimSetCompleteGoalWeight(tree: *mut c_void, anim: u32, weight: f32, blendTime: f32, rate: f32, notifyName: u16, restart: qboolean);
+        fn trap_XAnimSetCompleteGoalWeightKnobAll(
+            tree: *mut c_void,
+            anim: u32,
+            knob: u32,
+            weight: f32,
+            blendTime: f32,
+            rate: f32,
+            notifyName: u16,
+            restart: qboolean,
+        );
+        fn trap_XAnimSetAnimRate(tree: *mut c_void, anim: u32, rate: f32);
+        fn trap_XAnimSetTime(tree: *mut c_void, anim: u32, time: f32);
+    }
+
+    /// `struct { int32_t time, levelFrameTime, frameTime; } bg;`
+    #[repr(C)]
+    #[allow(non_camel_case_types, non_snake_case, dead_code)]
+    struct bg_clock_t {
+        time: i32,
+        levelFrameTime: i32,
+        frameTime: i32,
+    }
+
+    #[allow(non_upper_case_globals)]
+    extern "C" {
+        static bg: ModuleCell<bg_clock_t>;
+        static bg_debugAnim: ModuleCell<super::vmCvar_t>;
+    }
+
+    pub unsafe fn clock_time() -> i32 {
+        // SAFETY: plain read of the game's clock (module contract).
+        unsafe { (*bg.as_ptr()).time }
+    }
+    pub unsafe fn clock_sample() -> i32 {
+        // SAFETY: as above.
+        unsafe { (*bg.as_ptr()).levelFrameTime }
+    }
+    pub unsafe fn debug_anim() -> i32 {
+        // SAFETY: as above.
+        unsafe { (*bg_debugAnim.as_ptr()).integer }
+    }
+    pub unsafe fn anim_weight(tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimGetWeight(tree, anim) }
+    }
+    pub unsafe fn anim_time(tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimGetTime(tree, anim) }
+    }
+    pub unsafe fn clear_goal_weight(tree: *mut c_void, anim: u32, blend: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimClearGoalWeight(tree, anim, blend) }
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn set_complete_goal_weight(tree: *mut c_void, anim: u32, weight: f32, blend: f32, rate: f32, notify: u16, restart: bool) {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimSetCompleteGoalWeight(tree, anim, weight, blend, rate, notify, qboolean::from(restart)) }
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn set_complete_goal_weight_knob_all(
+        tree: *mut c_void,
+        anim: u32,
+        knob: u32,
+        weight: f32,
+        blend: f32,
+        rate: f32,
+        notify: u16,
+        restart: bool,
+    ) {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimSetCompleteGoalWeightKnobAll(tree, anim, knob, weight, blend, rate, notify, qboolean::from(restart)) }
+    }
+    pub unsafe fn set_anim_rate(tree: *mut c_void, anim: u32, rate: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimSetAnimRate(tree, anim, rate) }
+    }
+    pub unsafe fn set_time(tree: *mut c_void, anim: u32, time: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { trap_XAnimSetTime(tree, anim, time) }
+    }
+
+    // The random range and the tree look-up of the Linux build ...
+    #[cfg(feature = "game")]
+    extern "C" {
+        fn coduo_glibc_randrange(minimum: i32, maximum: i32) -> i32;
+        fn Scr_FindAnimTree(treeName: *const c_char) -> script_anim_tree_ref_t;
+    }
+    // ... and of the Windows build (upstream random_compat.h and scr_vm.h
+    // under WINDOWS_BEHAVIOR).
+    #[cfg(feature = "game_windows")]
+    extern "C" {
+        fn coduo_crt_randrange(minimum: i32, maximum: i32) -> i32;
+        fn Scr_FindAnimTree(treeName: *const c_char) -> *mut XAnim;
     }
 
     /// The game's per-node traps take `(tree << 16) | node`.
@@ -206,17 +430,29 @@ mod game {
         // SAFETY: see the module's documentation.
         unsafe { trap_FS_FCloseFile(handle) }
     }
+    #[cfg(feature = "game")]
     pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
         // SAFETY: see the module's documentation.
         unsafe { coduo_glibc_randrange(minimum, maximum) }
+    }
+    #[cfg(feature = "game_windows")]
+    pub unsafe fn rand_range(minimum: i32, maximum: i32) -> i32 {
+        // SAFETY: see the module's documentation.
+        unsafe { coduo_crt_randrange(minimum, maximum) }
     }
     pub unsafe fn find_anim(tree: *const c_char, name: *const c_char, out: *mut scr_anim_t) {
         // SAFETY: see the module's documentation.
         unsafe { Scr_FindAnim(tree, name, out) }
     }
+    #[cfg(feature = "game")]
     pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
         // SAFETY: see the module's documentation.
         unsafe { Scr_FindAnimTree(name) }.tree
+    }
+    #[cfg(feature = "game_windows")]
+    pub unsafe fn find_anim_tree(name: *const c_char) -> *mut XAnim {
+        // SAFETY: see the module's documentation.
+        unsafe { Scr_FindAnimTree(name) }
     }
     pub unsafe fn anims_index(tree: *mut XAnim) -> u32 {
         // SAFETY: see the module's documentation.
@@ -267,6 +503,83 @@ mod cgame {
         #[cfg(target_pointer_width = "64")]
         static cgame_syscall_vector: ModuleCell<Option<unsafe extern "C" fn(words: *mut isize) -> isize>>;
         static cg_scriptImports: ModuleCell<[Option<unsafe extern "C" fn()>; 102]>;
+        /// The client's effect clock, an int stored as a 32-bit word.
+        static cg_effectTime: ModuleCell<u32>;
+        static cg_effectAnimTime: ModuleCell<i32>;
+        static cg_debuganim_vmCvar: ModuleCell<super::vmCvar_t>;
+    }
+
+    const XANIM_CLEAR_GOAL_WEIGHT: isize = 137;
+    const XANIM_SET_COMPLETE_GOAL_WEIGHT_KNOB_ALL: isize = 141;
+    const XANIM_SET_COMPLETE_GOAL_WEIGHT: isize = 144;
+    const XANIM_SET_ANIM_RATE: isize = 145;
+    const XANIM_SET_TIME: isize = 148;
+    const XANIM_GET_TIME: isize = 149;
+    const XANIM_GET_WEIGHT: isize = 150;
+
+    /// A float argument word: its bit pattern.
+    fn bits(value: f32) -> isize {
+        value.to_bits() as isize
+    }
+
+    /// The animation word of the cgame's traps: the low half (index).
+    fn low(anim: u32) -> isize {
+        (anim & 0xffff) as isize
+    }
+
+    pub unsafe fn clock_time() -> i32 {
+        // SAFETY: plain read of the client's clock (module contract).
+        unsafe { *cg_effectTime.as_ptr() as i32 }
+    }
+    pub unsafe fn clock_sample() -> i32 {
+        // SAFETY: as above.
+        unsafe { *cg_effectAnimTime.as_ptr() }
+    }
+    pub unsafe fn debug_anim() -> i32 {
+        // SAFETY: as above.
+        unsafe { (*cg_debuganim_vmCvar.as_ptr()).integer }
+    }
+    pub unsafe fn anim_weight(tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: see the module's documentation.
+        f32::from_bits(unsafe { syscall(XANIM_GET_WEIGHT, [tree as isize, low(anim)]) } as u32)
+    }
+    pub unsafe fn anim_time(tree: *mut c_void, anim: u32) -> f32 {
+        // SAFETY: see the module's documentation.
+        f32::from_bits(unsafe { syscall(XANIM_GET_TIME, [tree as isize, low(anim)]) } as u32)
+    }
+    pub unsafe fn clear_goal_weight(tree: *mut c_void, anim: u32, blend: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { syscall(XANIM_CLEAR_GOAL_WEIGHT, [tree as isize, low(anim), bits(blend)]) };
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn set_complete_goal_weight(tree: *mut c_void, anim: u32, weight: f32, blend: f32, rate: f32, notify: u16, restart: bool) {
+        let words = [tree as isize, low(anim), bits(weight), bits(blend), bits(rate), notify as isize, restart as isize];
+        // SAFETY: see the module's documentation.
+        unsafe { syscall(XANIM_SET_COMPLETE_GOAL_WEIGHT, words) };
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn set_complete_goal_weight_knob_all(
+        tree: *mut c_void,
+        anim: u32,
+        knob: u32,
+        weight: f32,
+        blend: f32,
+        rate: f32,
+        notify: u16,
+        restart: bool,
+    ) {
+        let words =
+            [tree as isize, low(anim), low(knob), bits(weight), bits(blend), bits(rate), notify as isize, restart as isize];
+        // SAFETY: see the module's documentation.
+        unsafe { syscall(XANIM_SET_COMPLETE_GOAL_WEIGHT_KNOB_ALL, words) };
+    }
+    pub unsafe fn set_anim_rate(tree: *mut c_void, anim: u32, rate: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { syscall(XANIM_SET_ANIM_RATE, [tree as isize, low(anim), bits(rate)]) };
+    }
+    pub unsafe fn set_time(tree: *mut c_void, anim: u32, time: f32) {
+        // SAFETY: see the module's documentation.
+        unsafe { syscall(XANIM_SET_TIME, [tree as isize, low(anim), bits(time)]) };
     }
 
     // Trap commands (ids of the client engine's command table).
@@ -290,16 +603,16 @@ mod cgame {
     /// The trap with the `N` argument words of `command` (1 to 6). The
     /// engine reads as many words as the command takes: on i686 exactly
     /// these are passed (cdecl, variadic); on x86_64 the vector holds the
-    /// command, these words and zeros up to six.
+    /// command, these words and zeros up to eight.
     ///
     /// # Safety
     /// The words must be valid for the command.
     #[inline(always)]
     unsafe fn syscall<const N: usize>(command: isize, args: [isize; N]) -> isize {
-        const { assert!(N >= 1 && N <= 6) };
+        const { assert!(N >= 1 && N <= 8) };
         #[cfg(target_pointer_width = "32")]
         {
-            let mut w = [0isize; 6];
+            let mut w = [0isize; 8];
             w[..N].copy_from_slice(&args);
             // SAFETY: the engine's trap pointer, read when calling; one
             // word per argument.
@@ -309,7 +622,9 @@ mod cgame {
                         1 => f(command, w[0]),
                         2 => f(command, w[0], w[1]),
                         3 => f(command, w[0], w[1], w[2]),
-                        _ => f(command, w[0], w[1], w[2], w[3], w[4], w[5]),
+                        4..=6 => f(command, w[0], w[1], w[2], w[3], w[4], w[5]),
+                        7 => f(command, w[0], w[1], w[2], w[3], w[4], w[5], w[6]),
+                        _ => f(command, w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]),
                     },
                     None => 0,
                 }
@@ -317,7 +632,7 @@ mod cgame {
         }
         #[cfg(target_pointer_width = "64")]
         {
-            let mut words = [0isize; 7];
+            let mut words = [0isize; 9];
             words[0] = command;
             words[1..=N].copy_from_slice(&args);
             // SAFETY: as above; the array outlives the call.

@@ -13,6 +13,7 @@ use crate::cell::ModuleCell;
 /// cbindgen:ignore
 mod engine;
 mod parse;
+mod frame;
 mod runtime;
 
 #[allow(non_upper_case_globals)]

@@ -226,8 +226,8 @@ unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qb
 
 /// `XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
 ///
-/// cgame unit: returns the tree pointer itself.
-#[cfg(feature = "cgame")]
+/// cgame and game_windows units: returns the tree pointer itself.
+#[cfg(any(feature = "cgame", feature = "game_windows"))]
 #[no_mangle]
 unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut crate::abi::common::XAnim {
     guard(|| state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0))

@@ -12,6 +12,7 @@
 //! animation runtime").
 
 pub mod engine;
+pub mod frame;
 pub mod state;
 
 use crate::abi::bg::*;

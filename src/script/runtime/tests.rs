@@ -4,7 +4,10 @@ use super::*;
 use core::ffi::c_char;
 
 /// A zeroed value of a plain-data mirror (pointers NULL, counts 0).
-fn zeroed<T>() -> Box<T> {
+///
+/// # Safety
+/// All-zero bytes are a valid `T` (a plain-data C mirror).
+unsafe fn zeroed<T>() -> Box<T> {
     // SAFETY: only used for the C mirrors, for which all-zero is valid.
     unsafe { Box::<T>::new_zeroed().assume_init() }
 }
@@ -39,12 +42,14 @@ struct World {
 
 impl World {
     fn new() -> Self {
-        let mut table = zeroed::<bg_static_animation_table_t>();
+        // SAFETY: a plain-data C mirror, valid all zero.
+        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         table.entryCount = 20;
         for (i, e) in table.entries.iter_mut().enumerate().take(20) {
             e.duration = 1000 + i as i32;
         }
-        Self { table, clients: zeroed(), ps: zeroed(), engine: Mock::default() }
+        // SAFETY: a plain-data C mirror, valid all zero.
+        Self { table, clients: unsafe { zeroed() }, ps: unsafe { zeroed() }, engine: Mock::default() }
     }
 
     /// Adds a pool script with the given conditions and commands; returns its index.
@@ -131,7 +136,8 @@ fn evaluate_bitmask_either_word_and_equal_low_word_only() {
 
 #[test]
 fn update_condition_value_bits_and_guards() {
-    let mut clients = zeroed::<ClientInfos>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut clients = unsafe { zeroed::<ClientInfos>() };
     update_condition_value(&mut clients, 3, ANIM_COND_MOVETYPE, 33, true).unwrap();
     assert_eq!(clients[3].conditionWords[5], [0, 2]);
     update_condition_value(&mut clients, 3, ANIM_COND_MOVETYPE, 4, true).unwrap();
@@ -171,7 +177,8 @@ fn update_condition_value_bits_and_guards() {
 
 #[test]
 fn get_condition_value_lowest_bit() {
-    let mut c = zeroed::<clientInfo_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut c = unsafe { zeroed::<clientInfo_t>() };
     c.conditionWords[0] = [0, 1 << 4];
     assert_eq!(get_condition_value(&c, 0, true), 36);
     assert_eq!(get_condition_value(&c, 0, false), 0);
@@ -203,7 +210,8 @@ fn first_valid_item_order_and_guards() {
     let empty = &w.table.animations[0][2];
     assert_eq!(first_valid_item(&w.clients, 999, ScriptList::pooled(&w.table, empty)).unwrap().map(|(slot, _)| slot), None);
     // NULL and foreign pointers never match
-    let mut foreign = zeroed::<bg_anim_script_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut foreign = unsafe { zeroed::<bg_anim_script_t>() };
     let mut list2 = w.table.animations[0][2];
     list2.scripts[0] = core::ptr::null_mut();
     list2.scripts[1] = &mut *foreign as *mut _;
@@ -281,24 +289,28 @@ fn command_quirks_second_slot_and_legs_started() {
     // Quirk: the torso slot also uses duration[0]
     assert_eq!((w.ps.torsoAnim, w.ps.torsoTimer), (0x203, 150));
     // torso A legs B: bodyPart[0] is TORSO, so legs started is never recorded
-    *w.ps = *zeroed::<playerState_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    *w.ps = *unsafe { zeroed::<playerState_t>() };
     cmd.bodyPart = [TORSO, LEGS];
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), -1);
     assert_eq!(w.ps.legsAnim, 0x203);
     // legs A legs B: the second result counts, duration from duration[0]
-    *w.ps = *zeroed::<playerState_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    *w.ps = *unsafe { zeroed::<playerState_t>() };
     cmd.bodyPart = [LEGS, LEGS];
     cmd.duration = [10, 500];
     w.ps.legsTimer = 0;
     // second legs play: timer is 60 >= 50, so it does not start -> -1
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), -1);
     // single both slot: started
-    *w.ps = *zeroed::<playerState_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    *w.ps = *unsafe { zeroed::<playerState_t>() };
     cmd.bodyPart = [BOTH, 0];
     cmd.duration = [0, 0];
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), 50);
     // a non-body-part first slot (-1) plays nothing, still "duration" -1 path
-    *w.ps = *zeroed::<playerState_t>();
+    // SAFETY: a plain-data C mirror, valid all zero.
+    *w.ps = *unsafe { zeroed::<playerState_t>() };
     cmd.bodyPart = [-1, 0];
     cmd.duration = [0, 0];
     cmd.soundAliasName = 0x1234 as *const c_char;
@@ -436,7 +448,8 @@ fn lookups_and_errors() {
     assert_eq!(checked_entry_index(&w.table, 19), Some(19));
     assert_eq!(checked_entry_index(&w.table, 20), None);
     assert_eq!(checked_entry_index(&w.table, u32::MAX), None);
-    let mut runtime = vec![*zeroed::<bg_runtime_animation_t>(); 3];
+    // SAFETY: a plain-data C mirror, valid all zero.
+    let mut runtime = vec![*unsafe { zeroed::<bg_runtime_animation_t>() }; 3];
     runtime[1].anim.animIndex = 7;
     runtime[2].anim.animIndex = 7;
     assert_eq!(load_anim_for_anim_index(20, &runtime, 7).unwrap(), Some(1));

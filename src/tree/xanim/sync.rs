@@ -795,20 +795,23 @@ pub(super) fn walk_forest<'a>(tree: &mut XAnimMut<'a>, start: u32, fill: Option<
 /// Whether a leaf passes the fill's check ([`check_leaf`]).
 #[inline]
 fn leaf_passes(entry: &XAnimEntry, require_looping: u8) -> bool {
-    leaf_parts(entry).is_none_or(|parts| parts.looped == require_looping)
+    // SAFETY: a leaf of the tree under the walk's view.
+    unsafe { leaf_parts(entry) }.is_none_or(|parts| parts.looped == require_looping)
 }
 
 /// The fill's leaf check: the raw `looped` byte must equal the requirement.
 /// A leaf without loaded asset is not checked (the original dereferences
 /// it).
 fn check_leaf<'n>(tree_name: CText<'n>, entry: &XAnimEntry, require_looping: u8) -> Walked<'n, ()> {
-    let Some(parts) = leaf_parts(entry) else { return Ok(()) };
+    // SAFETY: a leaf of the tree under the walk's view.
+    let Some(parts) = (unsafe { leaf_parts(entry) }) else { return Ok(()) };
     // Quirk: the raw byte must equal the requirement, so a looped byte of 2
     // fails under both sync kinds.
     if parts.looped == require_looping {
         return Ok(());
     }
-    Err(Failure::SyncLeaf { leaf: leaf_name(entry), tree: tree_name, looping: require_looping != 0 })
+    // SAFETY: as above; the view lives for `'n`.
+    Err(Failure::SyncLeaf { leaf: unsafe { leaf_name(entry) }, tree: tree_name, looping: require_looping != 0 })
 }
 
 #[cfg(test)]

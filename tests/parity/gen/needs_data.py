@@ -6,6 +6,7 @@
 pa: a `script-file` or `include` line (both name files of the data
 directory).  at: a path under `stock/` (the data directory, as the driver's
 root sees it) in an `atrfile`, `atrdir`, `atrx` or `xanimauto` line.
+bg-rest: none.
 """
 import re
 import sys
@@ -13,6 +14,8 @@ import sys
 RULES = {
     'pa': re.compile(rb'^(script-file|include)[ \t]', re.M),
     'at': re.compile(rb'^(atrfile|atrdir|atrx|xanimauto)[ \t].*stock/', re.M),
+    # bg-rest: no case reads game data
+    'bg-rest': re.compile(rb'(?!)'),
 }
 
 

@@ -1053,7 +1053,7 @@ static void query_fn(void *ctx)
         snprintf(q->text, sizeof(q->text), "off %ld used %d", r ? (long)(r - copyBuffer) : -1L, (int)copyUsed);
     } else if (strcmp(v, "findtree") == 0) {
         q->kind = R_TREE;
-#if defined(PA_FLAVOUR_CGAME)
+#if defined(PA_TREE_BY_POINTER)
         q->ptr = BG_FindAnimTree(word(q, 1), arg(q, 2));
 #else
         q->ptr = BG_FindAnimTree(word(q, 1), arg(q, 2)).tree;
@@ -1274,7 +1274,7 @@ static void run_queries(void)
             if (protected_call(query_fn, &q)) {
                 char psText[128];
                 print_ps_fields(psText, sizeof(psText));
-                pad_out("= err %d \"%s\" %s", pad_error_level, pad_esc(pad_error_text), psText);
+                pad_out("= err %s \"%s\" %s", pad_error_level_text(), pad_esc(pad_error_text), psText);
             } else {
                 print_result(&q);
             }
@@ -1385,6 +1385,46 @@ static void install_crash_handlers(void)
 }
 #endif
 
+/* PA_X87_PC=53|64 (PROTOCOL.md "x87 precision control"): the x87 precision
+ * control the process runs at, set once before anything else is done, like
+ * coduomp_restore_retail_x87_precision() at the top of the Windows client's
+ * WinMain (i686: _controlfp(_PC_53, _MCW_PC); x86_64: fnstcw/fldcw of the PC
+ * field).  Unset: the start-up default is kept (0x37f, PC=64).  The resulting
+ * control word is reported on stderr, never in the dump. */
+#if defined(_WIN32) && defined(__i386__)
+#include <float.h>
+#endif
+static void report_x87_at_exit(void)
+{
+    unsigned short cw;
+
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    fprintf(stderr, "pa_driver: x87 control word at exit 0x%04x\n", (unsigned)cw);
+}
+
+static void apply_x87_precision(void)
+{
+    const char *pc = getenv("PA_X87_PC");
+    unsigned short cw;
+
+    if (pc == NULL || pc[0] == '\0') {
+        return;
+    }
+    if (strcmp(pc, "53") != 0 && strcmp(pc, "64") != 0) {
+        die("PA_X87_PC must be 53 or 64 (got '%s')", pc);
+    }
+#if defined(_WIN32) && defined(__i386__)
+    (void)_controlfp(strcmp(pc, "53") == 0 ? _PC_53 : _PC_64, _MCW_PC);
+#else
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    cw = (unsigned short)((cw & ~0x0300u) | (strcmp(pc, "53") == 0 ? 0x0200u : 0x0300u));
+    __asm__ volatile("fldcw %0" : : "m"(cw));
+#endif
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    fprintf(stderr, "pa_driver: x87 control word 0x%04x (PA_X87_PC=%s)\n", (unsigned)cw, pc);
+    atexit(report_x87_at_exit);
+}
+
 int main(int argc, char **argv)
 {
     const char *casePath = NULL;
@@ -1417,6 +1457,7 @@ int main(int argc, char **argv)
         dataDir = defaultData;
     }
     install_crash_handlers();
+    apply_x87_precision();
     crc_init();
     pad_tree_reset();
     caseData = read_file(casePath, &caseLength);
@@ -1441,7 +1482,7 @@ int main(int argc, char **argv)
 
     failed = protected_call(init_fn, NULL);
     if (failed) {
-        pad_out("init error %s %d \"%s\"", stage, pad_error_level, pad_esc(pad_error_text));
+        pad_out("init error %s %s \"%s\"", stage, pad_error_level_text(), pad_esc(pad_error_text));
         pad_out("queries skipped %d", queryCount);
         fflush(stdout);
         return 0;

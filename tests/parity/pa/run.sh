@@ -4,7 +4,7 @@
 # runs every case and compares the canonical dumps with the C original's.
 #
 #   run.sh --lib PATH/TO/lib.a --arch x86_64|i686|x86_64-windows|i686-windows
-#          [--flavour game|cgame] [--data DIR] [--cases DIR]... [--expected DIR]
+#          [--flavour game|cgame|game-windows] [--data DIR] [--cases DIR]... [--expected DIR]
 #          [--out DIR] [--jobs N]
 #
 # --arch x86_64-windows / i686-windows (PROTOCOL.md "Windows targets"): the
@@ -14,13 +14,22 @@
 #
 # --flavour selects the module build the library implements (PROTOCOL.md
 # "cgame flavour"): game (default; the server game module's imports) or cgame (the
-# client-game module's imports; the driver is compiled with -DPA_FLAVOUR_CGAME).
+# client-game module's imports; the driver is compiled with -DPA_FLAVOUR_CGAME)
+# or game-windows (the server game module as the Windows client packages build
+# it, -DWINDOWS_BEHAVIOR: game imports plus G_Error / G_Printf /
+# coduo_crt_randrange; the driver is compiled with -DPA_FLAVOUR_GAME_WINDOWS;
+# PROTOCOL.md "game-windows flavour").
+# PA_X87_PC=53|64 in the environment makes the driver set the x87 precision
+# control at start-up (PROTOCOL.md "x87 precision control"; Wine inherits it);
+# with PA_X87_PC=53 the expected outputs are those stored for the variant
+# <flavour>-pc53 (../README.md "Expected outputs").
 # --data names the game-data directory (../README.md "Game data"): either a
 # directory holding playeranim.script, stock_tree.inc and stock_weapons.inc, or
 # one holding pa/stock/ with them.  Cases that read game data (a `script-file`
 # or `include` line) are skipped without it, and counted.
 # --cases may be given more than once (the case names must stay distinct).
-# Defaults: --cases <here>/cases (cgame: <here>/cases and <here>/cases-cgame),
+# Defaults: --cases <here>/cases (cgame, game-windows: <here>/cases and
+# <here>/cases-cgame; the x87 probe is <here>/cases-x87, given with --cases),
 # the expected outputs of <here>/expected (stored once for the variants that
 # share them: ../README.md), --out a fresh temporary directory, --jobs = CPUs.
 # --expected DIR compares with DIR/<case>.out instead.
@@ -32,7 +41,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 lib="" arch="" flavour=game casedirs=() expected="" out="" data="" jobs=""
-usage="usage: run.sh --lib LIB.a --arch x86_64|i686|x86_64-windows|i686-windows [--flavour game|cgame] [--data DIR] [--cases DIR]... [--expected DIR] [--out DIR] [--jobs N]"
+usage="usage: run.sh --lib LIB.a --arch x86_64|i686|x86_64-windows|i686-windows [--flavour game|cgame|game-windows] [--data DIR] [--cases DIR]... [--expected DIR] [--out DIR] [--jobs N]"
 while [ $# -gt 0 ]; do
     case "$1" in
         --lib) lib=$2; shift 2 ;;
@@ -59,7 +68,13 @@ esac
 case "$flavour" in
     game) fdef=""; cdirs=("$here/cases") ;;
     cgame) fdef="-DPA_FLAVOUR_CGAME"; cdirs=("$here/cases" "$here/cases-cgame") ;;
-    *) fail_setup "run.sh: --flavour must be game or cgame" ;;
+    game-windows) fdef="-DPA_FLAVOUR_GAME_WINDOWS"; cdirs=("$here/cases" "$here/cases-cgame") ;;
+    *) fail_setup "run.sh: --flavour must be game, cgame or game-windows" ;;
+esac
+case "${PA_X87_PC:-}" in
+    ""|64) variant=$flavour ;;
+    53) variant=$flavour-pc53 ;;
+    *) fail_setup "run.sh: PA_X87_PC must be 53 or 64" ;;
 esac
 [ ${#casedirs[@]} -gt 0 ] || casedirs=("${cdirs[@]}")
 [ -n "$out" ] || out=$(mktemp -d)
@@ -147,4 +162,4 @@ else
 fi
 xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$out/run.paths"
 
-compare_all pa "$flavour" "$arch"
+compare_all pa "$variant" "$arch"

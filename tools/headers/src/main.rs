@@ -44,7 +44,7 @@ const HEADERS: &[Header] = &[
         file: "uoanim_playeranim.h",
         guard: "UOANIM_PLAYERANIM_H",
         sources: &["src/abi/bg.rs", "src/ffi/playeranim"],
-        defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME")],
+        defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME"), ("feature = game_windows", "UOANIM_FLAVOUR_GAME_WINDOWS")],
         includes: &["uoanim_common.h"],
         trailer: PLAYERANIM_TRAILER,
         data: PLAYERANIM_DATA,

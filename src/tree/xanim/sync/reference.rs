@@ -80,9 +80,10 @@ pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, dept
             SyncStep::Fill { index, require_looping } => {
                 let Some(entry) = entries.get_mut(index as usize) else { continue };
                 if entry.childCount == 0 {
-                    if let Some(parts) = leaf_parts(entry) {
+                    // SAFETY: a leaf of the tree under the walk's view.
+                    if let Some(parts) = unsafe { leaf_parts(entry) } {
                         if parts.looped != require_looping {
-                            let failure = Failure::SyncLeaf { leaf: leaf_name(entry), tree: name, looping: require_looping != 0 };
+                            let failure = Failure::SyncLeaf { leaf: unsafe { leaf_name(entry) }, tree: name, looping: require_looping != 0 };
                             return ended(Err(failure), guard_fired);
                         }
                     }

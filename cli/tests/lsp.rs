@@ -1,0 +1,121 @@
+//! Protocol-level tests of `uoanim lsp`: a client on an in-memory
+//! connection drives the server as an editor does.
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::Duration;
+
+struct Client {
+    conn: Connection,
+    next: i32,
+    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+}
+
+impl Client {
+    fn start(root: &Path) -> Client {
+        let (client, server) = Connection::memory();
+        let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
+        let mut c = Client { conn: client, next: 1, server: Some(handle) };
+        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": format!("file://{}", root.display())}));
+        assert_eq!(caps["capabilities"]["hoverProvider"], true);
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = RequestId::from(self.next);
+        self.next += 1;
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("a reply") {
+                Message::Response(r) if r.id == id => return r.result.unwrap_or(Value::Null),
+                _ => {}
+            }
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.conn.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
+    }
+
+    fn diagnostics(&self) -> Value {
+        loop {
+            if let Message::Notification(n) = self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("diagnostics") {
+                if n.method == "textDocument/publishDiagnostics" {
+                    return n.params;
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let r = self.server.take().unwrap().join().unwrap();
+        assert!(r.is_ok(), "{r:?}");
+    }
+}
+
+#[test]
+fn diagnostics_on_open_and_change_hover_and_completion() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = format!("file://{}", file.display());
+    let clean = std::fs::read_to_string(&file).unwrap();
+    // A weapon the mod does not have, after a tab and a non-ASCII comment.
+    let broken = clean.replacen("ANIMATIONS", "// caf\u{e9}\nANIMATIONS", 1).replacen("\tweapons rifles", "\tweapons nope_mp", 1);
+    assert_ne!(broken, clean);
+    let mut c = Client::start(&root);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": broken}}));
+    let d = c.diagnostics();
+    assert_eq!(d["uri"], uri);
+    let errors: Vec<&Value> = d["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == 1).collect();
+    assert_eq!(errors.len(), 1, "{d}");
+    let e = errors[0];
+    assert_eq!(e["code"], "parse");
+    assert!(e["message"].as_str().unwrap().starts_with("BG_IndexForString: unknown token 'nope_mp' (the error the engine raises)"), "{e}");
+    assert_eq!(e["data"]["engineFirst"], true);
+    // The range covers the token exactly.
+    let line = broken.lines().nth(e["range"]["start"]["line"].as_u64().unwrap() as usize).unwrap();
+    let (s, t) = (e["range"]["start"]["character"].as_u64().unwrap() as usize, e["range"]["end"]["character"].as_u64().unwrap() as usize);
+    assert_eq!(&line[s..t], "nope_mp");
+    // Hover on the error: its message; on a condition key: the condition.
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": e["range"]["start"]}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("unknown token 'nope_mp'"), "{h}");
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": e["range"]["start"]["line"], "character": s - 3}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("condition `weapons`"), "{h}");
+    // Edited away: the errors clear.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": clean}]}));
+    let d = c.diagnostics();
+    assert!(d["diagnostics"].as_array().unwrap().iter().all(|d| d["severity"] != 1), "{d}");
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    for want in ["animations", "combat", "walk", "weapons", "kar98k_mp", "fireweapon"] {
+        assert!(labels.contains(&want), "{want} missing in {labels:?}");
+    }
+    println!("lsp: {} completion items", labels.len());
+    // Definition: a define's use goes to its `set` line; an animation name
+    // into multiplayer.atr.
+    let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "weapons pistols").unwrap();
+    let col = line.find("pistols").unwrap() + 2;
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert_eq!((d["uri"].as_str().unwrap(), d["range"]["start"]["line"].as_u64()), (uri.as_str(), Some(4)), "{d}");
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("define `pistols`: `colt_mp`"), "{h}");
+    let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "both pb_pistol_idle").unwrap();
+    let col = line.find("pb_pistol_idle").unwrap() + 1;
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(d["uri"].as_str().unwrap().ends_with("animtrees/multiplayer.atr"), "{d}");
+    assert_eq!(d["range"]["start"], json!({"line": 15, "character": 1}));
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pb_pistol_idle` of tree `multiplayer`"), "{h}");
+    // The outline.
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["containerName"].as_str().unwrap())).collect();
+    for want in [("rifles", "define"), ("moving", "define"), ("combat", "state"), ("idle", "move type")] {
+        assert!(names.contains(&want), "{want:?} missing in {names:?}");
+    }
+}

@@ -1,0 +1,58 @@
+-- Neovim's built-in LSP client against `uoanim lsp` (headless):
+--   UOANIM=path/to/uoanim MOD=path/to/mod-copy nvim --headless --clean -c 'luafile cli/tests/nvim/lsp_test.lua'
+-- MOD is a scratch copy of a mod directory (the buffer is edited, not saved).
+local exe, mod = os.getenv('UOANIM'), os.getenv('MOD')
+local passed, failed = 0, 0
+local function check(name, ok, detail)
+  if ok then passed = passed + 1; print('nvim: ' .. name .. ': ok')
+  else failed = failed + 1; print('nvim: ' .. name .. ': FAILED ' .. (detail or '')) end
+end
+local function finish()
+  print(string.format('%d passed, %d failed', passed, failed))
+  vim.cmd((failed == 0 and passed > 0) and 'qall!' or 'cquit! 1')
+end
+
+vim.cmd('edit ' .. mod .. '/mp/playeranim.script')
+local buf = vim.api.nvim_get_current_buf()
+local id = vim.lsp.start_client({ name = 'uoanim', cmd = { exe, 'lsp' }, root_dir = mod })
+vim.lsp.buf_attach_client(buf, id)
+local client = vim.lsp.get_client_by_id(id)
+vim.wait(5000, function() return client.initialized end, 20)
+check('server starts', client.initialized)
+
+local function errors()
+  return vim.tbl_filter(function(d) return d.severity == vim.diagnostic.severity.ERROR end, vim.diagnostic.get(buf))
+end
+local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local target
+for i, l in ipairs(lines) do if l == '\t\tweapons rifles' then target = i - 1; break end end
+check('the line to edit is there', target ~= nil)
+-- Open with an error: the diagnostic arrives.
+vim.api.nvim_buf_set_lines(buf, target, target + 1, false, { '\t\tweapons nope_mp' })
+vim.wait(5000, function() return #errors() > 0 end, 20)
+local e = errors()[1]
+check('an error is published', e ~= nil and e.message:find("unknown token 'nope_mp'", 1, true) ~= nil and e.lnum == target and e.col == 10,
+  vim.inspect(e))
+-- Edited away: it clears.
+vim.api.nvim_buf_set_lines(buf, target, target + 1, false, { '\t\tweapons rifles' })
+vim.wait(5000, function() return #errors() == 0 and #vim.diagnostic.get(buf) > 0 end, 20)
+check('the error clears', #errors() == 0, vim.inspect(errors()))
+
+local function req(method, line, col)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = line, character = col } }
+  local r = client.request_sync(method, params, 5000, buf)
+  return r and r.result
+end
+local h = req('textDocument/hover', target, 3)
+check('hover on a condition key', h ~= nil and h.contents.value:find('condition `weapons`', 1, true) ~= nil, vim.inspect(h))
+local d = req('textDocument/definition', target, 12)
+check('definition of a define', d ~= nil and d.range.start.line == 3 and d.uri == vim.uri_from_bufnr(buf), vim.inspect(d))
+local pline
+for i, l in ipairs(lines) do if l:find('both pb_pistol_idle', 1, true) then pline = i - 1; break end end
+d = req('textDocument/definition', pline, 8)
+check('definition of an animation in its tree', d ~= nil and d.uri:find('animtrees/multiplayer.atr', 1, true) ~= nil and d.range.start.line == 15, vim.inspect(d))
+local c = req('textDocument/completion', target, 10)
+local labels = {}
+for _, it in ipairs(c or {}) do labels[it.label] = true end
+check('completion has weapons, states, move types', labels['kar98k_mp'] and labels['combat'] and labels['walk'], vim.inspect(c and #c))
+finish()

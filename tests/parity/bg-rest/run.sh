@@ -1,0 +1,123 @@
+#!/bin/bash
+# run.sh -- bg-rest differential suite: builds the instrument (driver.c +
+# stubs.c) against a static library that exports the per-frame functions of
+# the player-animation module (stance, conditions, controller lerps, slots),
+# runs every case and compares the canonical dumps with the C original's.
+#
+#   run.sh --lib PATH/TO/lib.a --arch x86_64|i686|x86_64-windows|i686-windows
+#          [--flavour game|cgame|game-windows] [--cases DIR]... [--expected DIR]
+#          [--out DIR] [--jobs N]
+#
+# The flavours are PROTOCOL.md's: game (Linux behaviour), cgame (Windows
+# behaviour, the client-game imports; -DBGR_FLAVOUR_CGAME) and game-windows
+# (Windows behaviour with the game imports; -DBGR_FLAVOUR_GAME_WINDOWS).
+# Windows arches: a mingw-w64 build of the library and of the driver, run
+# under Wine ($WINE, default wine). No case reads game data. Extra driver
+# compiler flags in BGR_CFLAGS, extra link flags in BGR_LDLIBS.
+# Where the C library's 32-bit headers lack the kernel's asm/ directory
+# (a Debian system without gcc-multilib), the i686 driver takes the 64-bit
+# one (the driver uses nothing in it but errno's constants, the same there).
+# The expected outputs are stored once for the variants that share them
+# (../README.md); the C original's were taken at -O0, the optimisation level
+# the engine builds its modules with (gen/unstable-O0-O2.txt lists the cases
+# whose -O2 output differs).
+# Prints one line per failing case and, last, exactly "N passed, M failed, 0
+# skipped"; exits 0 only when M = 0.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+lib="" arch="" flavour=game casedirs=() expected="" out="" jobs=""
+usage="usage: run.sh --lib LIB.a --arch x86_64|i686|x86_64-windows|i686-windows [--flavour game|cgame|game-windows] [--cases DIR]... [--expected DIR] [--out DIR] [--jobs N]"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --lib) lib=$2; shift 2 ;;
+        --arch) arch=$2; shift 2 ;;
+        --flavour) flavour=$2; shift 2 ;;
+        --cases) casedirs+=("$2"); shift 2 ;;
+        --expected) expected=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        --data) shift 2 ;;  # accepted for scripts/ratchet.sh; no case reads game data
+        *) echo "$usage" >&2
+           echo "0 passed, 1 failed, 0 skipped"; exit 2 ;;
+    esac
+done
+fail_setup() { echo "$1" >&2; echo "0 passed, 1 failed, 0 skipped"; exit 2; }
+[ -n "$lib" ] && [ -f "$lib" ] || fail_setup "run.sh: --lib must name an existing static library"
+win="" m=""
+case "$arch" in
+    x86_64) m="-m64" ;;
+    i686) m="-m32" ;;
+    x86_64-windows|i686-windows) win=${arch%-windows} ;;
+    *) fail_setup "run.sh: --arch must be x86_64, i686, x86_64-windows or i686-windows" ;;
+esac
+case "$flavour" in
+    game) fdef="" ;;
+    cgame) fdef="-DBGR_FLAVOUR_CGAME" ;;
+    game-windows) fdef="-DBGR_FLAVOUR_GAME_WINDOWS" ;;
+    *) fail_setup "run.sh: --flavour must be game, cgame or game-windows" ;;
+esac
+[ ${#casedirs[@]} -gt 0 ] || casedirs=("$here/cases")
+[ -n "$out" ] || out=$(mktemp -d)
+[ -n "$jobs" ] || jobs=$(nproc 2>/dev/null || echo 2)
+abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
+lib=$(abs "$lib"); out=$(abs "$out")
+[ -z "$expected" ] || expected=$(abs "$expected")
+data=""
+. "$here/../lib.sh"
+rm -rf "$out/actual"; mkdir -p "$out/actual" || fail_setup "run.sh: cannot create $out"
+
+runner=""
+if [ -z "$win" ]; then
+    driver="$out/bgr_driver"
+    extra=""
+    if [ "$m" = -m32 ] && ! echo '#include <errno.h>' | gcc -m32 -E -x c - >/dev/null 2>&1 \
+        && [ -d /usr/include/x86_64-linux-gnu/asm ]; then
+        extra="-idirafter /usr/include/x86_64-linux-gnu"
+    fi
+    if ! gcc $m $fdef -std=c11 -O1 $extra ${BGR_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
+            ${BGR_LDLIBS:-} -lpthread -ldl -lm >"$out/build.log" 2>&1; then
+        cat "$out/build.log" >&2
+        fail_setup "run.sh: building the driver against $lib failed"
+    fi
+else
+    driver="$out/bgr_driver.exe"
+    cc=${BGR_MINGW_CC:-$win-w64-mingw32-gcc}
+    if ! $cc $fdef -std=c11 -D_DEFAULT_SOURCE -O1 ${BGR_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
+            ${BGR_LDLIBS:-} -static -lntdll -luserenv -lws2_32 -ldbghelp -lm >"$out/build.log" 2>&1; then
+        cat "$out/build.log" >&2
+        fail_setup "run.sh: building the driver against $lib failed"
+    fi
+    runner=${WINE:-wine}
+    export WINEDEBUG=${WINEDEBUG:--all}
+    ${WINESERVER:-wineserver} -p 30 >/dev/null 2>&1 || true
+fi
+export runner driver out
+
+: > "$out/cases.pairs.tmp"
+for d in "${casedirs[@]}"; do
+    d=$(abs "$d")
+    [ -d "$d" ] || fail_setup "run.sh: no case directory $d"
+    ls "$d" | grep '\.case$' | while IFS= read -r f; do printf '%s\t%s/%s\n' "$f" "$d" "$f"; done >> "$out/cases.pairs.tmp"
+done
+sort "$out/cases.pairs.tmp" > "$out/cases.pairs"
+cut -f1 "$out/cases.pairs" > "$out/cases.list"
+cut -f2- "$out/cases.pairs" > "$out/cases.paths"
+[ -s "$out/cases.list" ] || fail_setup "run.sh: no cases in ${casedirs[*]}"
+run_one() {
+    name=$(basename "$1" .case)
+    tries=0
+    while :; do
+        timeout 120 $runner "$driver" "$1" > "$out/actual/$name.out" 2> "$out/actual/$name.err"
+        rc=$?
+        # Wine occasionally fails to start a process (exit status 1, no
+        # output); the driver never exits with 1 itself: at most 3 retries
+        [ -n "$runner" ] && [ "$rc" = 1 ] && [ ! -s "$out/actual/$name.out" ] && [ "$tries" -lt 3 ] || break
+        tries=$((tries + 1))
+    done
+    echo $rc > "$out/actual/$name.rc"
+}
+export -f run_one
+: > "$out/data.paths"
+xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$out/cases.paths"
+
+compare_all bg-rest "$flavour" "$arch"
