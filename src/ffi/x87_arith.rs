@@ -218,7 +218,7 @@ mod imp {
     pub fn sub(a: F80, b: F80) -> F80 { F80(a.0 - b.0) }
     pub fn mul(a: F80, b: F80) -> F80 { F80(a.0 * b.0) }
     pub fn div(a: F80, b: F80) -> F80 { F80(a.0 / b.0) }
-    pub fn sqrt(a: F80) -> F80 { F80(a.0.sqrt()) }
+    pub fn sqrt(a: F80) -> F80 { F80(crate::math::sqrt_f64(a.0)) }
     pub fn lt(a: F80, b: F80) -> bool { a.0 < b.0 }
     pub fn eq(a: F80, b: F80) -> bool { a.0 == b.0 }
     pub fn to_i32_trunc(a: F80) -> i32 {
