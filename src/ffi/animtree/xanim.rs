@@ -370,7 +370,8 @@ unsafe extern "C" fn XAnimGetLength(tree: *mut XAnim, animIndex: i32) -> f64 {
 
 // `long double XAnimGetLength(XAnim *tree, int32_t animIndex)` (engine
 // flavour): an assembly routine per calling convention (module `length`)
-// around `length_operands` below.
+// around `uoanim_internal_xanim_length_operands` below (an assembly
+// routine's body: `uoanim_internal_`, localised by the packaging).
 #[cfg(not(feature = "client"))]
 mod length;
 
@@ -379,8 +380,10 @@ mod length;
 ///
 /// # Safety
 /// `tree` is NULL or an engine tree.
+/// cbindgen:ignore
 #[cfg(all(not(feature = "client"), any(target_arch = "x86", target_arch = "x86_64")))]
-unsafe extern "C" fn length_operands(tree: *mut XAnim, animIndex: i32) -> u64 {
+#[no_mangle]
+unsafe extern "C" fn uoanim_internal_xanim_length_operands(tree: *mut XAnim, animIndex: i32) -> u64 {
     // SAFETY: engine tree by contract.
     core_tree::length_operands(unsafe { handle(tree) }, animIndex).packed()
 }
@@ -391,8 +394,10 @@ unsafe extern "C" fn length_operands(tree: *mut XAnim, animIndex: i32) -> u64 {
 ///
 /// # Safety
 /// `tree` is NULL or an engine tree.
+/// cbindgen:ignore
 #[cfg(all(not(feature = "client"), target_arch = "aarch64"))]
-unsafe extern "C" fn length_binary128(tree: *mut XAnim, animIndex: i32) -> u128 {
+#[no_mangle]
+unsafe extern "C" fn uoanim_internal_xanim_length_binary128(tree: *mut XAnim, animIndex: i32) -> u128 {
     // SAFETY: engine tree by contract.
     let ops = core_tree::length_operands(unsafe { handle(tree) }, animIndex);
     core_tree::x87_divide(ops.frames, ops.rate_bits).to_binary128_bits()

@@ -26,7 +26,7 @@ core::arch::global_asm!(
     "    addq $8, %rsp",
     "    ret",
     crate::ffi::asm::asm_function_end!("XAnimGetLength"),
-    operands = sym super::length_operands,
+    operands = sym super::uoanim_internal_xanim_length_operands,
     options(att_syntax)
 );
 
@@ -54,7 +54,7 @@ core::arch::global_asm!(
     "    ret",
     ".seh_endproc",
     crate::ffi::asm::asm_function_end!("XAnimGetLength"),
-    operands = sym super::length_operands,
+    operands = sym super::uoanim_internal_xanim_length_operands,
     options(att_syntax)
 );
 
@@ -76,7 +76,7 @@ core::arch::global_asm!(
     "    addl $12, %esp",
     "    ret",
     crate::ffi::asm::asm_function_end!("XAnimGetLength"),
-    operands = sym super::length_operands,
+    operands = sym super::uoanim_internal_xanim_length_operands,
     options(att_syntax)
 );
 
@@ -91,5 +91,5 @@ core::arch::global_asm!(
     "    ldp x29, x30, [sp], #16",
     "    ret",
     crate::ffi::asm::asm_function_end!("XAnimGetLength"),
-    binary128 = sym super::length_binary128,
+    binary128 = sym super::uoanim_internal_xanim_length_binary128,
 );
