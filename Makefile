@@ -229,11 +229,11 @@ test-install: dist
 # contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout,
 # links and behaviour: the Linux targets with gcc, as the engine's ELF rules
 # link; the Windows rules of README's table with the mingw-w64 gcc, the
-# programs under Wine (x86_64 Windows: the client and the client-game module)
+# programs under Wine (x86_64 Windows: the client, the client-game module and the game module, which takes the Windows-behaviour unit there)
 test-contrib: dist
 	@for a in $(LINUX_ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done
 	@contrib/coduomp/test/run.sh i686-windows "$(UNITS)"
-	@contrib/coduomp/test/run.sh x86_64-windows "client cgame"
+	@contrib/coduomp/test/run.sh x86_64-windows "client cgame game_windows"
 
 # make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
 # e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under

@@ -294,7 +294,7 @@ def main():
             f.write("SRCS = $(%s) %s\n" % (spec["module_var"], " ".join("$(%s)" % v for v in layout_vars)))
         # the library variable the engine's build file links with (cgame: none,
         # the archive goes with the sources into the one-command rule)
-        link_var = {"game": "SHARED_LIBS", "cgame": "", "engine": "ENGINE_IMPORT_LIBS", "client": "LDLIBS"}[unit]
+        link_var = {"game": "SHARED_LIBS", "game_windows": "SHARED_LIBS", "cgame": "", "engine": "ENGINE_IMPORT_LIBS", "client": "LDLIBS"}[unit]
         if link_override is not None:
             link_var = link_override
         if link_var:

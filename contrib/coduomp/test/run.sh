@@ -43,6 +43,7 @@ owned="Scr_BeginLoadAnimTrees Scr_EndLoadAnimTrees Scr_PrecacheAnimTrees script_
 # the binary, its build file and the library variable its rule links with
 declare -A label=(
   [game]="server game module (game.mk, SHARED_LIBS)"
+  [game_windows]="game module of the client packages (game.mk CODUO_BEHAVIOR=windows, SHARED_LIBS)"
   [cgame]="client-game module (client-targets.mk, one-command rule)"
   [engine]="dedicated server (server.mk, ENGINE_IMPORT_LIBS)"
   [client]="multiplayer client (LDLIBS)")
@@ -51,10 +52,11 @@ case "$arch" in
   *-windows)
     label=(
       [game]="game module uo_game_mp_x86.dll (game.mk windows-i686, WINDOWS_LIBS)"
+      [game_windows]="game module of the client packages (game.mk $([ "$arch" = i686-windows ] && echo "windows-i686 CODUO_BEHAVIOR=windows" || echo windows-x86_64), WINDOWS_LIBS)"
       [cgame]="client-game module uo_cgame_mp_x86.dll (client-targets.mk $([ "$arch" = i686-windows ] && echo client-win32-abi-link || echo client-windows-cross-link), one-command rule)"
       [engine]="dedicated server coduo_dedicated_recovered.exe (server.mk windows-i686, WINDOWS_COMMON_LIBS)"
       [client]="client CoDUOMP.exe (client-engine-mingw.mk $([ "$arch" = i686-windows ] && echo mingw32 || echo mingw64), MINGW32_LIBS)")
-    linkvar=([game]=WINDOWS_LIBS [engine]=WINDOWS_COMMON_LIBS [client]=MINGW32_LIBS) ;;
+    linkvar=([game]=WINDOWS_LIBS [game_windows]=WINDOWS_LIBS [engine]=WINDOWS_COMMON_LIBS [client]=MINGW32_LIBS) ;;
 esac
 status=0
 for unit in $units; do
