@@ -180,7 +180,7 @@ impl<'a> CText<'a> {
     pub fn to_bytes(self) -> &'a [u8] {
         // SAFETY: made from a `&'a CStr` (the type's invariant): a
         // NUL-terminated string valid and unchanged for `'a`.
-        unsafe { CStr::from_ptr(self.ptr.as_ptr()) }.to_bytes()
+        unsafe { crate::cstr::c_bytes(self.ptr.as_ptr()) }.unwrap_or_default()
     }
 }
 

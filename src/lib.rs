@@ -31,6 +31,7 @@ extern crate std;
 pub mod abi;
 pub mod action;
 pub mod cell;
+pub mod cstr;
 pub mod lexis;
 pub mod error;
 pub mod flavour;

@@ -511,7 +511,7 @@ pub fn table_names(table: &[bg_indexed_string_t]) -> Vec<Vec<u8>> {
         .take_while(|s| !s.name.is_null())
         // SAFETY: the module's tables point at its own string literals or
         // at the world's weapon names, all alive and NUL-terminated.
-        .map(|s| unsafe { tables::c_string(s.name) }.unwrap_or(b"").to_vec())
+        .map(|s| unsafe { uoanim::cstr::c_bytes(s.name) }.unwrap_or(b"").to_vec())
         .collect()
 }
 

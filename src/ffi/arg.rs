@@ -7,16 +7,13 @@
 use core::ffi::{c_char, CStr};
 use core::ptr;
 
-/// A NUL-terminated string argument, or `None` for NULL.
-///
-/// # Safety
-/// `p` is NULL or points to a NUL-terminated string that stays valid and
-/// unchanged for `'a` (for an export: the call).
-#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")), allow(dead_code))]
-pub(crate) unsafe fn c_str<'a>(p: *const c_char) -> Option<&'a CStr> {
-    // SAFETY: forwarded contract.
-    (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) })
-}
+/// A NUL-terminated string argument, or `None` for NULL (the core's one
+/// conversion, [`crate::cstr::c_str`]).
+#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")), allow(unused_imports))]
+pub(crate) use crate::cstr::c_str;
+/// A string argument of bounded length ([`crate::cstr::c_str_bounded`]).
+#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows")), allow(unused_imports))]
+pub(crate) use crate::cstr::c_str_bounded;
 
 /// A string argument where NULL reads as the empty string (the defined
 /// result of docs/DIVERGENCES.md for the exports that take it so).
@@ -27,35 +24,6 @@ pub(crate) unsafe fn c_str<'a>(p: *const c_char) -> Option<&'a CStr> {
 pub(crate) unsafe fn c_str_or_empty<'a>(p: *const c_char) -> &'a CStr {
     // SAFETY: forwarded contract.
     unsafe { c_str(p) }.unwrap_or(c"")
-}
-
-/// The bytes of the C string at `s` if it has at most `max` bytes before its
-/// NUL; reads no further than `max + 1` bytes.
-///
-/// # Safety
-/// `s` is NULL or points to memory readable up to its NUL or `max + 1`
-/// bytes, whichever comes first, that stays unchanged while the result is
-/// used.
-#[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows")), allow(dead_code))]
-pub(crate) unsafe fn c_str_bounded<'a>(s: *const c_char, max: usize) -> Option<&'a [u8]> {
-    if s.is_null() {
-        return None;
-    }
-    let mut len = 0usize;
-    loop {
-        // SAFETY: bytes 0..len are not NUL, so byte `len` (<= max) is still
-        // part of the caller's string or its terminator (contract above).
-        let byte = unsafe { *s.add(len) };
-        if byte == 0 {
-            break;
-        }
-        if len == max {
-            return None;
-        }
-        len += 1;
-    }
-    // SAFETY: the `len` bytes before the NUL were just read from `s`.
-    Some(unsafe { core::slice::from_raw_parts(s.cast::<u8>(), len) })
 }
 
 /// Writes `message` as a NUL-terminated string into the caller's buffer

@@ -13,7 +13,8 @@ use crate::abi::bg::*;
 use crate::error::{CText, Failure, ParseMessage, TokenName};
 use crate::flavour::Behaviour;
 use crate::script::engine::ParseEngine;
-use crate::script::tables::{self, c_string, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
+use crate::cstr::c_bytes;
+use crate::script::tables::{self, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
 use core::ffi::{c_char, CStr};
 
@@ -33,7 +34,7 @@ fn static_name<'n>(name: *const c_char) -> Option<&'n [u8]> {
     // strings that outlive the module (its own literals, the engine's weapon
     // names): what the unsafe code that made the `Module` vouched for, and
     // all a `Module` writes itself (see `Module`).
-    unsafe { c_string(name) }
+    unsafe { c_bytes(name) }
 }
 
 impl ModuleData {

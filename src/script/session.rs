@@ -273,7 +273,7 @@ impl StringCopy<'_> {
     /// `size` bytes, both for `'a`.
     pub unsafe fn new(text: *const c_char, buffer: *mut c_char, size: u32) -> Self {
         // SAFETY: guaranteed by the caller.
-        let len = unsafe { tables::c_string(text) }.map_or(0, <[u8]>::len);
+        let len = unsafe { crate::cstr::c_bytes(text) }.map_or(0, <[u8]>::len);
         StringCopy { text, len, buffer, size: size as usize, _memory: PhantomData }
     }
 }
@@ -295,7 +295,7 @@ impl<'a> SessionGlobals<'a> {
         // the view: the module's literal, or one the engine stored (the
         // contract under which a `SessionGlobals` is made, see
         // `PlayerAnim::new`).
-        unsafe { self.path.as_ref().map(|p| CStr::from_ptr(p)) }
+        unsafe { crate::cstr::c_str(*self.path) }
     }
 
     /// The context of a diagnostic raised outside the parse loop.
@@ -569,7 +569,7 @@ impl<'a> PlayerAnim<'a> {
         // SAFETY: the caller's text (Cursor::new) or the one the session's
         // last read was in (PlayerAnim::new), NUL-terminated and unchanged
         // while parsed.
-        let text: &'c [u8] = if base.is_null() { &[] } else { unsafe { CStr::from_ptr(base) }.to_bytes_with_nul() };
+        let text: &'c [u8] = unsafe { crate::cstr::c_str(base) }.map_or(&[], CStr::to_bytes_with_nul);
         let tok = if base.is_null() { Tokenizer::at_null(line) } else { Tokenizer::with_line(text, line) };
         let path = self.g.path();
         // SAFETY: the published table (PlayerAnim::new), or the module's own.
@@ -824,7 +824,7 @@ mod tests {
         assert_eq!(script.conditions[0].r#type, ANIM_COND_MOUNTED);
         assert_eq!(script.conditions[0].value[0], 1);
         // The line ends the conditions; the next call starts on the next line.
-        let rest = unsafe { CStr::from_ptr(cursor) }.to_bytes();
+        let rest = unsafe { crate::cstr::c_bytes(cursor) }.unwrap();
         assert!(rest.ends_with(b"VEHICLE TANK\n"), "{rest:?}");
         let mut second = bg_anim_script_t::ZERO;
         // SAFETY: as above.

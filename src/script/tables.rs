@@ -3,6 +3,7 @@
 
 use crate::abi::bg::*;
 use crate::flavour::{Behaviour, CLibrary};
+use crate::cstr::c_bytes;
 use core::ffi::c_char;
 
 type S = bg_indexed_string_t;
@@ -268,7 +269,7 @@ impl<'t> ExternalTable<'t> {
     pub fn index_of(&mut self, name: &[u8], hash: i32) -> i32 {
         // SAFETY: the names are NUL-terminated strings (the constructor's
         // contract), and no one else can write them meanwhile.
-        index_for_string_hashed(name, hash, self.0, |p| unsafe { c_string(p) })
+        index_for_string_hashed(name, hash, self.0, |p| unsafe { c_bytes(p) })
     }
 }
 
@@ -335,19 +336,6 @@ pub fn same_name(a: &[u8], b: &[u8]) -> bool {
 pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     &field[..end]
-}
-
-/// Reads a NUL-terminated C string.
-///
-/// # Safety
-/// `name` must be NULL or point to a NUL-terminated string that stays valid
-/// and unmodified for `'a`.
-pub unsafe fn c_string<'a>(name: *const c_char) -> Option<&'a [u8]> {
-    if name.is_null() {
-        return None;
-    }
-    // SAFETY: guaranteed by the caller.
-    Some(unsafe { core::ffi::CStr::from_ptr(name) }.to_bytes())
 }
 
 /// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or
@@ -482,7 +470,7 @@ mod tests {
     #[test]
     fn index_lookup_is_case_insensitive_and_caches() {
         let mut t = ANIM_STATE_STR;
-        let r = |p: *const c_char| unsafe { c_string(p) };
+        let r = |p: *const c_char| unsafe { c_bytes(p) };
         assert_eq!(index_for_string(b"alert", &mut t, r), 2);
         assert_ne!(t[0].hash, -1);
         assert_eq!(t[3].hash, -1);
@@ -681,7 +669,7 @@ mod index_tests {
         let mut linear: Vec<S> = ANIM_GROUP_STRINGS.to_vec();
         let mut indexed = linear.clone();
         let mut ix = HashIndex::<32>::new();
-        let r = |p: *const c_char| unsafe { c_string(p) };
+        let r = |p: *const c_char| unsafe { c_bytes(p) };
         for q in queries.iter().chain(names) {
             let a = index_for_string(q, &mut linear, r);
             let b = index_for_string_indexed(q, || string_hash(q), &mut indexed, &mut ix, r);

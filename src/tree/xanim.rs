@@ -373,12 +373,8 @@ unsafe fn leaf_name<'a>(entry: &XAnimEntry) -> CText<'a> {
 /// # Safety
 /// `p` is NULL or NUL-terminated and stays valid and unchanged for `'a`.
 unsafe fn c_text<'a>(p: *const c_char) -> CText<'a> {
-    if p.is_null() {
-        CText::NULL
-    } else {
-        // SAFETY: guaranteed by the caller.
-        CText::new(unsafe { CStr::from_ptr(p) })
-    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { crate::cstr::c_str(p) }.map_or(CText::NULL, CText::new)
 }
 
 /// Size `XAnimAllocTree` asks for: header plus `nodeCount` entries

@@ -62,14 +62,14 @@ impl TreeEngine for Engine {
         // SAFETY: the engine's string table: NULL or a NUL-terminated string
         // that outlives the call.
         let text = unsafe { SL_ConvertToString(handle) };
-        unsafe { crate::ffi::arg::c_str(text) }.map_or(&[][..], CStr::to_bytes)
+        unsafe { crate::cstr::c_bytes(text) }.unwrap_or_default()
     }
 
     fn add_source_buffer(&mut self, path: &CStr) -> Option<&[u8]> {
         // SAFETY: NUL-terminated path; the buffer is NUL-terminated text in
         // temp memory, valid until Hunk_ClearTempMemoryHigh.
         let text = unsafe { Scr_AddSourceBuffer(path.as_ptr(), core::ptr::null_mut(), core::ptr::null_mut()) };
-        unsafe { crate::ffi::arg::c_str(text) }.map(CStr::to_bytes)
+        unsafe { crate::cstr::c_bytes(text) }
     }
 
     fn clear_temp_memory_high(&mut self) {

@@ -13,7 +13,8 @@ use crate::ffi::guard;
 use crate::flavour::BEHAVIOUR;
 use crate::script::parser::ALIAS_COUNT;
 use crate::script::session::{CallerRecord, CallerValues, Cursor, OuterSession, PlayerAnim, Published, ScriptCall, StringCopy};
-use crate::script::tables::{c_string, condition_type, string_hash, ExternalTable, WeaponList};
+use crate::cstr::c_bytes;
+use crate::script::tables::{condition_type, string_hash, ExternalTable, WeaponList};
 use core::ffi::{c_char, c_int};
 
 /// cbindgen:ignore
@@ -94,7 +95,7 @@ unsafe extern "C" fn BG_AnimParseAnimScript(
 #[no_mangle]
 unsafe extern "C" fn BG_StringHashValue(text: *const c_char) -> i32 {
     // SAFETY: a C string from the caller (NULL hashes to 0: divergence).
-    guard(|| Ok(unsafe { c_string(text) }.map_or(0, string_hash)))
+    guard(|| Ok(unsafe { c_bytes(text) }.map_or(0, string_hash)))
 }
 
 /// `int32_t BG_IndexForString(const char *name, bg_indexed_string_t *strings, qboolean allowMissing)`.
@@ -102,7 +103,7 @@ unsafe extern "C" fn BG_StringHashValue(text: *const c_char) -> i32 {
 unsafe extern "C" fn BG_IndexForString(name: *const c_char, strings: *mut bg_indexed_string_t, allowMissing: c_int) -> i32 {
     // SAFETY: caller's NUL-terminated name and NULL-name-terminated table
     // (NULL: no entries); module contract.
-    guard(|| unsafe { session().index_for_string(c_string(name).unwrap_or(b""), ExternalTable::new(strings), allowMissing != 0) })
+    guard(|| unsafe { session().index_for_string(c_bytes(name).unwrap_or(b""), ExternalTable::new(strings), allowMissing != 0) })
 }
 
 /// `char *BG_CopyStringIntoBuffer(const char *text, char *buffer, uint32_t bufferSize, int32_t *used)`.
@@ -117,14 +118,14 @@ unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c
 #[no_mangle]
 unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 {
     // SAFETY: module contract; the published pointers are the game's.
-    guard(|| unsafe { player_anim().animation_index_for_string(&mut Engine, c_string(name).unwrap_or(b"")) })
+    guard(|| unsafe { player_anim().animation_index_for_string(&mut Engine, c_bytes(name).unwrap_or(b"")) })
 }
 
 /// `bg_static_animation_t *BG_AnimationForString(const char *name)`.
 #[no_mangle]
 unsafe extern "C" fn BG_AnimationForString(name: *const c_char) -> *mut bg_static_animation_t {
     // SAFETY: module contract.
-    guard(|| unsafe { player_anim().animation_for_string(c_string(name).unwrap_or(b"")) })
+    guard(|| unsafe { player_anim().animation_for_string(c_bytes(name).unwrap_or(b"")) })
 }
 
 // ---- helpers called by the parser in C, exported on their own -------------

@@ -21,7 +21,7 @@ use crate::script::finalize;
 use crate::script::runtime::state::{self, State};
 use crate::script::runtime::{self as core_rt, ScriptList};
 use crate::ffi::arg::c_str;
-use crate::script::tables::c_string;
+use crate::cstr::c_bytes;
 use core::ffi::{c_char, c_int};
 use core::ptr;
 
@@ -113,7 +113,7 @@ unsafe extern "C" fn BG_PlayAnimName(
     // SAFETY: caller-provided name and player state (or NULLs); module
     // contract.
     guard(|| unsafe {
-        let name = c_string(animationName).unwrap_or(b"");
+        let name = c_bytes(animationName).unwrap_or(b"");
         player_anim().play_anim_name(&mut Engine, name, player.as_mut(), bodyPart, setTimer != 0, restartSame != 0, force != 0)
     })
 }
