@@ -671,7 +671,7 @@ mod tests {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             (seed >> 16) as usize % n
         };
-        for _ in 0..5_000 {
+        for _ in 0..crate::rounds(5_000) {
             let len = next(40);
             let text: Vec<u8> =
                 (0..len).map(|_| if next(4) == 0 { boundary[next(boundary.len())] } else { boundary[next(8)] }).collect();

@@ -53,9 +53,21 @@ pub mod ffi;
 #[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
 #[path = "ffi/x87_divide.rs"]
 pub(crate) mod ffi_x87;
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
+#[cfg(all(test, not(miri), any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
 pub(crate) use ffi_x87::divide_pc64 as ffi_x87_divide;
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")))]
+#[cfg(all(test, not(miri), any(target_arch = "x86", target_arch = "x86_64"), any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")))]
 pub(crate) use ffi::x87_divide::divide_pc64 as ffi_x87_divide;
 #[cfg(all(feature = "c-runtime", not(test)))]
 mod unit_runtime;
+
+/// The rounds of a randomised test: `n`, or a hundredth of it (at least
+/// one) under Miri, which interprets every step; what Miri checks, the
+/// memory rules of each path, does not need the statistics of many rounds.
+#[cfg(test)]
+pub(crate) const fn rounds(n: usize) -> usize {
+    if cfg!(miri) {
+        n / 100 + 1
+    } else {
+        n
+    }
+}

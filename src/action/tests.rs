@@ -567,8 +567,8 @@ fn model_find(table: &[ModelEntry], root: usize, kind: i32, dir: Vec3, speed: f3
 #[test]
 fn randomised_tables_and_queries_match_the_literal_model() {
     let mut rng = Rng(0x5EED_AC71_0000_0001);
-    let mut queries = 0u32;
-    for round in 0..3000 {
+    let mut queries = 0usize;
+    for round in 0..crate::rounds(3000) {
         let size = match round % 10 {
             0 => rng.below(129) as usize,
             1..=3 => rng.below(3) as usize,
@@ -608,7 +608,7 @@ fn randomised_tables_and_queries_match_the_literal_model() {
             queries += 1;
         }
     }
-    assert_eq!(queries, 60_000);
+    assert_eq!(queries, 20 * crate::rounds(3000));
 }
 
 #[test]
@@ -619,7 +619,7 @@ fn random_bytes_never_panic_the_parser_and_failures_change_nothing() {
         b"-0.5e3", b"nan", b"\0", b"\xff\xfe",
     ];
     let mut table = ActionTable::new();
-    for _ in 0..4000 {
+    for _ in 0..crate::rounds(4000) {
         let mut text = Vec::new();
         for _ in 0..rng.below(40) {
             if rng.below(3) == 0 {
@@ -654,7 +654,7 @@ fn arbitrary_floats_never_panic_add_or_find() {
         1 => rng.pick(&[0.0, -0.0, f32::MIN_POSITIVE, 1e-45, -1e-45, f32::MAX, f32::MIN, f32::NAN, f32::INFINITY]),
         _ => rng.unit() * 2.0 - 1.0,
     };
-    for _ in 0..300 {
+    for _ in 0..crate::rounds(300) {
         let mut table = ActionTable::new();
         for _ in 0..rng.below(40) {
             let dir = Vec3::new(any(&mut rng), any(&mut rng), any(&mut rng));

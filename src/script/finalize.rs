@@ -282,7 +282,7 @@ mod tests {
             bits ^= bits << 17;
             bits
         };
-        for _ in 0..50_000 {
+        for _ in 0..crate::rounds(50_000) {
             let a = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 40) << 52)));
             let b = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 60) << 52)));
             let sum = ext_of_f64(a).add_at(ext_of_f64(b), Precision::Double);
@@ -445,7 +445,7 @@ mod tests {
     #[test]
     fn agrees_with_f64_when_exact() {
         let mut state = 12345u32;
-        for _ in 0..20000 {
+        for _ in 0..crate::rounds(20000) {
             state = state.wrapping_mul(1103515245).wrapping_add(12345);
             let a = ((state >> 8) & 0xfff) as f32 * 0.25;
             state = state.wrapping_mul(1103515245).wrapping_add(12345);

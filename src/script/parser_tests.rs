@@ -742,7 +742,7 @@ fn engine_visible_counters_with_odd_values_never_panic() {
     const ODD: [i32; 9] = [i32::MIN, -65536, -2, -1, 0, 1, 127, 2047, i32::MAX];
     let base = feature_script().into_bytes();
     let mut rng = Rng(0x5eed_0dd5);
-    for round in 0..400 {
+    for round in 0..crate::rounds(400) {
         let mut h = Harness::with_weapons(&base, 63);
         let mut odd = || ODD[rng.below(ODD.len())];
         h.table.globalItemCount = odd();

@@ -733,7 +733,7 @@ fn mutated_trees_give_a_diagnostic_or_a_tree() {
 #[test]
 fn random_bytes_never_panic_and_deep_nesting_is_fine() {
     let mut rng = Lcg(42);
-    for _ in 0..500 {
+    for _ in 0..crate::rounds(500) {
         let len = rng.below(300);
         let text: Vec<u8> = (0..len).map(|_| b" \n{}:ab\"/*\xC0\0"[rng.below(12)]).collect();
         let _ = build_all(&text);
@@ -867,7 +867,7 @@ fn atr_tokens_classify_what_the_session_reads() {
     check_tokenizer(&quoted);
     let mut rng = Lcg(7);
     let alphabet = b" \n\t{}:aZ_9\"\\/*\xC0\0-";
-    for _ in 0..20_000 {
+    for _ in 0..crate::rounds(20_000) {
         let len = rng.below(40);
         let text: Vec<u8> = (0..len).map(|_| alphabet[rng.below(alphabet.len())]).collect();
         check_tokenizer(&text);
@@ -884,7 +884,7 @@ fn atr_tokens_classify_what_the_session_reads() {
     }
     // long runs around the whitespace boundaries (0x20/0x21, 0x7f/0x80)
     let boundary = b"abcdefghXYZ_09!~\x7f\x80\xff \x21\x1f\n\t";
-    for _ in 0..20_000 {
+    for _ in 0..crate::rounds(20_000) {
         let len = rng.below(70);
         let text: Vec<u8> = (0..len)
             .map(|_| if rng.below(4) == 0 { boundary[rng.below(boundary.len())] } else { boundary[rng.below(8)] })

@@ -487,7 +487,7 @@ fn odd_table_contents_and_arguments_never_panic() {
         seed ^= seed << 17;
         seed
     };
-    for _ in 0..300 {
+    for _ in 0..crate::rounds(300) {
         let mut w = World::new();
         let mut odd = || ODD[(next() % ODD.len() as u64) as usize];
         let conditions: Vec<(i32, i32, i32)> = (0..(odd() & 3)).map(|_| (odd(), odd(), odd())).collect();

@@ -844,7 +844,7 @@ mod node_set_tests {
                 }
             }
             assert_eq!(full.next(capacity), None);
-            for _ in 0..2000 {
+            for _ in 0..crate::rounds(2000) {
                 if capacity > 0 && rand() % 3 == 0 {
                     let i = (rand() % capacity as u64) as usize;
                     set.remove(i as u32);

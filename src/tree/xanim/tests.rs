@@ -806,7 +806,7 @@ fn sync_walk_equals_the_path_walk_on_small_trees_dags_and_cycles() {
     let mut m = sync_mock();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut runs, mut ended, mut silent, mut raised) = (0, 0, 0, 0);
-    for round in 0..20_000 {
+    for round in 0..crate::rounds(20_000) {
         let n = 1 + (round % 9) as u32;
         let (_mem, mut t) = random_tree(&mut rng, &mut m, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
@@ -836,7 +836,7 @@ fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
     // leaves of both kinds: the old walk is still fast at 18 nodes
     let mut m = sync_mock();
     let mut rng = Rng(12345);
-    for _ in 0..300 {
+    for _ in 0..crate::rounds(300) {
         let n = 18;
         let (_mem, mut t) = tree_mem("dag", n);
         for i in 0..n - 2 {
@@ -959,7 +959,7 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
     let mut m = sync_mock();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut compared, mut cut) = (0, 0);
-    for round in 0..20_000 {
+    for round in 0..crate::rounds(20_000) {
         let n = 1 + (round % 9) as u32;
         let (_mem, mut t) = random_tree(&mut rng, &mut m, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
@@ -1089,7 +1089,7 @@ fn forest_walk_equals_the_path_walk_and_the_bounded_walk() {
     let mut m = sync_mock();
     let mut rng = Rng(0x6a09_e667_f3bc_c908);
     let (mut runs, mut raised) = (0, 0);
-    for round in 0..6_000 {
+    for round in 0..crate::rounds(6_000) {
         let n = 1 + (round % 40) as u32;
         let (_mem, mut t) = random_forest(&mut rng, &mut m, n, round % 2 == 0);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
