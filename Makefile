@@ -127,11 +127,27 @@ clean:
 # which keeps of `core` and `alloc` only what the unit reaches (their
 # prebuilt objects would bring unwinding references a unit never uses, and
 # GNU ld drops no section in the relocatable PE link of package-unit.sh).
+# A player-animation unit is two builds, two members of its archive: the
+# crate without and with the `frame` feature (the nine per-frame exports,
+# whose imports a program that calls none of them need not define).
 CARGO_UNIT := CARGO_PROFILE_RELEASE_LTO=fat $(CARGO) rustc --crate-type staticlib --release --locked
+FRAME_UNITS := game cgame game_windows
+# the builds of the units, as Cargo features (clippy, scripts/check-boundary.py)
+BOUNDARY_BUILDS = $(UNITS) $(foreach u,$(filter $(FRAME_UNITS),$(UNITS)),$(u)$(comma)frame)
+# unit_build TRIPLE UNIT ENV: the unit's staticlib(s), copied beside cargo's
+# output as libuoanim-UNIT.a and libuoanim-UNIT-frame.a, and the arguments
+# package-unit.sh takes after ARCH and UNIT's name
+define unit_build
+	$(3) $$(CARGO_UNIT) --features $(2),c-runtime --target $(1) --target-dir $$(TARGET_DIR)
+	cp $$(TARGET_DIR)/$(1)/release/libuoanim.a $$(TARGET_DIR)/$(1)/release/libuoanim-$(2).a
+	$(if $(filter $(2),$(FRAME_UNITS)),$(3) $$(CARGO_UNIT) --features $(2)$(comma)c-runtime$(comma)frame --target $(1) --target-dir $$(TARGET_DIR))
+	$(if $(filter $(2),$(FRAME_UNITS)),cp $$(TARGET_DIR)/$(1)/release/libuoanim.a $$(TARGET_DIR)/$(1)/release/libuoanim-$(2)-frame.a)
+endef
+unit_members = $(TARGET_DIR)/$(1)/release/libuoanim-$(2).a $(4) $(if $(filter $(2),$(FRAME_UNITS)),$(TARGET_DIR)/$(1)/release/libuoanim-$(2)-frame.a)
 define unit_rule
 dist/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
-	$$(CARGO_UNIT) --features $(2),c-runtime --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)
-	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/$$(TRIPLE_$(1))/release/libuoanim.a dist/$(1)
+$(call unit_build,$$(TRIPLE_$(1)),$(2),)
+	scripts/package-unit.sh $(1) $(2) $(call unit_members,$$(TRIPLE_$(1)),$(2),,dist/$(1))
 endef
 $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(eval $(call unit_rule,$(a),$(u)))))
 
@@ -192,7 +208,7 @@ test-lint: test-clippy test-scripts test-ffi-confined test-module-graph
 
 test-clippy:
 	$(CARGO) clippy --locked --release --all-targets --target-dir $(TARGET_DIR) -- -D warnings
-	@for u in $(UNITS); do \
+	@for u in $(BOUNDARY_BUILDS); do \
 	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
 	done
 	$(CARGO) clippy --locked --release -p uoanim-headers --all-targets --target-dir $(TARGET_DIR) -- -D warnings
@@ -210,10 +226,10 @@ test-module-graph:
 # only the guard's cold frame, in an export, reaches the engine's error
 # functions), on every target, or on x86_64 Linux alone for `make check`.
 test-boundary:
-	python3 scripts/check-boundary.py --targets $(subst $(space),$(comma),$(strip $(foreach a,$(ARCHES),$(TRIPLE_$(a))))) $(UNITS)
+	python3 scripts/check-boundary.py --targets $(subst $(space),$(comma),$(strip $(foreach a,$(ARCHES),$(TRIPLE_$(a))))) $(BOUNDARY_BUILDS)
 
 test-boundary-x86_64:
-	python3 scripts/check-boundary.py --targets $(TRIPLE_x86_64) $(UNITS)
+	python3 scripts/check-boundary.py --targets $(TRIPLE_x86_64) $(BOUNDARY_BUILDS)
 
 # ---- C tests, symbols, install, contrib --------------------------------------------
 test-c: dist
@@ -331,9 +347,8 @@ AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$(CURDIR)/scripts/a
 dist-aarch64: $(foreach u,$(UNITS),dist/aarch64/libuoanim_$(u).a) dist/aarch64/uoanim
 define aarch64_unit_rule
 dist/aarch64/libuoanim_$(1).a: $$(SOURCES) scripts/package-unit.sh scripts/aarch64-cc.sh
-	$$(AARCH64_ENV) $$(CARGO_UNIT) --features $(1),c-runtime \
-	  --target $$(AARCH64_TRIPLE) --target-dir $$(TARGET_DIR)
-	scripts/package-unit.sh aarch64 $(1) $$(TARGET_DIR)/$$(AARCH64_TRIPLE)/release/libuoanim.a dist/aarch64
+$(call unit_build,$$(AARCH64_TRIPLE),$(1),$$(AARCH64_ENV))
+	scripts/package-unit.sh aarch64 $(1) $(call unit_members,$$(AARCH64_TRIPLE),$(1),,dist/aarch64)
 endef
 $(foreach u,$(UNITS),$(eval $(call aarch64_unit_rule,$(u))))
 dist/aarch64/uoanim: $(SOURCES) $(TOOL_SOURCES) scripts/aarch64-cc.sh
@@ -344,6 +359,11 @@ test-aarch64:
 	$(AARCH64_ENV) $(CARGO) test --locked --release --lib --target-dir $(TARGET_DIR) --target $(AARCH64_TRIPLE)
 
 # The core's tests under Miri (nightly; tests that need the hardware's x87 or
-# the C runtime are cfg(miri)-gated where they are)
+# the C runtime are cfg(miri)-gated where they are, the randomised ones run
+# a hundredth of their rounds: crate::rounds). Leaks are not reported: the
+# parser's tests leak each script text on purpose (so that a parse's
+# failures, which borrow it, outlive the harness); a leak is no undefined
+# behaviour. Each test in a process of its own (cargo-nextest), one at a time.
 miri:
-	MIRIFLAGS="$${MIRIFLAGS:-}" rustup run nightly cargo miri test --locked --lib --target-dir $(TARGET_DIR)/miri
+	rustup component add --toolchain nightly miri rust-src
+	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib -j1 --no-fail-fast --target-dir $(TARGET_DIR)/miri

@@ -44,6 +44,5 @@ void trap_XAnimGetRelDelta(uint32_t anim, float *rotationDelta, float *moveDelta
     (void)anim; (void)rotationDelta; (void)moveDelta; (void)startTime; (void)endTime; abort();
 }
 int32_t coduo_glibc_randrange(int32_t minimum, int32_t maximum) { (void)minimum; (void)maximum; abort(); }
-#include "frame_imports.h"
 
 #endif

@@ -265,7 +265,6 @@ void trap_XAnimGetRelDelta(uint32_t anim, float *rotationDelta, float *moveDelta
 }
 
 static int draws;
-#include "frame_imports.h"
 int32_t coduo_glibc_randrange(int32_t minimum, int32_t maximum)
 {
     draws++;

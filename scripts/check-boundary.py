@@ -240,7 +240,7 @@ def is_elf(target):
 
 
 def compile_object(root, flavour, target, out_dir):
-    obj_path = out_dir / f"{target}-{flavour}.o"
+    obj_path = out_dir / f"{target}-{flavour.replace(',', '+')}.o"  # (a comma would split --emit)
     subprocess.run(
         ["cargo", "rustc", "--locked", "--quiet", "--lib", "--features", flavour,
          "--target", target, "--target-dir", str(root / "target" / "boundary"),

@@ -150,7 +150,7 @@ for arch in $arches; do
     else
       # the per-frame functions' imports, which the pa stubs do not define
       # (docs/ABI.md "The per-frame functions' imports")
-      gcc $m $def -std=c11 -D_DEFAULT_SOURCE -O1 -g -w -o "$driver" "$here/driver.c" "$here/stubs.c" "dist/$arch/libuoanim_$lib.a" "$parity/frame_imports.c" -lpthread -ldl -lm
+      gcc $m $def -std=c11 -D_DEFAULT_SOURCE -O1 -g -w -o "$driver" "$here/driver.c" "$here/stubs.c" "dist/$arch/libuoanim_$lib.a" -lpthread -ldl -lm
     fi
     # the game data (as run.sh finds it) and the driver's arguments for it:
     # at reads it as stock/ under its root, pa from --data

@@ -43,9 +43,6 @@ judge() {
     log=$out/run.log
     label=$suite-$arch shown="$suite $arch"
     oracle=ORACLE_ARCHES_${dir//-/_}
-    # the pa instrument does not define the per-frame functions' imports
-    # (bg-rest's): tests/parity/frame_imports.c does, as contract violations
-    if [ "$dir" = pa ]; then export PA_LDLIBS="$difftest/frame_imports.c"; else unset PA_LDLIBS; fi
     export PARITY_EXPECTED_ARCH=""
     if [[ " ${!oracle} " != *" $arch "* ]]; then
       echo "$suite $arch: not judged: the suites hold no outputs of the C original for $arch"

@@ -16,6 +16,7 @@
 
 /// The assembler symbol of the C name `$name` on the target.
 #[cfg(all(windows, target_arch = "x86"))]
+#[allow(unused_macros)] // a unit without assembly that names a C function
 macro_rules! c_name {
     ($name:literal) => {
         concat!("_", $name)

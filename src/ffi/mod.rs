@@ -83,7 +83,7 @@ pub(crate) mod varargs;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 mod playeranim;
-#[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
+#[cfg(all(any(feature = "game", feature = "cgame", feature = "game_windows"), not(feature = "frame")))]
 mod action;
 #[cfg(any(feature = "engine", feature = "client"))]
 mod animtree;

@@ -29,21 +29,33 @@ pub(super) use cgame::*;
 
 // ---- the core's engines over these imports ---------------------------------
 
-use super::bgs;
-use crate::abi::common::{scr_anim_t, XAnim};
-use crate::script::engine::ParseEngine;
-use crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine};
-use crate::script::runtime::frame::{SlotEngine, WeaponClasses};
-use crate::abi::bg::weaponInfo_t;
-use core::ffi::c_void;
-use crate::cell::ModuleCell;
-use crate::ffi::arg::c_str;
-use crate::lexis::MAX_TOKEN_CHARS;
-use core::ffi::{c_char, c_int, CStr};
+use crate::abi::common::XAnim;
+use core::ffi::{c_char, c_int};
+// the parser's, runtime's and finalize step's engines (the first member)
+#[cfg(not(feature = "frame"))]
+use {
+    super::bgs,
+    crate::abi::common::scr_anim_t,
+    crate::cell::ModuleCell,
+    crate::ffi::arg::c_str,
+    crate::lexis::MAX_TOKEN_CHARS,
+    crate::script::engine::ParseEngine,
+    crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine},
+    core::ffi::CStr,
+};
+// the per-frame functions' engine (the second member)
+#[cfg(feature = "frame")]
+use {
+    crate::abi::bg::weaponInfo_t,
+    crate::script::runtime::frame::{SlotEngine, WeaponClasses},
+    core::ffi::c_void,
+};
 
+#[cfg(not(feature = "frame"))]
 /// The engine imports the parser uses.
 pub(super) struct Engine;
 
+#[cfg(not(feature = "frame"))]
 impl ParseEngine for Engine {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         let mut handle: c_int = 0;
@@ -94,13 +106,16 @@ impl ParseEngine for Engine {
     }
 }
 
+#[cfg(not(feature = "frame"))]
 /// The sound name the alias callback is handed (a token: at most
 /// `MAX_TOKEN_CHARS` bytes and its NUL).
 static SOUND_TOKEN: ModuleCell<[u8; MAX_TOKEN_CHARS + 1]> = ModuleCell::new([0; MAX_TOKEN_CHARS + 1]);
 
+#[cfg(not(feature = "frame"))]
 /// The engine services for the runtime.
 pub(super) struct Runtime;
 
+#[cfg(not(feature = "frame"))]
 impl RuntimeEngine for Runtime {
     fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
         // SAFETY: engine import with plain integer arguments.
@@ -126,9 +141,11 @@ impl RuntimeEngine for Runtime {
     }
 }
 
+#[cfg(not(feature = "frame"))]
 /// The XAnim queries of the finalize step.
 pub(super) struct Finalize;
 
+#[cfg(not(feature = "frame"))]
 impl FinalizeEngine for Finalize {
     fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
         // SAFETY: engine import; the tree pointer is the engine's own.
@@ -164,9 +181,11 @@ impl FinalizeEngine for Finalize {
     }
 }
 
+#[cfg(feature = "frame")]
 /// The slot functions' engine side and the weapon records.
 pub(super) struct Slots;
 
+#[cfg(feature = "frame")]
 impl WeaponClasses for Slots {
     fn weapon_class(&mut self, weapon: i32) -> i32 {
         // SAFETY: engine import; the record it returns is the engine's
@@ -175,6 +194,7 @@ impl WeaponClasses for Slots {
     }
 }
 
+#[cfg(feature = "frame")]
 impl SlotEngine for Slots {
     fn time(&self) -> i32 {
         // SAFETY: plain read of the module's clock.
@@ -259,6 +279,7 @@ impl SlotEngine for Slots {
     }
 }
 
+#[cfg(feature = "frame")]
 extern "C" {
     /// `void Com_Printf(const char *format, ...)`.
     fn Com_Printf(format: *const c_char, ...);
@@ -266,6 +287,7 @@ extern "C" {
     fn BG_GetInfoForWeapon(weapon: i32) -> *const weaponInfo_t;
 }
 
+#[cfg(feature = "frame")]
 /// The engine's weapon record of `weapon`.
 unsafe fn weapon_info(weapon: i32) -> *const weaponInfo_t {
     // SAFETY: engine import with a plain value.
@@ -273,6 +295,7 @@ unsafe fn weapon_info(weapon: i32) -> *const weaponInfo_t {
 }
 
 /// `vmCvar_t`: the head up to `integer`.
+#[cfg_attr(not(feature = "frame"), allow(dead_code))]
 #[repr(C)]
 #[allow(non_camel_case_types, non_snake_case)]
 pub struct vmCvar_t {
@@ -282,6 +305,7 @@ pub struct vmCvar_t {
     pub integer: i32,
 }
 
+#[cfg(not(feature = "frame"))]
 impl TreeEngine for Engine {
     fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim {
         // SAFETY: engine import with a NUL-terminated name.
@@ -293,6 +317,8 @@ impl TreeEngine for Engine {
 /// module built with `-DWINDOWS_BEHAVIOR`).
 ///
 /// cbindgen:ignore
+// (each of the two archive members uses a part of these veneers)
+#[allow(dead_code)]
 #[cfg(any(feature = "game", feature = "game_windows"))]
 mod game {
     #[cfg(feature = "game")]
@@ -489,6 +515,8 @@ mod game {
 /// The cgame flavour's imports.
 ///
 /// cbindgen:ignore
+// (each of the two archive members uses a part of these veneers)
+#[allow(dead_code)]
 #[cfg(feature = "cgame")]
 mod cgame {
     use crate::abi::common::{scr_anim_t, XAnim};
