@@ -1,5 +1,6 @@
-# lib.sh -- what pa/run.sh and at/run.sh share: finding the game data, telling
-# the cases that need it, and comparing the outputs with the stored ones.
+# lib.sh -- what pa/run.sh, bg-rest/run.sh and at/run.sh share: building the
+# instrument and running it on the cases, finding the game data, telling the
+# cases that need it, and comparing the outputs with the stored ones.
 # Sourced; uses the callers' variables out, expected (empty: the stored
 # layout of <suite>/expected) and data.
 
@@ -104,3 +105,98 @@ compare_all() {
 }
 
 lib_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# build_driver NAME CFLAGS LDLIBS -- builds the suite's instrument
+# ($here/driver.c and $here/stubs.c) against $lib: on Linux $out/NAME with
+# gcc $m, on a Windows arch ($win: x86_64 or i686) $out/NAME.exe with
+# mingw-w64 ($MINGW_CC, default $win-w64-mingw32-gcc), a static PE
+# executable (no DLLs beside the system's; the system libraries are those a
+# Rust *-pc-windows-gnu staticlib needs, the counterpart of -lpthread -ldl
+# -lm) with the Linux default 8 MiB main-thread stack. CFLAGS and LDLIBS
+# are the suite's own flags (the flavour's define among them). Where the C
+# library's 32-bit headers lack the kernel's asm/ directory (a Debian system
+# without gcc-multilib), an i686 driver takes the 64-bit one (errno's
+# constants, the same there). Sets driver, and runner: empty on Linux, Wine
+# ($WINE) on Windows, where one wineserver is kept alive for the run and a
+# smoke run (the usage message, exit status 2) tells a Wine that cannot run
+# the target (i686 without wine32) apart from failing cases.
+build_driver() {
+    local name=$1 cflags=$2 ldlibs=$3 extra="" cc smoke
+    runner=""
+    if [ -z "$win" ]; then
+        driver="$out/$name"
+        if [ "$m" = -m32 ] && ! echo '#include <errno.h>' | gcc -m32 -E -x c - >/dev/null 2>&1 \
+            && [ -d /usr/include/x86_64-linux-gnu/asm ]; then
+            extra="-idirafter /usr/include/x86_64-linux-gnu"
+        fi
+        # shellcheck disable=SC2086  # the flags are lists of words
+        if ! gcc $m $extra $cflags -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
+                $ldlibs -lpthread -ldl -lm >"$out/build.log" 2>&1; then
+            cat "$out/build.log" >&2
+            fail_setup "run.sh: building the driver against $lib failed"
+        fi
+        return 0
+    fi
+    driver="$out/$name.exe"
+    cc=${MINGW_CC:-$win-w64-mingw32-gcc}
+    # shellcheck disable=SC2086
+    if ! $cc $cflags -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
+            $ldlibs -static -Wl,--stack,8388608 -lntdll -luserenv -lws2_32 -ldbghelp -lm >"$out/build.log" 2>&1; then
+        cat "$out/build.log" >&2
+        fail_setup "run.sh: building the driver against $lib failed"
+    fi
+    runner=${WINE:-wine}
+    export WINEDEBUG=${WINEDEBUG:--all}
+    ${WINESERVER:-wineserver} -p 30 >/dev/null 2>&1 || true
+    $runner "$driver" > "$out/smoke.out" 2> "$out/smoke.err"
+    smoke=$?
+    if [ "$smoke" != 2 ] || ! grep -q "usage: $name" "$out/smoke.err"; then
+        head -c 600 "$out/smoke.err" >&2
+        fail_setup "run.sh: '$runner $driver' does not run (exit status $smoke); is Wine installed for $arch?"
+    fi
+}
+
+# collect_cases -- the case files of the directories in casedirs:
+# $out/cases.list their names, $out/cases.paths their full paths (one a
+# line, same order); fails on none and on a name found twice
+collect_cases() {
+    local d dups
+    : > "$out/cases.pairs.tmp"
+    for d in "${casedirs[@]}"; do
+        d=$(abs "$d")
+        [ -d "$d" ] || fail_setup "run.sh: no case directory $d"
+        ls "$d" | grep '\.case$' | while IFS= read -r f; do printf '%s\t%s/%s\n' "$f" "$d" "$f"; done >> "$out/cases.pairs.tmp"
+    done
+    sort "$out/cases.pairs.tmp" > "$out/cases.pairs"
+    cut -f1 "$out/cases.pairs" > "$out/cases.list"
+    cut -f2- "$out/cases.pairs" > "$out/cases.paths"
+    [ -s "$out/cases.list" ] || fail_setup "run.sh: no cases in ${casedirs[*]}"
+    dups=$(uniq -d "$out/cases.list" | head -3 | tr '\n' ' ')
+    [ -z "$dups" ] || fail_setup "run.sh: case names occur twice: $dups"
+}
+
+# run_one CASE -- runs the driver on one case (with the words of
+# $driver_args before it): $out/actual/<case>.out, .err and .rc. Under Wine
+# a start that fails (exit status 1, no output, e.g. "failed to map the
+# shared user data"; the drivers never exit with 1 themselves) is repeated,
+# at most 3 times.
+run_one() {
+    local name tries=0 rc
+    name=$(basename "$1" .case)
+    while :; do
+        # shellcheck disable=SC2086
+        timeout 120 $runner "$driver" $driver_args "$1" > "$out/actual/$name.out" 2> "$out/actual/$name.err"
+        rc=$?
+        [ -n "$runner" ] && [ "$rc" = 1 ] && [ ! -s "$out/actual/$name.out" ] && [ "$tries" -lt 3 ] || break
+        tries=$((tries + 1))
+    done
+    echo $rc > "$out/actual/$name.rc"
+}
+
+# run_cases PATHS -- runs every case listed in the file PATHS, $jobs at a
+# time, one process each
+run_cases() {
+    export runner driver driver_args out
+    export -f run_one
+    xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$1"
+}

@@ -66,58 +66,13 @@ data=""
 . "$here/../lib.sh"
 rm -rf "$out/actual"; mkdir -p "$out/actual" || fail_setup "run.sh: cannot create $out"
 
-runner=""
-if [ -z "$win" ]; then
-    driver="$out/bgr_driver"
-    extra=""
-    if [ "$m" = -m32 ] && ! echo '#include <errno.h>' | gcc -m32 -E -x c - >/dev/null 2>&1 \
-        && [ -d /usr/include/x86_64-linux-gnu/asm ]; then
-        extra="-idirafter /usr/include/x86_64-linux-gnu"
-    fi
-    if ! gcc $m $fdef -std=c11 -O1 $extra ${BGR_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
-            ${BGR_LDLIBS:-} -lpthread -ldl -lm >"$out/build.log" 2>&1; then
-        cat "$out/build.log" >&2
-        fail_setup "run.sh: building the driver against $lib failed"
-    fi
-else
-    driver="$out/bgr_driver.exe"
-    cc=${BGR_MINGW_CC:-$win-w64-mingw32-gcc}
-    if ! $cc $fdef -std=c11 -D_DEFAULT_SOURCE -O1 ${BGR_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
-            ${BGR_LDLIBS:-} -static -lntdll -luserenv -lws2_32 -ldbghelp -lm >"$out/build.log" 2>&1; then
-        cat "$out/build.log" >&2
-        fail_setup "run.sh: building the driver against $lib failed"
-    fi
-    runner=${WINE:-wine}
-    export WINEDEBUG=${WINEDEBUG:--all}
-    ${WINESERVER:-wineserver} -p 30 >/dev/null 2>&1 || true
-fi
-export runner driver out
+MINGW_CC=${BGR_MINGW_CC:-}
+if [ -z "$win" ]; then cflags="$fdef -std=c11 -O1"; else cflags="$fdef -std=c11 -D_DEFAULT_SOURCE -O1"; fi
+build_driver bgr_driver "$cflags ${BGR_CFLAGS:-}" "${BGR_LDLIBS:-}"
 
-: > "$out/cases.pairs.tmp"
-for d in "${casedirs[@]}"; do
-    d=$(abs "$d")
-    [ -d "$d" ] || fail_setup "run.sh: no case directory $d"
-    ls "$d" | grep '\.case$' | while IFS= read -r f; do printf '%s\t%s/%s\n' "$f" "$d" "$f"; done >> "$out/cases.pairs.tmp"
-done
-sort "$out/cases.pairs.tmp" > "$out/cases.pairs"
-cut -f1 "$out/cases.pairs" > "$out/cases.list"
-cut -f2- "$out/cases.pairs" > "$out/cases.paths"
-[ -s "$out/cases.list" ] || fail_setup "run.sh: no cases in ${casedirs[*]}"
-run_one() {
-    name=$(basename "$1" .case)
-    tries=0
-    while :; do
-        timeout 120 $runner "$driver" "$1" > "$out/actual/$name.out" 2> "$out/actual/$name.err"
-        rc=$?
-        # Wine occasionally fails to start a process (exit status 1, no
-        # output); the driver never exits with 1 itself: at most 3 retries
-        [ -n "$runner" ] && [ "$rc" = 1 ] && [ ! -s "$out/actual/$name.out" ] && [ "$tries" -lt 3 ] || break
-        tries=$((tries + 1))
-    done
-    echo $rc > "$out/actual/$name.rc"
-}
-export -f run_one
+collect_cases
+driver_args=""
 : > "$out/data.paths"
-xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$out/cases.paths"
+run_cases "$out/cases.paths"
 
 compare_all bg-rest "$flavour" "$arch"

@@ -88,71 +88,12 @@ data_files="playeranim.script stock_tree.inc stock_weapons.inc"
 resolve_data pa "$data" $data_files
 rm -rf "$out/actual"; mkdir -p "$out/actual" || fail_setup "run.sh: cannot create $out"
 
-runner=""
-if [ -z "$win" ]; then
-driver="$out/pa_driver"
-if ! gcc $m $fdef -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra ${PA_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
-        ${PA_LDLIBS:-} -lpthread -ldl -lm >"$out/build.log" 2>&1; then
-    cat "$out/build.log" >&2
-    fail_setup "run.sh: building the driver against $lib failed"
-fi
-else
-# Windows: a static PE executable (no DLLs beside the system's) with the Linux
-# default 8 MiB main-thread stack; the system libraries are those a Rust
-# *-pc-windows-gnu staticlib needs (the counterpart of -lpthread -ldl -lm)
-driver="$out/pa_driver.exe"
-cc=${PA_MINGW_CC:-$win-w64-mingw32-gcc}
-if ! $cc $fdef -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra ${PA_CFLAGS:-} -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
-        ${PA_LDLIBS:-} -static -Wl,--stack,8388608 -lntdll -luserenv -lws2_32 -ldbghelp -lm >"$out/build.log" 2>&1; then
-    cat "$out/build.log" >&2
-    fail_setup "run.sh: building the driver against $lib failed"
-fi
-runner=${WINE:-wine}
-export WINEDEBUG=${WINEDEBUG:--all}
-# keep one wineserver alive for the whole run (no-op when one is running)
-${WINESERVER:-wineserver} -p 30 >/dev/null 2>&1 || true
-# smoke test: the usage message and exit status 2 (a missing Wine, or a Wine
-# that cannot run this target, e.g. i686 without wine32, fails here)
-$runner "$driver" > "$out/smoke.out" 2> "$out/smoke.err"
-src=$?
-if [ "$src" != 2 ] || ! grep -q 'usage: pa_driver' "$out/smoke.err"; then
-    head -c 600 "$out/smoke.err" >&2
-    fail_setup "run.sh: '$runner $driver' does not run (exit status $src); is Wine installed for $arch?"
-fi
-fi
-export runner
+MINGW_CC=${PA_MINGW_CC:-}
+build_driver pa_driver "$fdef -std=c11 -D_DEFAULT_SOURCE -O1 -g -Wall -Wextra ${PA_CFLAGS:-}" "${PA_LDLIBS:-}"
 
-# run every case (one process per case), in parallel; cases.list holds the
-# case file names, cases.paths the full paths (one line each, same order)
-export driver data out
-: > "$out/cases.pairs.tmp"
-for d in "${casedirs[@]}"; do
-    d=$(abs "$d")
-    [ -d "$d" ] || fail_setup "run.sh: no case directory $d"
-    ls "$d" | grep '\.case$' | while IFS= read -r f; do printf '%s\t%s/%s\n' "$f" "$d" "$f"; done >> "$out/cases.pairs.tmp"
-done
-sort "$out/cases.pairs.tmp" > "$out/cases.pairs"
-cut -f1 "$out/cases.pairs" > "$out/cases.list"
-cut -f2- "$out/cases.pairs" > "$out/cases.paths"
-total=$(wc -l < "$out/cases.list")
-[ "$total" -gt 0 ] || fail_setup "run.sh: no cases in ${casedirs[*]}"
-dups=$(uniq -d "$out/cases.list" | head -3 | tr '\n' ' ')
-[ -z "$dups" ] || fail_setup "run.sh: case names occur twice: $dups"
-run_one() {
-    name=$(basename "$1" .case)
-    tries=0
-    while :; do
-        timeout 120 $runner "$driver" ${data:+--data "$data"} "$1" > "$out/actual/$name.out" 2> "$out/actual/$name.err"
-        rc=$?
-        # Windows: Wine occasionally fails to start a process (exit status 1,
-        # no output, e.g. "failed to map the shared user data"); the driver
-        # itself never exits with 1, so such a run is repeated (at most 3 times)
-        [ -n "$runner" ] && [ "$rc" = 1 ] && [ ! -s "$out/actual/$name.out" ] && [ "$tries" -lt 3 ] || break
-        tries=$((tries + 1))
-    done
-    echo $rc > "$out/actual/$name.rc"
-}
-export -f run_one
+# run every case (one process per case), in parallel
+collect_cases
+driver_args=${data:+--data $data}
 # cases that read game data, and, without it, the ones to skip
 needs_data_list pa "$out/cases.paths" > "$out/data.paths"
 if [ -n "$data" ]; then
@@ -160,6 +101,6 @@ if [ -n "$data" ]; then
 else
     grep -vxF -f "$out/data.paths" "$out/cases.paths" > "$out/run.paths" || true
 fi
-xargs -d '\n' -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} < "$out/run.paths"
+run_cases "$out/run.paths"
 
 compare_all pa "$variant" "$arch"
