@@ -16,8 +16,20 @@ fn run(args: &[&str]) -> (String, i32) {
 }
 
 fn expect(file: &str, actual: &str) {
-    // On Windows the directory given and the file found in it are joined
-    // with '\\': the expected files have '/' (in JSON, an escaped '\\').
+    // On Windows the paths are printed with '\\' only (the directory given
+    // and the file found in it alike): the expected files have '/' (in
+    // JSON, an escaped '\\').
+    #[cfg(windows)]
+    for line in actual.lines() {
+        let path = if file.ends_with(".jsonl") {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["file"].as_str().unwrap().to_string()
+        } else if ["clean", "broken", "bytes"].iter().any(|d| line.starts_with(d)) {
+            line.split(':').next().unwrap().to_string()
+        } else {
+            continue;
+        };
+        assert!(!path.contains('/'), "a path with mixed separators: {path}");
+    }
     #[cfg(windows)]
     let actual = if file.ends_with(".jsonl") { actual.replace("\\\\", "/") } else { actual.replace('\\', "/") };
     #[cfg(windows)]
@@ -67,8 +79,45 @@ fn allow_leaves_out_a_code() {
 }
 
 #[test]
+fn short_is_the_first_line_and_note_of_each_diagnostic() {
+    let (full, _) = run(&["check", "broken"]);
+    let (short, code) = run(&["check", "--format", "short", "broken"]);
+    assert_eq!(code, 1);
+    let firsts: Vec<&str> = full.lines().filter(|l| l.starts_with("broken/") || l.starts_with("broken\\") || l.trim_start().starts_with("= note: ")).collect();
+    let want: Vec<String> = firsts.iter().map(|l| l.trim_start().strip_prefix("= note: ").map_or(l.to_string(), |n| format!("    = note: {n}"))).collect();
+    assert_eq!(short.lines().collect::<Vec<_>>(), want);
+    assert!(full.lines().count() > 3 * short.lines().count(), "the text format has the snippets");
+}
+
+#[test]
+fn columns_after_tabs_and_bytes_that_are_not_utf8() {
+    // bytes/: Latin-1 bytes (one character each), UTF-8 'é' and tabs
+    // before the errors.
+    let (out, code) = run(&["check", "bytes"]);
+    assert_eq!(code, 1);
+    expect("check-bytes.txt", &out);
+    let (json, _) = run(&["check", "--format", "json", "bytes"]);
+    expect("check-bytes.jsonl", &json);
+    // The header's column counts characters: 2 tabs, 'weapons pistols',
+    // a tab, '/* café */, weaponclass', a tab, two Latin-1 bytes, a space.
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.ends_with("error[parse]: BG_IndexForString: unknown token 'heavy'")).expect("the error");
+    assert!(lines[at].starts_with("bytes/mp/playeranim.script:15:46: ") || cfg!(windows), "{}", lines[at]);
+    // The snippet shows the tabs as four spaces each, the bytes as U+FFFD,
+    // and the caret lands under the token.
+    let (source, caret) = (lines[at + 2], lines[at + 3]);
+    assert!(source.ends_with("weapons pistols    /* caf\u{e9} */, weaponclass    \u{fffd}\u{fffd} heavy"), "{source:?}");
+    let under = caret.find('^').unwrap();
+    assert_eq!(source.chars().count() - "heavy".len(), caret[..under].chars().count(), "{source}\n{caret}");
+    assert_eq!(caret[under..].trim_end(), "^^^^^");
+    let j: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let heavy = j.iter().find(|d| d["message"].as_str().unwrap().ends_with("'heavy'")).unwrap();
+    assert_eq!((&heavy["line"], &heavy["column"], &heavy["end_column"]), (&serde_json::json!(15), &serde_json::json!(46), &serde_json::json!(51)));
+}
+
+#[test]
 fn json_is_one_valid_object_per_diagnostic() {
-    let (text, _) = run(&["check", "broken"]);
+    let (text, _) = run(&["check", "--format", "short", "broken"]);
     let (out, code) = run(&["check", "--format", "json", "broken"]);
     assert_eq!(code, 1);
     expect("check-broken.jsonl", &out);
