@@ -17,6 +17,7 @@ pub mod lsp;
 pub mod script;
 pub mod stock;
 pub mod trees;
+pub mod uri;
 
 use diag::{Diagnostic, Severity};
 use input::Inputs;

@@ -195,7 +195,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     let args = parse_args(cli)?;
     let inputs = load(&args)?;
     if inputs.script.is_none() && inputs.trees.is_empty() {
-        return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")));
+        return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| uoanim_cli::input::display_path(p)).collect::<Vec<_>>().join(", ")));
     }
     let allow = if args.command == "check" { args.allow.clone() } else { HashSet::new() };
     let mut report = uoanim_cli::check(&inputs, &allow);
