@@ -799,7 +799,10 @@ impl Server {
             "textDocument/didOpen" => {
                 let p: lt::DidOpenTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
                 let uri = p.text_document.uri;
-                let path = uri::to_path(uri.as_str())?;
+                // A document not on disk (`untitled:`): checked under its
+                // last name (a script unless it ends in `.atr`), in the
+                // workspace's mod.
+                let path = uri::to_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str().rsplit([':', '/']).next().unwrap_or("")));
                 self.docs.insert(uri.as_str().to_string(), Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new() });
                 self.refresh(uri.as_str());
                 Some(vec![uri])

@@ -169,3 +169,42 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
         assert!(names.contains(&want), "{want:?} missing in {names:?}");
     }
 }
+
+#[test]
+fn a_tree_document_and_a_document_not_on_disk() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("animtrees/multiplayer.atr");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    // A property on a leaf: the engine's error, at the ':'.
+    let broken = text.replacen("\tpb_never\n", "\tpb_never : loopsync\n", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-atr", "version": 1, "text": broken}}));
+    let d = c.diagnostics();
+    let first: Vec<&Value> = d["diagnostics"].as_array().unwrap().iter().filter(|d| d["data"]["engineFirst"] == true).collect();
+    assert_eq!(first.len(), 1, "{d}");
+    assert_eq!((&first[0]["code"], &first[0]["message"]), (&json!("atr"), &json!("properties cannot be applied to primitive animations (the error the engine raises)")), "{d}");
+    // Hover on a parent: its children; on a leaf: its block.
+    let (l, line) = text.lines().enumerate().find(|(_, l)| l.trim() == "torso").unwrap();
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": line.find("torso").unwrap() + 1}}));
+    let h = h["contents"]["value"].as_str().unwrap();
+    assert!(h.contains("animation `torso` of tree `multiplayer`: a parent of 3 (`pt_rifle_fire`, `pt_pistol_fire`, `pt_rifle_run`), under `main`"), "{h}");
+    // The outline: the names under their blocks.
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().filter_map(|s| Some((s["name"].as_str()?, s["containerName"].as_str()?))).collect();
+    assert!(names.contains(&("pt_rifle_run", "torso")) && names.contains(&("pb_never", "main")), "{names:?}");
+    // The script, not on disk, sees the open tree's text (with the error,
+    // the engine stops in the tree: the script has no diagnostics of its
+    // own), its names complete after `both`.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text.replacen("pb_never", "pb_never_again", 1)}]}));
+    let d = c.diagnostics();
+    assert!(d["diagnostics"].as_array().unwrap().iter().all(|d| d["severity"] != 1), "{d}");
+    let script = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_\n\t\t}\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:Untitled-1", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let d = c.diagnostics();
+    assert_eq!(d["uri"], "untitled:Untitled-1");
+    assert!(d["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "anim-not-in-tree"), "{d}");
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"pb_never_again") && labels.contains(&"pb_smg_idle") && !labels.contains(&"pb_never"), "{labels:?}");
+}
