@@ -251,7 +251,7 @@ pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str)
                 "level": level(d.severity),
                 "message": {"text": message},
                 "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": d.file.replace('\\', "/")},
+                    "artifactLocation": {"uri": crate::uri::reference(&d.file, cfg!(windows))},
                     "region": {"startLine": d.line, "startColumn": d.char_col, "endColumn": d.char_col + d.char_len}
                 }}],
                 "properties": {"engineFirst": d.engine_first}

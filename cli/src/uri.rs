@@ -104,6 +104,18 @@ pub fn path_to_uri(path: &str, windows: bool) -> String {
     format!("file://{}{}", if p.starts_with('/') { "" } else { "/" }, percent_encode(&p))
 }
 
+/// A URI reference for a path as the tool prints it (SARIF's
+/// `artifactLocation.uri`): an absolute path's `file:` URI, else the
+/// relative path with `/` separators, escaped.
+pub fn reference(path: &str, windows: bool) -> String {
+    let b = path.as_bytes();
+    let absolute = if windows { path.starts_with("\\\\") || path.starts_with("//") || (b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')) } else { path.starts_with('/') };
+    if absolute {
+        return path_to_uri(path, windows);
+    }
+    percent_encode(&if windows { path.replace('\\', "/") } else { path.to_string() })
+}
+
 /// The path of a `file:` URI on this target.
 pub fn to_path(uri: &str) -> Option<PathBuf> {
     uri_to_path(uri, cfg!(windows)).map(PathBuf::from)
@@ -155,6 +167,15 @@ mod tests {
         assert_eq!(path_to_uri(accented, true), "file:///c%3A/mods/caf%C3%A9/x.atr");
         assert_eq!(uri_to_path("file:///c%3A/mods/caf%C3%A9/x.atr", true).as_deref(), Some(accented));
         assert_eq!(uri_to_path("file:///C:/a%2Fb?x#y", true).as_deref(), Some(r"C:\a\b"));
+    }
+
+    #[test]
+    fn references_of_printed_paths() {
+        assert_eq!(reference(r"mods\m y\mp\playeranim.script", true), "mods/m%20y/mp/playeranim.script");
+        assert_eq!(reference(r"C:\mods\m\x.atr", true), "file:///c%3A/mods/m/x.atr");
+        assert_eq!(reference(r"\\server\mods\x.atr", true), "file://server/mods/x.atr");
+        assert_eq!(reference("mods/m/x.atr", false), "mods/m/x.atr");
+        assert_eq!(reference("/home/m/x.atr", false), "file:///home/m/x.atr");
     }
 
     #[test]
