@@ -274,9 +274,12 @@ test-difftest-x86_64: $(foreach u,$(UNITS),dist/x86_64/libuoanim_$(u).a)
 # ---- the uoanim command-line tool (cli/, built for the host) ------------------------
 #   dist/bin/uoanim: `uoanim check` / `uoanim explain` (docs/CHECK.md)
 #   test-tool: its unit, golden, protocol and suite-agreement tests, clippy,
-#              Neovim's LSP client against `uoanim lsp` (cli/tests/nvim), and
-#              the VS Code extension's grammar tests (editors/vscode, node)
-TOOL_SOURCES := cli/Cargo.toml $(shell find cli/src -name '*.rs' 2>/dev/null)
+#              Neovim's LSP client against `uoanim lsp` (cli/tests/nvim), the
+#              unit, golden and protocol tests of the x86_64-windows tool under
+#              Wine and of the aarch64 tool under qemu-aarch64 (where that
+#              target is installed),
+#              and the VS Code extension's grammar tests (editors/vscode, node)
+TOOL_SOURCES := cli/Cargo.toml docs/CHECK.md $(shell find cli/src -name '*.rs' 2>/dev/null)
 
 tool: $(TOOL)
 
@@ -296,13 +299,22 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	$(CARGO) test --locked --release -p uoanim-cli --target-dir $(TARGET_DIR) -- --nocapture
 	cli/tests/nvim/run.sh $(TOOL)
 	@if why=$$(scripts/wine/can-run.sh x86_64-windows); then \
-	  echo "the tool's golden tests on x86_64-windows (under Wine)"; \
+	  echo "the tool's unit, golden and protocol tests on x86_64-windows (under Wine)"; \
 	  mkdir -p $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release; \
 	  x86_64-w64-mingw32-gcc -shared -O2 -o $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/bcryptprimitives.dll \
 	    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32; \
 	  $(RUNNER_x86_64-windows)=$(CURDIR)/scripts/wine/test-runner.sh \
-	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --test golden; \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --lib --test golden --test lsp; \
 	else echo "test-tool: the x86_64-windows golden tests are not run: $$why"; fi
+# aarch64 Linux: the aarch64 test program and the aarch64 tool it runs,
+# both under qemu-aarch64 (no binfmt entry is assumed: cli/tests/golden.rs
+# runs the tool through UOANIM_TEST_RUNNER)
+	@if [ -n "$(AARCH64)" ]; then \
+	  command -v qemu-aarch64 >/dev/null || { echo "test-tool: no qemu-aarch64 for the aarch64 golden tests (scripts/setup.sh installs it)"; exit 1; }; \
+	  echo "the tool's unit, golden and protocol tests on aarch64 Linux (the aarch64 build, under qemu-aarch64 -L /usr/aarch64-linux-gnu)"; \
+	  $(AARCH64_ENV) UOANIM_TEST_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(AARCH64_TRIPLE) --target-dir $(TARGET_DIR) --lib --test golden --test lsp; \
+	else echo "test-tool: the aarch64 golden tests are not run: the Rust target $(AARCH64_TRIPLE) is not installed (scripts/setup.sh installs it)"; fi
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test
 
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
@@ -339,7 +351,8 @@ test-memcheck: dist
 # ---- aarch64 Linux ----------------------------------------------------------
 #   dist-aarch64: dist/aarch64/, the four units (for a future ARM engine
 #                 build) and the tool
-#   test-aarch64: the core's Rust tests under qemu-aarch64
+#   test-aarch64: the core's Rust tests under qemu-aarch64 (the tool's
+#                 golden tests under qemu-aarch64 are in test-tool)
 # Linked with clang and lld over Debian's arm64 cross libraries
 # (scripts/aarch64-cc.sh; scripts/setup.sh installs them).
 AARCH64_ENV := CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$(CURDIR)/scripts/aarch64-cc.sh \

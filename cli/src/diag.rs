@@ -32,6 +32,12 @@ pub struct Diagnostic {
     pub col: u32,
     /// Length of the token in bytes (at least 1 for the underline).
     pub len: u32,
+    /// 1-based column and width of the token in characters, as printed:
+    /// the line decoded as UTF-8, each invalid byte sequence one character
+    /// (U+FFFD, as an editor shows it), a tab one character
+    /// ([`char_columns`]).
+    pub char_col: u32,
+    pub char_len: u32,
     pub severity: Severity,
     /// Stable code (docs/CHECK.md).
     pub code: &'static str,
@@ -50,11 +56,14 @@ impl Diagnostic {
     /// A diagnostic at byte offset `pos` (length `len`) of `text`.
     pub fn at(file: &str, text: &[u8], pos: usize, len: usize, severity: Severity, code: &'static str, message: String) -> Self {
         let (line, col) = line_col(text, pos);
+        let (char_col, char_len) = char_columns(text, pos, len);
         Diagnostic {
             file: file.to_string(),
             line,
             col,
             len: len.max(1) as u32,
+            char_col,
+            char_len,
             severity,
             code,
             message,
@@ -77,6 +86,29 @@ pub fn line_col(text: &[u8], pos: usize) -> (u32, u32) {
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
     let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     (line as u32, (pos - start + 1) as u32)
+}
+
+/// Characters of `bytes` decoded as UTF-8 with each invalid sequence
+/// replaced by one U+FFFD (as `String::from_utf8_lossy` and editors do).
+fn lossy_chars(bytes: &[u8]) -> usize {
+    bytes.utf8_chunks().map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty())).sum()
+}
+
+/// 1-based character column of byte offset `pos` in its line, and the width
+/// in characters (at least 1) of the `len` bytes there.
+///
+/// The game's files are bytes (ASCII, often Latin-1, sometimes anything):
+/// a column counts the characters of the line decoded as UTF-8, where each
+/// invalid byte sequence (a Latin-1 letter is one) is one character, as an
+/// editor that shows the file as UTF-8 counts it; a tab is one character,
+/// as compilers and LSP count it.
+pub fn char_columns(text: &[u8], pos: usize, len: usize) -> (u32, u32) {
+    let pos = pos.min(text.len());
+    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = (pos + len).min(text.len());
+    let token = &text[pos..end];
+    let token = &token[..token.iter().position(|&b| b == b'\n').unwrap_or(token.len())];
+    ((lossy_chars(&text[start..pos]) + 1) as u32, lossy_chars(token).max(1) as u32)
 }
 
 /// Sorts diagnostics in file order (file, line, column; errors before
@@ -114,27 +146,62 @@ pub fn printable(bytes: &[u8]) -> String {
     out
 }
 
-/// Human output: `path:line:col: error[CODE]: message`, with the source line
-/// and an underline of the token when `underline` (a terminal).
-pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, underline: bool, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}:{}:{}: {}[{}]: {}", d.file, d.line, d.col, d.severity.as_str(), d.code, d.message)?;
-    if underline {
-        if let Some(text) = source {
-            if let Some(line) = text.split(|&b| b == b'\n').nth(d.line as usize - 1) {
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                let shown: String = printable(line).replace('\t', " ");
-                let start = (d.col as usize).saturating_sub(1).min(shown.len());
-                let width = (d.len as usize).clamp(1, shown.len().saturating_sub(start).max(1));
-                let colour = if d.severity == Severity::Error { "\x1b[1;31m" } else { "\x1b[1;33m" };
-                writeln!(out, "    {shown}")?;
-                writeln!(out, "    {}{colour}{}\x1b[0m", " ".repeat(start), "^".repeat(width))?;
-            }
+/// How [`render_text`] prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Render {
+    /// The source line with the token underlined (annotate-snippets).
+    pub snippet: bool,
+    /// ANSI colours (a terminal).
+    pub colour: bool,
+}
+
+/// The source line `line` (1-based) of `text` for a snippet, decoded as
+/// UTF-8 with each invalid sequence one U+FFFD, and the byte range in it of
+/// the token at byte column `col` (1-based) of `len` bytes.
+pub fn snippet_line(text: &[u8], line: u32, col: u32, len: u32) -> Option<(String, std::ops::Range<usize>)> {
+    let raw = text.split(|&b| b == b'\n').nth((line as usize).checked_sub(1)?)?;
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let s = (col as usize).saturating_sub(1).min(raw.len());
+    let e = (s + len as usize).min(raw.len());
+    // Decoded piecewise so that the range falls on the token's characters.
+    let mut shown = String::from_utf8_lossy(&raw[..s]).into_owned();
+    let start = shown.len();
+    shown.push_str(&String::from_utf8_lossy(&raw[s..e]));
+    let end = shown.len();
+    shown.push_str(&String::from_utf8_lossy(&raw[e..]));
+    Some((shown, start..end))
+}
+
+/// Human output: the first line `path:line:col: severity[CODE]: message`
+/// (columns in characters, [`char_columns`]), then with `how.snippet` the
+/// source line with the token underlined, rendered by annotate-snippets
+/// (the renderer rustc uses: a tab is shown as four spaces and the caret
+/// follows it, control characters are shown as visible symbols, wide
+/// characters take two columns), and the note.
+pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, how: Render, out: &mut impl Write) -> std::io::Result<()> {
+    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+    let (level, colour) = match d.severity {
+        Severity::Error => (Level::ERROR, "\x1b[1;31m"),
+        Severity::Warning => (Level::WARNING, "\x1b[1;33m"),
+        Severity::Note => (Level::NOTE, "\x1b[1;32m"),
+    };
+    let head = format!("{}[{}]", d.severity.as_str(), d.code);
+    let head = if how.colour { format!("{colour}{head}\x1b[0m") } else { head };
+    writeln!(out, "{}:{}:{}: {head}: {}", d.file, d.line, d.char_col, d.message)?;
+    let snippet = if how.snippet { source.and_then(|t| snippet_line(t, d.line, d.col, d.len)) } else { None };
+    let Some((shown, span)) = snippet else {
+        if let Some(note) = &d.note {
+            writeln!(out, "    = note: {note}")?;
         }
-    }
+        return Ok(());
+    };
+    let mut group = Group::with_level(level).element(Snippet::source(&shown).line_start(d.line as usize).annotation(AnnotationKind::Primary.span(span)));
     if let Some(note) = &d.note {
-        writeln!(out, "    = note: {note}")?;
+        group = group.element(Level::NOTE.message(note));
     }
-    Ok(())
+    let renderer = if how.colour { Renderer::styled() } else { Renderer::plain() };
+    // A blank line after each, as compilers separate theirs.
+    writeln!(out, "{}\n", renderer.render(&[group]))
 }
 
 /// One JSON object (one line) per diagnostic.
@@ -142,8 +209,8 @@ pub fn to_json(d: &Diagnostic) -> serde_json::Value {
     let mut v = json!({
         "file": d.file,
         "line": d.line,
-        "column": d.col,
-        "end_column": d.col + d.len,
+        "column": d.char_col,
+        "end_column": d.char_col + d.char_len,
         "severity": d.severity.as_str(),
         "code": d.code,
         "message": d.message,
@@ -159,8 +226,8 @@ pub fn to_json(d: &Diagnostic) -> serde_json::Value {
 }
 
 /// A SARIF 2.1.0 log of one run: the rules (every code) and a result per
-/// diagnostic (1-based lines and columns as `check` counts them: bytes,
-/// which are code points in the game's ASCII files).
+/// diagnostic (1-based lines and columns as `check` counts them:
+/// characters of the line decoded as UTF-8, [`char_columns`]).
 pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str) -> serde_json::Value {
     let level = |s: Severity| match s {
         Severity::Error => "error",
@@ -184,8 +251,8 @@ pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str)
                 "level": level(d.severity),
                 "message": {"text": message},
                 "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": d.file.replace('\\', "/")},
-                    "region": {"startLine": d.line, "startColumn": d.col, "endColumn": d.col + d.len}
+                    "artifactLocation": {"uri": crate::uri::reference(&d.file, cfg!(windows))},
+                    "region": {"startLine": d.line, "startColumn": d.char_col, "endColumn": d.char_col + d.char_len}
                 }}],
                 "properties": {"engineFirst": d.engine_first}
             })

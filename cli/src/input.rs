@@ -14,6 +14,18 @@ use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// A path as the tool prints it: on Windows with `\\` separators only (a
+/// directory given as `C:/mod` and the files found in it alike, never
+/// `C:/mod\\animtrees/x.atr`), elsewhere as it is.
+pub fn display_path(path: &Path) -> String {
+    let s = path.display().to_string();
+    if cfg!(windows) {
+        s.replace('/', "\\")
+    } else {
+        s
+    }
+}
+
 /// One text file to check.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
@@ -25,7 +37,7 @@ pub struct SourceFile {
 }
 
 /// Everything found on the command line.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, Clone)]
 pub struct Inputs {
     pub script: Option<SourceFile>,
     /// Trees by name, in name order.
@@ -103,7 +115,7 @@ impl Inputs {
                 }
                 names.push(name);
             }
-            self.merge_weapons(names, &weapon_dir.display().to_string());
+            self.merge_weapons(names, &display_path(&weapon_dir));
         } else if dir.join("weapons_mp.txt").is_file() {
             self.set_weapons(&dir.join("weapons_mp.txt"))?;
         }
@@ -142,18 +154,18 @@ impl Inputs {
     /// Adds the files of a `.pk3` / `.iwd` archive (members named
     /// `<archive>/<member>` in diagnostics).
     pub fn add_archive(&mut self, path: &Path) -> Result<(), String> {
-        let bytes = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut archive = crate::archive::Archive::parse(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
+        let mut archive = crate::archive::Archive::parse(bytes).map_err(|e| format!("{}: {e}", display_path(path)))?;
         let members = std::mem::take(&mut archive.members);
         let mut weapons = Vec::new();
         for m in &members {
             let lower = m.name.to_ascii_lowercase();
-            let display = format!("{}/{}", path.display(), m.name);
+            let display = display_path(Path::new(&format!("{}/{}", path.display(), m.name)));
             if lower == "mp/playeranim.script" {
-                let text = archive.read(m).map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = archive.read(m).map_err(|e| format!("{}: {e}", display_path(path)))?;
                 self.script = Some(SourceFile { display, name: String::new(), text });
             } else if let Some(file) = lower.strip_prefix("animtrees/").filter(|f| f.ends_with(".atr") && !f.contains('/')) {
-                let text = archive.read(m).map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = archive.read(m).map_err(|e| format!("{}: {e}", display_path(path)))?;
                 let name = file.trim_end_matches(".atr").to_string();
                 self.add_tree(SourceFile { display, name, text });
             } else if let Some(w) = m.name.strip_prefix("weapons/mp/").filter(|w| !w.is_empty() && !w.contains('/')) {
@@ -166,7 +178,7 @@ impl Inputs {
             }
         }
         if !weapons.is_empty() {
-            self.merge_weapons(weapons, &path.display().to_string());
+            self.merge_weapons(weapons, &display_path(path));
         }
         Ok(())
     }
@@ -187,14 +199,14 @@ impl Inputs {
                 .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(|n| n.as_bytes().to_vec()))
                 .collect()
         } else {
-            let text = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
             text.split(|&b| b == b'\n')
                 .map(|l| l.strip_suffix(b"\r").unwrap_or(l).trim_ascii().to_vec())
                 .filter(|l| !l.is_empty() && !l.starts_with(b"#") && !l.starts_with(b"//"))
                 .collect()
         };
         self.weapons = Some(names);
-        self.weapons_from = Some(path.display().to_string());
+        self.weapons_from = Some(display_path(path));
         Ok(())
     }
 }
@@ -215,13 +227,13 @@ fn tree_name(path: &Path) -> String {
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
-    let text = fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(SourceFile { display: path.display().to_string(), name: String::new(), text })
+    let text = fs::read(path).map_err(|e| format!("{}: {e}", display_path(path)))?;
+    Ok(SourceFile { display: display_path(path), name: String::new(), text })
 }
 
 fn sorted_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|e| format!("{}: {e}", display_path(dir)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();

@@ -17,6 +17,7 @@ pub mod lsp;
 pub mod script;
 pub mod stock;
 pub mod trees;
+pub mod uri;
 
 use diag::{Diagnostic, Severity};
 use input::Inputs;
@@ -242,20 +243,43 @@ mod tests {
         assert!(d.note.as_deref().is_some_and(|n| n.contains("Call of Duty 2")));
     }
 
-    #[test]
-    fn underline_marks_the_token_on_a_terminal() {
-        let text = b"a\n\tweapons bogus_mp\n";
-        let d = Diagnostic::at("f", text, 11, 8, Severity::Error, "parse", "m".into());
+    fn rendered(d: &Diagnostic, text: &[u8], how: diag::Render) -> String {
         let mut out = Vec::new();
-        diag::render_text(&d, Some(text), true, &mut out).unwrap();
-        let out = String::from_utf8(out).unwrap();
+        diag::render_text(d, Some(text), how, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_snippet_underlines_the_token() {
+        let text = b"a\n\tweapons bogus_mp\n";
+        let d = Diagnostic::at("f", text, 11, 8, Severity::Error, "parse", "m".into()).with_note("n");
+        let plain = diag::Render { snippet: true, colour: false };
+        // The tab is one column of the header, four spaces in the snippet.
+        assert_eq!(rendered(&d, text, plain), "f:2:10: error[parse]: m\n  |\n2 |     weapons bogus_mp\n  |             ^^^^^^^^\n  |\n  = note: n\n\n");
+        let short = rendered(&d, text, diag::Render::default());
+        assert_eq!(short, "f:2:10: error[parse]: m\n    = note: n\n");
+        let colour = rendered(&d, text, diag::Render { snippet: true, colour: true });
+        assert!(colour.starts_with("f:2:10: \x1b[1;31merror[parse]\x1b[0m: m\n"), "{colour:?}");
+        assert!(colour.contains("\x1b["), "{colour:?}");
+    }
+
+    #[test]
+    fn columns_count_characters_after_tabs_and_bytes_that_are_not_utf8() {
+        // A Latin-1 'é' (one invalid byte), a UTF-8 'é' (two bytes), a tab.
+        let text = b"// caf\xe9 caf\xc3\xa9\n\t\xe9\xe8x\xc3\xa9\tweapons bogus_mp\n";
+        let pos = text.windows(8).position(|w| w == b"bogus_mp").unwrap();
+        let d = Diagnostic::at("f", text, pos, 8, Severity::Warning, "parse", "m".into());
+        assert_eq!((d.line, d.col, d.len), (2, 16, 8), "bytes");
+        assert_eq!((d.char_col, d.char_len), (15, 8), "characters: tab, two lone bytes, x, UTF-8 'é', tab, 'weapons '");
+        let out = rendered(&d, text, diag::Render { snippet: true, colour: false });
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[0], "f:2:10: error[parse]: m");
-        assert_eq!(lines[1], "     weapons bogus_mp");
-        assert_eq!(lines[2], format!("    {}\x1b[1;31m^^^^^^^^\x1b[0m", " ".repeat(9)));
-        let mut plain = Vec::new();
-        diag::render_text(&d, Some(text), false, &mut plain).unwrap();
-        assert_eq!(String::from_utf8(plain).unwrap(), "f:2:10: error[parse]: m\n");
+        assert_eq!(lines[0], "f:2:15: warning[parse]: m");
+        assert_eq!(lines[2], "2 |     \u{fffd}\u{fffd}x\u{e9}    weapons bogus_mp");
+        // The caret is under the token's first character.
+        let caret = lines[3].find('^').unwrap();
+        assert_eq!(lines[2].chars().count() - "bogus_mp".len(), lines[3][..caret].chars().count());
+        assert_eq!(diag::char_columns(text, 11, 2), (12, 1), "a UTF-8 'é' is one character");
+        assert_eq!(diag::char_columns(b"", 0, 0), (1, 1));
     }
 
     #[test]
@@ -329,7 +353,8 @@ mod archive_tests {
         let mut inputs = Inputs::default();
         inputs.add_path(&dir).unwrap();
         let s = inputs.script.as_ref().unwrap();
-        assert!(s.display.ends_with("z_second.pk3/mp/playeranim.script"), "{}", s.display);
+        // The member's path as the tool prints paths (on Windows with '\\' only).
+        assert!(s.display.ends_with(&input::display_path(std::path::Path::new("z_second.pk3/mp/playeranim.script"))), "{}", s.display);
         assert_eq!(s.text, script);
         assert_eq!(inputs.weapons.as_deref(), Some(&[b"w_a".to_vec(), b"w_b".to_vec()][..]));
         assert!(inputs.xanims.as_ref().unwrap().contains(&b"a"[..]));

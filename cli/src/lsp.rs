@@ -10,16 +10,123 @@
 //! The mod directory is the workspace root (or the setting
 //! `uoanim.modDirectory` in the initialization options); the open
 //! document's text replaces its file in that context, and the diagnostics
-//! of that file are published on open, change and save.
+//! of that file are published on open, change and save. The files of the
+//! mod directory are read once and again after a save (or a change the
+//! client reports); an edit re-checks only what the edited file's
+//! diagnostics depend on.
+//!
+//! Positions are UTF-16 code units of the document's lines, as LSP counts
+//! them (`check`'s columns count characters: docs/CHECK.md "Columns").
 
 use crate::diag::{Diagnostic, Severity};
-use crate::input::{Inputs, SourceFile};
+use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
+use crate::uri;
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types as lt;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use uoanim::abi::bg::bg_indexed_string_t;
 use uoanim::script::tables;
+
+// ---- the explanations of docs/CHECK.md ------------------------------------
+
+/// docs/CHECK.md, built in: the hover of a diagnostic quotes its code's
+/// section.
+const CHECK_MD: &str = include_str!("../../docs/CHECK.md");
+
+/// The explanation of a diagnostic code: the text of its `#### `code``
+/// section of docs/CHECK.md (up to the next heading), trimmed.
+pub fn explanation(code: &str) -> Option<&'static str> {
+    let head = format!("#### `{code}`\n");
+    let at = CHECK_MD.find(&head)? + head.len();
+    let rest = &CHECK_MD[at..];
+    let end = rest.find("\n#").map_or(rest.len(), |i| i + 1);
+    Some(rest[..end].trim()).filter(|t| !t.is_empty())
+}
+
+// ---- the script's vocabulary ------------------------------------------------
+
+/// What a condition tests: (name as the module spells it, lower case; what
+/// the game sets it from; true for a bit-mask condition).
+const CONDITIONS: &[(&str, &str, bool)] = &[
+    ("weapons", "the player's current weapon", true),
+    ("weaponclass", "the class of the current weapon (its weapon file's `weaponClass`)", true),
+    ("mounted", "what the player is mounted on: a mounted gun (`MG42`) or a vehicle seat", false),
+    ("vehicle", "the vehicle the player is in", false),
+    ("vehicle_motion", "the motion of the player's vehicle", false),
+    ("movetype", "the move type of the previous frame (the movement the runtime played last)", true),
+    ("underhand", "1 when the player looks down (view pitch above 0), else 0", false),
+    ("crouching", "1 when the player crouches, else 0", false),
+    ("firing", "1 while the player fires, else 0", false),
+    ("weapon_position", "where the weapon is held: at the hip or aimed down the sights", false),
+    ("strafing", "the direction the player strafes in", false),
+];
+
+/// The module's value table of a condition (lower case names, index =
+/// value); None for a number condition or `weapons` (the weapon list).
+fn condition_table(key: &str) -> Option<&'static [bg_indexed_string_t]> {
+    Some(match key {
+        "weaponclass" => &tables::ANIM_WEAPON_CLASS_STR,
+        "mounted" => &tables::ANIM_MOUNTED_STR,
+        "vehicle" => &tables::ANIM_VEHICLE_STR,
+        "vehicle_motion" => &tables::ANIM_VEHICLE_MOTION_STR,
+        "movetype" => &tables::ANIM_GROUP_STRINGS,
+        "weapon_position" => &tables::ANIM_WEAPON_POSITION_STR,
+        "strafing" => &tables::ANIM_STRAFE_STATE_STR,
+        _ => return None,
+    })
+}
+
+/// The values a condition's expression can name, each with what it sets
+/// (`bit N` of a bit mask, `= N` of a one-value condition); the placeholder
+/// `** UNUSED **` entries left out. A bit mask also takes `all` (every bit)
+/// and `none` (bit 0: for `weapons` the weapon `none`, otherwise the first
+/// value of the list, the parser's quirk).
+fn condition_values(key: &str, weapons: &[String]) -> Vec<(String, String)> {
+    let mask = CONDITIONS.iter().any(|c| c.0 == key && c.2);
+    let mut out: Vec<(String, String)> = if key == "weapons" {
+        std::iter::once("none".to_string()).chain(weapons.iter().cloned()).enumerate().map(|(i, w)| (w, format!("weapon {i} of the weapon list, bit {i}"))).collect()
+    } else {
+        let Some(table) = condition_table(key) else { return Vec::new() };
+        let names = table_names(table);
+        let mut v: Vec<(String, String)> = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| !n.starts_with(b"*"))
+            .map(|(i, n)| (lower(n), if mask { format!("bit {i}") } else { format!("= {i}") }))
+            .collect();
+        if mask {
+            let first = names.first().filter(|n| !n.starts_with(b"*")).map_or("an unused slot".to_string(), |n| format!("`{}`", lower(n)));
+            v.push(("none".into(), format!("bit 0, the first value of the list ({first}): not 'no value'")));
+        }
+        v
+    };
+    if mask {
+        out.push(("all".into(), "every bit: always holds".into()));
+    }
+    out
+}
+
+/// Words of a condition expression that are operators, not values.
+const OPERATORS: &[&str] = &["and", "minus", "not"];
+
+/// The flags of an `.atr` block (`name : flags {`).
+const TREE_FLAGS: &[(&str, &str)] = &[
+    ("loopsync", "the block's children play in sync, as loops"),
+    ("nonloopsync", "the block's children play in sync, not looping"),
+    ("complete", "the whole block is loaded when its name is referenced, not only the names a script uses"),
+];
+
+fn lower(n: &[u8]) -> String {
+    String::from_utf8_lossy(n).to_ascii_lowercase()
+}
+
+fn is_condition(w: &str) -> bool {
+    CONDITIONS.iter().any(|c| c.0.eq_ignore_ascii_case(w))
+}
+
+// ---- outlines -------------------------------------------------------------
 
 /// A named place of a script: a define, state, move type or event, with its
 /// byte range.
@@ -28,6 +135,8 @@ pub struct Place {
     pub name: String,
     pub kind: lt::SymbolKind,
     pub detail: &'static str,
+    /// For a define: its type (a condition, lower case).
+    pub ty: String,
     pub start: usize,
     pub end: usize,
 }
@@ -44,22 +153,25 @@ pub fn outline(text: &str) -> Vec<Place> {
         let line = raw.split("//").next().unwrap_or("");
         let words: Vec<&str> = line.split_ascii_whitespace().collect();
         let start_of = |w: &str| at + (w.as_ptr() as usize - raw.as_ptr() as usize);
+        let place = |name: &str, kind, detail, ty: &str| {
+            let st = start_of(name);
+            Place { name: name.to_string(), kind, detail, ty: ty.to_ascii_lowercase(), start: st, end: st + name.len() }
+        };
         match words.as_slice() {
             [w] if depth == 0 && ["DEFINES", "ANIMATIONS", "CANNED_ANIMATIONS", "STATECHANGES", "EVENTS"].iter().any(|s| s.eq_ignore_ascii_case(w)) => {
                 section = w.to_ascii_uppercase();
             }
-            ["set", _ty, name, ..] if depth == 0 => {
-                let st = start_of(name);
-                out.push(Place { name: name.to_string(), kind: lt::SymbolKind::CONSTANT, detail: "define", start: st, end: st + name.len() });
-            }
+            ["set", ty, name, ..] if depth == 0 => out.push(place(name, lt::SymbolKind::CONSTANT, "define", ty)),
             [kw, name] if depth == 0 && kw.eq_ignore_ascii_case("state") => {
-                let st = start_of(name);
-                out.push(Place { name: name.to_ascii_lowercase(), kind: lt::SymbolKind::CLASS, detail: "state", start: st, end: st + name.len() });
+                let mut p = place(name, lt::SymbolKind::CLASS, "state", "");
+                p.name = p.name.to_ascii_lowercase();
+                out.push(p);
             }
             [name] if *name != "{" && *name != "}" && ((depth == 1 && section != "EVENTS") || (depth == 0 && section == "EVENTS")) => {
-                let st = start_of(name);
                 let (kind, detail) = if section == "EVENTS" { (lt::SymbolKind::EVENT, "event") } else { (lt::SymbolKind::METHOD, "move type") };
-                out.push(Place { name: name.to_ascii_lowercase(), kind, detail, start: st, end: st + name.len() });
+                let mut p = place(name, kind, detail, "");
+                p.name = p.name.to_ascii_lowercase();
+                out.push(p);
             }
             _ => {}
         }
@@ -69,52 +181,176 @@ pub fn outline(text: &str) -> Vec<Place> {
     out
 }
 
-/// Where a tree file names `name` (first word of a line): byte range.
-fn tree_line(tree: &str, name: &str) -> Option<(usize, usize)> {
-    let mut at = 0;
-    for raw in tree.split_inclusive('\n') {
-        let code = raw.split("//").next().unwrap_or("");
-        if let Some(w) = code.split_ascii_whitespace().next() {
-            if w.eq_ignore_ascii_case(name) {
-                let st = at + (w.as_ptr() as usize - raw.as_ptr() as usize);
-                return Some((st, st + w.len()));
+/// The expansion of a define: the text after `=` on its line (comment cut).
+fn define_value<'t>(text: &'t str, p: &Place) -> &'t str {
+    let line_end = text[p.end..].find('\n').map_or(text.len(), |i| p.end + i);
+    let v = &text[p.end..line_end];
+    let v = v.split("//").next().unwrap_or("").trim();
+    v.strip_prefix('=').unwrap_or(v).trim()
+}
+
+/// One name of an `.atr` file.
+#[derive(Debug, Clone)]
+pub struct TreeNode {
+    /// As written.
+    pub name: String,
+    pub start: usize,
+    pub end: usize,
+    /// Index of the enclosing block's name (None: at the top).
+    pub parent: Option<usize>,
+    /// The flags after its `:`.
+    pub flags: Vec<String>,
+    /// It opens a block (a parent), else it is a leaf.
+    pub block: bool,
+}
+
+/// The names of an `.atr` text with their structure, read as the engine's
+/// tokenizer cuts it (white space: every byte whose signed value is at most
+/// 32, `//` and `/* */` comments). For hover, completion and definition; the
+/// check itself is the library's parser.
+pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
+    let ws = |b: u8| (b as i8) <= 32;
+    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+    let mut i = 0;
+    let mut newline = true;
+    while i < text.len() {
+        let b = text[i];
+        if b == b'\n' {
+            newline = true;
+            i += 1;
+        } else if ws(b) {
+            i += 1;
+        } else if text[i..].starts_with(b"//") {
+            while i < text.len() && text[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with(b"/*") {
+            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
+        } else {
+            let s = i;
+            while i < text.len() && !ws(text[i]) {
+                i += 1;
+            }
+            tokens.push((s, i, newline));
+            newline = false;
+        }
+    }
+    let mut nodes: Vec<TreeNode> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut last: Option<usize> = None;
+    let mut in_flags = false;
+    for &(s, e, nl) in &tokens {
+        let t = String::from_utf8_lossy(&text[s..e]).into_owned();
+        if nl {
+            in_flags = false;
+        }
+        match t.as_str() {
+            "{" => {
+                if let Some(l) = last {
+                    nodes[l].block = true;
+                    stack.push(l);
+                }
+                last = None;
+            }
+            "}" => {
+                stack.pop();
+                last = None;
+            }
+            ":" => in_flags = true,
+            _ if in_flags => {
+                if let Some(l) = last {
+                    nodes[l].flags.push(t.to_ascii_lowercase());
+                }
+            }
+            _ => {
+                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false });
+                last = Some(nodes.len() - 1);
             }
         }
-        at += raw.len();
     }
-    None
+    nodes
 }
+
+/// The hover text of a tree's name.
+fn tree_hover(tree_name: &str, file: &str, text: &str, nodes: &[TreeNode], i: usize) -> String {
+    let n = &nodes[i];
+    let (line, _) = crate::diag::line_col(text.as_bytes(), n.start);
+    let mut s = format!("animation `{}` of tree `{tree_name}`", n.name);
+    if n.block {
+        let children: Vec<&str> = nodes.iter().filter(|c| c.parent == Some(i)).map(|c| c.name.as_str()).collect();
+        let shown: Vec<String> = children.iter().take(8).map(|c| format!("`{c}`")).collect();
+        let more = if children.len() > 8 { format!(", and {} more", children.len() - 8) } else { String::new() };
+        s.push_str(&format!(": a parent of {} ({}{more})", children.len(), shown.join(", ")));
+    } else {
+        s.push_str(": a leaf (an xanim asset of that name)");
+    }
+    if let Some(p) = n.parent {
+        s.push_str(&format!(", under `{}`", nodes[p].name));
+    }
+    let mut flags: Vec<String> = n.flags.iter().map(|f| format!("`{f}`")).collect();
+    let mut up = n.parent;
+    while let Some(p) = up {
+        for f in &nodes[p].flags {
+            flags.push(format!("`{f}` (of `{}`)", nodes[p].name));
+        }
+        up = nodes[p].parent;
+    }
+    s.push_str(&if flags.is_empty() { "\n\nflags: none".to_string() } else { format!("\n\nflags: {}", flags.join(", ")) });
+    for f in &n.flags {
+        if let Some((_, what)) = TREE_FLAGS.iter().find(|(k, _)| k == f) {
+            s.push_str(&format!("\n\n`{f}`: {what}"));
+        }
+    }
+    s.push_str(&format!("\n\ndefined at {file}:{line}"));
+    s
+}
+
+/// The position of a word in a script line: the condition key it belongs
+/// to and whether it is that key itself.
+#[derive(Debug, PartialEq)]
+enum LineContext {
+    /// The first word of a condition (or of a `set` line's type).
+    Key,
+    /// A value of condition `.0`.
+    Value(String),
+    /// The animation of a command (`both`, `torso`, `legs`).
+    Animation,
+    /// Anything else.
+    Other,
+}
+
+/// What the word starting at byte `word_start` of its line `line` (up to
+/// the cursor) is: a condition key, a value of a key, an animation.
+fn line_context(line: &str, word_start: usize) -> LineContext {
+    let code = line.split("//").next().unwrap_or("");
+    let before = &code[..word_start.min(code.len())];
+    let words: Vec<&str> = before.split_ascii_whitespace().collect();
+    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("set")) {
+        return match words.len() {
+            1 => LineContext::Key,
+            _ if before.contains('=') => LineContext::Value(words[1].to_ascii_lowercase()),
+            _ => LineContext::Other,
+        };
+    }
+    if words.len() == 1 && ["both", "torso", "legs"].iter().any(|b| b.eq_ignore_ascii_case(words[0])) {
+        return LineContext::Animation;
+    }
+    // The segment of a condition list the word is in.
+    let segment = before.rsplit(',').next().unwrap_or("");
+    let seg_words: Vec<&str> = segment.split_ascii_whitespace().collect();
+    match seg_words.first() {
+        None if before.contains(',') => LineContext::Key,
+        Some(k) if is_condition(k) => LineContext::Value(k.to_ascii_lowercase()),
+        _ => LineContext::Other,
+    }
+}
+
+// ---- positions --------------------------------------------------------------
 
 fn range_of(text: &str, start: usize, end: usize) -> lt::Range {
     let (l, c) = crate::diag::line_col(text.as_bytes(), start);
     let (l2, c2) = crate::diag::line_col(text.as_bytes(), end);
     lt::Range { start: position(text, l, c), end: position(text, l2, c2) }
-}
-
-/// The server's state: the mod directory and the open documents.
-pub struct Server {
-    root: Option<PathBuf>,
-    docs: HashMap<String, String>,
-}
-
-fn uri_path(uri: &lt::Uri) -> PathBuf {
-    let s = uri.as_str();
-    let p = s.strip_prefix("file://").unwrap_or(s);
-    let mut out = Vec::new();
-    let b = p.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&p[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    PathBuf::from(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// LSP position (UTF-16) of a 1-based line and byte column.
@@ -145,6 +381,7 @@ fn offset(text: &str, p: lt::Position) -> usize {
     start + line.len()
 }
 
+/// The word around byte `at` (its start and text).
 fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
     let is = |c: u8| c.is_ascii_alphanumeric() || b"_-.$".contains(&c);
     let b = text.as_bytes();
@@ -159,45 +396,128 @@ fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
     (e > s).then(|| (s, &text[s..e]))
 }
 
-fn lower(n: &[u8]) -> String {
-    String::from_utf8_lossy(n).to_ascii_lowercase()
+/// The line holding byte `at`: its start offset and text.
+fn line_at(text: &str, at: usize) -> (usize, &str) {
+    let at = at.min(text.len());
+    let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let e = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    (s, &text[s..e])
+}
+
+// ---- the server -------------------------------------------------------------
+
+/// An open document.
+struct Doc {
+    path: PathBuf,
+    text: String,
+    /// Its diagnostics from the last check.
+    diags: Vec<Diagnostic>,
+    /// The weapon names that check used (the mod's, else the stock ones).
+    weapons: Vec<String>,
+}
+
+/// The server's state: the mod directory, its files as last read, and the
+/// open documents (by the URI the client gave).
+pub struct Server {
+    root: Option<PathBuf>,
+    /// The files of the mod directory (None: to be read).
+    base: Option<(Option<PathBuf>, Inputs)>,
+    docs: HashMap<String, Doc>,
+}
+
+fn is_tree(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("atr"))
+}
+
+fn tree_name(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().to_ascii_lowercase()).unwrap_or_default()
 }
 
 impl Server {
     pub fn new(root: Option<PathBuf>) -> Server {
-        Server { root, docs: HashMap::new() }
+        Server { root, base: None, docs: HashMap::new() }
     }
 
-    /// The inputs of the mod with `path`'s text replaced by `text`.
-    fn inputs_for(&self, path: &Path, text: &str) -> (Inputs, String) {
+    /// The mod directory of a document: the workspace's, else the parent
+    /// of its directory (`mod/mp/playeranim.script`, `mod/animtrees/x.atr`).
+    fn mod_dir(&self, path: &Path) -> Option<PathBuf> {
+        self.root.clone().or_else(|| path.parent()?.parent().map(Path::to_path_buf))
+    }
+
+    /// The files of the mod directory `dir`, read once (again after
+    /// [`Server::forget_files`]).
+    fn base(&mut self, dir: Option<PathBuf>) -> Inputs {
+        if let Some((d, inputs)) = &self.base {
+            if *d == dir {
+                return inputs.clone();
+            }
+        }
         let mut inputs = Inputs::default();
-        let dir = self.root.clone().or_else(|| {
-            let parent = path.parent()?;
-            parent.parent().map(Path::to_path_buf)
-        });
         if let Some(d) = &dir {
             let _ = inputs.add_path(d);
         }
-        let display = path.display().to_string();
+        self.base = Some((dir, inputs.clone()));
+        inputs
+    }
+
+    /// After a save or a change on disk: the mod's files are read again.
+    pub fn forget_files(&mut self) {
+        self.base = None;
+    }
+
+    /// The inputs that `path`'s diagnostics depend on, with its text
+    /// replaced by `text` and every other open document's text replacing
+    /// its file. For a script: the script and the multiplayer tree; for a
+    /// tree: the script and the trees up to it in name order (the engine's
+    /// first error is the first of that order).
+    fn inputs_for(&mut self, path: &Path, text: &str) -> (Inputs, String) {
+        let mut inputs = self.base(self.mod_dir(path));
+        let display = display_path(path);
+        // Open documents replace their files.
+        for d in self.docs.values() {
+            if uri::path_key(&d.path) == uri::path_key(path) {
+                continue;
+            }
+            if let Some(t) = inputs.trees.iter_mut().find(|t| uri::path_key(Path::new(&t.display)) == uri::path_key(&d.path)) {
+                t.text = d.text.as_bytes().to_vec();
+            }
+            if let Some(s) = inputs.script.as_mut().filter(|s| uri::path_key(Path::new(&s.display)) == uri::path_key(&d.path)) {
+                s.text = d.text.as_bytes().to_vec();
+            }
+        }
         let file = SourceFile { display: display.clone(), name: String::new(), text: text.as_bytes().to_vec() };
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("atr")) {
-            let name = path.file_stem().map(|s| s.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-            inputs.trees.retain(|t| t.name != name);
+        if is_tree(path) {
+            let name = tree_name(path);
+            inputs.trees.retain(|t| t.name != name && (t.name < name || t.name == "multiplayer"));
             inputs.trees.push(SourceFile { name, ..file });
             inputs.trees.sort_by(|a, b| a.name.cmp(&b.name));
         } else {
+            inputs.trees.retain(|t| t.name == "multiplayer");
             inputs.script = Some(file);
         }
         (inputs, display)
     }
 
+    /// Checks an open document again (after its text changed).
+    fn refresh(&mut self, key: &str) {
+        let Some(doc) = self.docs.get(key) else { return };
+        let (path, text) = (doc.path.clone(), doc.text.clone());
+        let (inputs, display) = self.inputs_for(&path, &text);
+        let report = crate::check(&inputs, &HashSet::new());
+        let weapons = match &inputs.weapons {
+            Some(w) => w.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect(),
+            None => crate::stock::UO_MP_WEAPONS.iter().map(|w| w.to_string()).collect(),
+        };
+        if let Some(doc) = self.docs.get_mut(key) {
+            doc.diags = report.diags.into_iter().filter(|d| d.file == display).collect();
+            doc.weapons = weapons;
+        }
+    }
+
     /// The diagnostics of one document, as `check` finds them.
     pub fn diagnostics(&self, uri: &lt::Uri) -> Vec<lt::Diagnostic> {
-        let Some(text) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        let path = uri_path(uri);
-        let (inputs, display) = self.inputs_for(&path, text);
-        let report = crate::check(&inputs, &HashSet::new());
-        report.diags.iter().filter(|d| d.file == display).map(|d| to_lsp(d, text)).collect()
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        doc.diags.iter().map(|d| to_lsp(d, &doc.text)).collect()
     }
 
     fn publish(&self, conn: &Connection, uri: &lt::Uri) {
@@ -206,99 +526,239 @@ impl Server {
         let _ = conn.sender.send(Message::Notification(n));
     }
 
-    /// Hover: the diagnostics at the position, a condition key, a weapon.
-    pub fn hover(&self, uri: &lt::Uri, pos: lt::Position) -> Option<String> {
-        let text = self.docs.get(uri.as_str())?;
-        let mut parts = Vec::new();
-        for d in self.diagnostics(uri) {
-            if d.range.start <= pos && pos <= d.range.end {
-                parts.push(format!("**{}**: {}", d.code.map(|c| match c { lt::NumberOrString::String(s) => s, lt::NumberOrString::Number(n) => n.to_string() }).unwrap_or_default(), d.message));
-            }
+    /// The multiplayer tree of a document's mod: its path, the URI to show
+    /// it by (the open document's, else the file's), and its text (the open
+    /// document's when it is open).
+    fn tree_of(&mut self, uri: &lt::Uri) -> Option<(PathBuf, String, String)> {
+        let doc = self.docs.get(uri.as_str())?;
+        if is_tree(&doc.path) {
+            return (tree_name(&doc.path) == "multiplayer").then(|| (doc.path.clone(), uri.as_str().to_string(), doc.text.clone()));
         }
-        if let Some((_, w)) = word_at(text, offset(text, pos)) {
-            let lw = w.to_ascii_lowercase();
-            if let Some(c) = condition_names().iter().position(|n| lower(n) == lw) {
-                parts.push(format!("condition `{lw}` (condition {c} of the module's condition table)"));
-            }
-            if let Some(p) = outline(text).into_iter().find(|p| p.name.eq_ignore_ascii_case(w) && p.detail == "define") {
-                let line_end = text[p.start..].find('\n').map_or(text.len(), |i| p.start + i);
-                parts.push(format!("define `{w}`: `{}`", text[p.end..line_end].trim().trim_start_matches('=').trim()));
-            }
-            if let Some((tree, (st, _))) = self.tree_text(uri).and_then(|(f, t)| tree_line(&t, w).map(|r| ((f, t), r))) {
-                let (l, _) = crate::diag::line_col(tree.1.as_bytes(), st);
-                parts.push(format!("animation `{w}` of tree `multiplayer` ({}, line {l})", tree.0.display()));
-            }
-            if let Some(i) = crate::stock::UO_MP_WEAPONS.iter().position(|n| n.eq_ignore_ascii_case(w)) {
-                parts.push(format!("weapon `{w}` (stock United Offensive weapon {})", i + 1));
-            }
+        let path = doc.path.clone();
+        let dir = self.mod_dir(&path);
+        let base = self.base(dir);
+        let t = base.multiplayer_tree()?;
+        let p = PathBuf::from(&t.display);
+        if let Some((k, d)) = self.docs.iter().find(|(_, d)| uri::path_key(&d.path) == uri::path_key(&p)) {
+            return Some((p, k.clone(), d.text.clone()));
         }
-        (!parts.is_empty()).then(|| parts.join("\n\n"))
+        Some((p.clone(), uri::from_path(&p), String::from_utf8_lossy(&t.text).into_owned()))
     }
 
-    /// The multiplayer tree of the document's mod: its path and text (the
-    /// open document's text when it is open).
-    fn tree_text(&self, uri: &lt::Uri) -> Option<(PathBuf, String)> {
-        let path = uri_path(uri);
-        let text = self.docs.get(uri.as_str())?;
-        let (inputs, _) = self.inputs_for(&path, text);
-        let t = inputs.multiplayer_tree()?;
-        let p = PathBuf::from(&t.display);
-        let open = format!("file://{}", p.display());
-        let text = self.docs.get(&open).cloned().unwrap_or_else(|| String::from_utf8_lossy(&t.text).into_owned());
-        Some((p, text))
+    /// Hover: the diagnostics at the position with their explanation (docs/
+    /// CHECK.md), a condition key (what it tests, its values) or value, a
+    /// define (its expansion), an animation name (its tree, place, flags
+    /// and line), a state, move type or event, a stock weapon.
+    pub fn hover(&mut self, uri: &lt::Uri, pos: lt::Position) -> Option<String> {
+        let doc = self.docs.get(uri.as_str())?;
+        let text = doc.text.clone();
+        let weapons = doc.weapons.clone();
+        let tree_doc = is_tree(&doc.path);
+        let mut parts = Vec::new();
+        for d in &doc.diags {
+            let l = to_lsp(d, &text);
+            if l.range.start <= pos && pos <= l.range.end {
+                let mut s = format!("**{}** `{}`: {}", d.severity.as_str(), d.code, l.message);
+                if let Some(e) = explanation(d.code) {
+                    s.push_str(&format!("\n\n{e}"));
+                }
+                parts.push(s);
+            }
+        }
+        let at = offset(&text, pos);
+        if let Some((ws, w)) = word_at(&text, at) {
+            let lw = w.to_ascii_lowercase();
+            if tree_doc {
+                let nodes = tree_outline(text.as_bytes());
+                if let Some(i) = nodes.iter().position(|n| n.start == ws) {
+                    let file = display_path(&self.docs[uri.as_str()].path);
+                    parts.push(tree_hover(&tree_name(&self.docs[uri.as_str()].path), &file, &text, &nodes, i));
+                } else if let Some((f, what)) = TREE_FLAGS.iter().find(|(f, _)| *f == lw) {
+                    parts.push(format!("flag `{f}`: {what}"));
+                }
+                return (!parts.is_empty()).then(|| parts.join("\n\n---\n\n"));
+            }
+            let (ls, line) = line_at(&text, ws);
+            let context = line_context(line, ws - ls);
+            let places = outline(&text);
+            let define = places.iter().find(|p| p.detail == "define" && p.name.eq_ignore_ascii_case(w));
+            if context == LineContext::Key || (context == LineContext::Other && is_condition(w)) {
+                if let Some((k, what, mask)) = CONDITIONS.iter().find(|c| c.0 == lw) {
+                    let values = condition_values(k, &weapons);
+                    let how = if *mask { "a bit mask: the condition holds when the value is any of those named (`a, b`, `a AND b`; `MINUS` subtracts)" } else { "one value: the condition holds when it is the value named" };
+                    let list = if *k == "weapons" {
+                        let n = values.len() - 2;
+                        let shown: Vec<String> = values.iter().skip(1).take(n.min(12)).map(|(v, _)| format!("`{v}`")).collect();
+                        format!("`none` (weapon 0) and the {n} weapons of the list ({}{}), `all`, or a `set weapons` define", shown.join(", "), if n > 12 { ", …" } else { "" })
+                    } else if values.is_empty() {
+                        "a number".to_string()
+                    } else {
+                        values.iter().map(|(v, _)| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+                    };
+                    parts.push(format!("condition `{k}`: {what}\n\n{how}\n\nvalues: {list}"));
+                }
+            } else if let LineContext::Value(key) = &context {
+                if let Some(p) = define {
+                    parts.push(format!("define `{}` (`{}`): `{}`", p.name, p.ty, define_value(&text, p)));
+                } else if !OPERATORS.contains(&lw.as_str()) {
+                    let values = condition_values(key, &weapons);
+                    match values.iter().find(|(v, _)| v.eq_ignore_ascii_case(w)) {
+                        Some((v, what)) if key == "weapons" => parts.push(format!("`{v}`: {what} of condition `weapons` (the player's current weapon)")),
+                        Some((v, what)) => {
+                            parts.push(format!("`{v}`: a value of condition `{key}` ({what}); its values: {}", values.iter().map(|(v, _)| format!("`{v}`")).collect::<Vec<_>>().join(", ")));
+                        }
+                        None if !values.is_empty() => parts.push(format!("`{w}` is not a value of condition `{key}`")),
+                        None => {}
+                    }
+                }
+            } else if let Some(p) = define {
+                parts.push(format!("define `{}` (`{}`): `{}`", p.name, p.ty, define_value(&text, p)));
+            }
+            if context != LineContext::Key && !is_condition(w) && define.is_none() {
+                if let Some((path, _, tree)) = self.tree_of(uri) {
+                    let nodes = tree_outline(tree.as_bytes());
+                    if let Some(i) = nodes.iter().position(|n| n.name.eq_ignore_ascii_case(w)) {
+                        parts.push(tree_hover("multiplayer", &display_path(&path), &tree, &nodes, i));
+                    }
+                }
+                if let Some(p) = places.iter().find(|p| p.detail != "define" && p.name.eq_ignore_ascii_case(w) && p.start != ws) {
+                    let (l, _) = crate::diag::line_col(text.as_bytes(), p.start);
+                    parts.push(format!("{} `{}` (line {l})", p.detail, p.name));
+                }
+            }
+            if !matches!(context, LineContext::Value(_)) {
+                if let Some(i) = crate::stock::UO_MP_WEAPONS.iter().position(|n| n.eq_ignore_ascii_case(w)) {
+                    parts.push(format!("weapon `{w}` (stock United Offensive weapon {})", i + 1));
+                }
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("\n\n---\n\n"))
     }
 
     /// Go to definition: a define, a state or move type of the script, an
-    /// animation name in the multiplayer tree.
-    pub fn definition(&self, uri: &lt::Uri, pos: lt::Position) -> Option<lt::Location> {
-        let text = self.docs.get(uri.as_str())?;
-        let at = offset(text, pos);
-        let (_, w) = word_at(text, at)?;
-        if let Some(p) = outline(text).into_iter().find(|p| p.name.eq_ignore_ascii_case(w)) {
-            return Some(lt::Location { uri: uri.clone(), range: range_of(text, p.start, p.end) });
+    /// animation name in the multiplayer tree (or in the open `.atr`).
+    pub fn definition(&mut self, uri: &lt::Uri, pos: lt::Position) -> Option<lt::Location> {
+        let doc = self.docs.get(uri.as_str())?;
+        let text = doc.text.clone();
+        let at = offset(&text, pos);
+        let (_, w) = word_at(&text, at)?;
+        let w = w.to_string();
+        if is_tree(&doc.path) {
+            let n = tree_outline(text.as_bytes()).into_iter().find(|n| n.name.eq_ignore_ascii_case(&w))?;
+            return Some(lt::Location { uri: uri.clone(), range: range_of(&text, n.start, n.end) });
         }
-        let (path, tree) = self.tree_text(uri)?;
-        let (st, en) = tree_line(&tree, w)?;
-        let uri: lt::Uri = format!("file://{}", path.display()).parse().ok()?;
-        Some(lt::Location { uri, range: range_of(&tree, st, en) })
+        if let Some(p) = outline(&text).into_iter().find(|p| p.name.eq_ignore_ascii_case(&w)) {
+            return Some(lt::Location { uri: uri.clone(), range: range_of(&text, p.start, p.end) });
+        }
+        let (_, tree_uri, tree) = self.tree_of(uri)?;
+        let n = tree_outline(tree.as_bytes()).into_iter().find(|n| n.name.eq_ignore_ascii_case(&w))?;
+        Some(lt::Location { uri: tree_uri.parse().ok()?, range: range_of(&tree, n.start, n.end) })
     }
 
-    /// Document symbols: the outline.
+    /// Document symbols: the outline (for a tree, its names).
     #[allow(deprecated)]
     pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::SymbolInformation> {
-        let Some(text) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        if uri.as_str().to_ascii_lowercase().ends_with(".atr") {
-            return Vec::new();
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let text = &doc.text;
+        let info = |name: String, kind, start, end, container: Option<String>| lt::SymbolInformation {
+            name,
+            kind,
+            tags: None,
+            deprecated: None,
+            location: lt::Location { uri: uri.clone(), range: range_of(text, start, end) },
+            container_name: container,
+        };
+        if is_tree(&doc.path) {
+            let nodes = tree_outline(text.as_bytes());
+            return nodes
+                .iter()
+                .map(|n| info(n.name.clone(), if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD }, n.start, n.end, n.parent.map(|p| nodes[p].name.clone())))
+                .collect();
         }
-        outline(text)
-            .into_iter()
-            .map(|p| lt::SymbolInformation {
-                name: p.name,
-                kind: p.kind,
-                tags: None,
-                deprecated: None,
-                location: lt::Location { uri: uri.clone(), range: range_of(text, p.start, p.end) },
-                container_name: Some(p.detail.into()),
-            })
-            .collect()
+        outline(text).into_iter().map(|p| info(p.name, p.kind, p.start, p.end, Some(p.detail.into()))).collect()
     }
 
-    /// Completion: sections, states, move types, events, condition keys and
-    /// values, weapon names.
-    pub fn completion(&self) -> Vec<lt::CompletionItem> {
-        let mut items = Vec::new();
-        let mut add = |names: Vec<Vec<u8>>, kind: lt::CompletionItemKind, what: &str| {
-            for n in names {
-                items.push(lt::CompletionItem { label: lower(&n), kind: Some(kind), detail: Some(what.into()), ..Default::default() });
+    /// Completion at a position: after a condition key its values and the
+    /// defines of its type; at the start of a condition the keys; after
+    /// `both`/`torso`/`legs` the animation names of the multiplayer tree;
+    /// after `:` in a tree the flags; elsewhere every name (sections,
+    /// states, move types, events, conditions, weapon classes, weapons,
+    /// defines, animations).
+    pub fn completion(&mut self, uri: &lt::Uri, pos: lt::Position) -> Vec<lt::CompletionItem> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let text = doc.text.clone();
+        let weapons = doc.weapons.clone();
+        let at = offset(&text, pos);
+        let mut items: Vec<lt::CompletionItem> = Vec::new();
+        let mut add = |label: String, kind: lt::CompletionItemKind, detail: String| {
+            if !items.iter().any(|i| i.label == label) {
+                items.push(lt::CompletionItem { label, kind: Some(kind), detail: Some(detail), ..Default::default() });
             }
         };
-        add(table_names(&tables::ANIM_PARSE_SECTION_STRINGS), lt::CompletionItemKind::MODULE, "section");
-        add(table_names(&tables::ANIM_STATE_STR), lt::CompletionItemKind::CLASS, "state");
-        add(table_names(&tables::ANIM_GROUP_STRINGS), lt::CompletionItemKind::ENUM_MEMBER, "move type");
-        add(table_names(&tables::ANIM_EVENT_STRINGS), lt::CompletionItemKind::EVENT, "event");
-        add(condition_names(), lt::CompletionItemKind::KEYWORD, "condition");
-        add(table_names(&tables::ANIM_WEAPON_CLASS_STR), lt::CompletionItemKind::VALUE, "weapon class");
-        add(crate::stock::UO_MP_WEAPONS.iter().map(|w| w.as_bytes().to_vec()).collect(), lt::CompletionItemKind::CONSTANT, "weapon");
+        let (ls, line) = line_at(&text, at);
+        let word_start = word_at(&text, at).map_or(at, |(s, _)| s.min(at));
+        if is_tree(&doc.path) {
+            if line[..word_start - ls].contains(':') {
+                for (f, what) in TREE_FLAGS {
+                    add(f.to_string(), lt::CompletionItemKind::KEYWORD, what.to_string());
+                }
+            }
+            return items;
+        }
+        let places = outline(&text);
+        let defines = |ty: Option<&str>| -> Vec<&Place> { places.iter().filter(|p| p.detail == "define" && ty.is_none_or(|t| p.ty == t)).collect() };
+        let animations = |s: &mut Self| s.tree_of(uri).map(|(_, _, t)| tree_outline(t.as_bytes())).unwrap_or_default();
+        match line_context(line, word_start - ls) {
+            LineContext::Key => {
+                for (k, what, _) in CONDITIONS {
+                    add(k.to_string(), lt::CompletionItemKind::KEYWORD, format!("condition: {what}"));
+                }
+            }
+            LineContext::Value(key) => {
+                for (v, what) in condition_values(&key, &weapons) {
+                    add(v, if key == "weapons" { lt::CompletionItemKind::CONSTANT } else { lt::CompletionItemKind::ENUM_MEMBER }, format!("{key}: {what}"));
+                }
+                for p in defines(Some(&key)) {
+                    add(p.name.clone(), lt::CompletionItemKind::VARIABLE, format!("define ({}) = {}", p.ty, define_value(&text, p)));
+                }
+                for op in ["AND", "MINUS", "NOT"] {
+                    add(op.to_string(), lt::CompletionItemKind::OPERATOR, "operator".into());
+                }
+            }
+            LineContext::Animation => {
+                for n in animations(self) {
+                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, format!("animation of tree multiplayer ({})", if n.block { "parent" } else { "leaf" }));
+                }
+            }
+            LineContext::Other => {
+                let tables: [(&[bg_indexed_string_t], lt::CompletionItemKind, &str); 6] = [
+                    (&tables::ANIM_PARSE_SECTION_STRINGS, lt::CompletionItemKind::MODULE, "section"),
+                    (&tables::ANIM_STATE_STR, lt::CompletionItemKind::CLASS, "state"),
+                    (&tables::ANIM_GROUP_STRINGS, lt::CompletionItemKind::ENUM_MEMBER, "move type"),
+                    (&tables::ANIM_EVENT_STRINGS, lt::CompletionItemKind::EVENT, "event"),
+                    (&tables::ANIM_BODY_PARTS_STR, lt::CompletionItemKind::KEYWORD, "command"),
+                    (&tables::ANIM_WEAPON_CLASS_STR, lt::CompletionItemKind::VALUE, "weapon class"),
+                ];
+                for (table, kind, what) in tables {
+                    for n in table_names(table).iter().filter(|n| !n.starts_with(b"*")) {
+                        add(lower(n), kind, what.into());
+                    }
+                }
+                for n in condition_names() {
+                    add(lower(&n), lt::CompletionItemKind::KEYWORD, "condition".into());
+                }
+                add("default".into(), lt::CompletionItemKind::KEYWORD, "block with no condition".into());
+                for w in &weapons {
+                    add(w.clone(), lt::CompletionItemKind::CONSTANT, "weapon".into());
+                }
+                for p in defines(None) {
+                    add(p.name.clone(), lt::CompletionItemKind::VARIABLE, format!("define ({}) = {}", p.ty, define_value(&text, p)));
+                }
+                for n in animations(self) {
+                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, "animation of tree multiplayer".into());
+                }
+            }
+        }
         items
     }
 
@@ -319,29 +779,51 @@ impl Server {
                 let p: lt::DocumentSymbolParams = serde_json::from_value(req.params.clone()).ok()?;
                 Some(serde_json::to_value(self.symbols(&p.text_document.uri)).ok()?)
             }
-            "textDocument/completion" => Some(serde_json::to_value(lt::CompletionResponse::Array(self.completion())).ok()?),
+            "textDocument/completion" => {
+                let p: lt::CompletionParams = serde_json::from_value(req.params.clone()).ok()?;
+                let items = self.completion(&p.text_document_position.text_document.uri, p.text_document_position.position);
+                Some(serde_json::to_value(lt::CompletionResponse::Array(items)).ok()?)
+            }
             "shutdown" => Some(serde_json::Value::Null),
             _ => None,
         }
     }
 
-    /// Handles one notification; the document to publish for, if any.
-    pub fn notification(&mut self, n: &Notification) -> Option<lt::Uri> {
+    /// Handles one notification; the documents to publish for.
+    pub fn notification(&mut self, n: &Notification) -> Vec<lt::Uri> {
+        self.notification_inner(n).unwrap_or_default()
+    }
+
+    fn notification_inner(&mut self, n: &Notification) -> Option<Vec<lt::Uri>> {
         match n.method.as_str() {
             "textDocument/didOpen" => {
                 let p: lt::DidOpenTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
-                self.docs.insert(p.text_document.uri.as_str().to_string(), p.text_document.text);
-                Some(p.text_document.uri)
+                let uri = p.text_document.uri;
+                // A document not on disk (`untitled:`): checked under its
+                // last name (a script unless it ends in `.atr`), in the
+                // workspace's mod.
+                let path = uri::to_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str().rsplit([':', '/']).next().unwrap_or("")));
+                self.docs.insert(uri.as_str().to_string(), Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new() });
+                self.refresh(uri.as_str());
+                Some(vec![uri])
             }
             "textDocument/didChange" => {
                 let p: lt::DidChangeTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
                 let text = p.content_changes.into_iter().last()?.text;
-                self.docs.insert(p.text_document.uri.as_str().to_string(), text);
-                Some(p.text_document.uri)
+                let uri = p.text_document.uri;
+                self.docs.get_mut(uri.as_str())?.text = text;
+                self.refresh(uri.as_str());
+                Some(vec![uri])
             }
-            "textDocument/didSave" => {
-                let p: lt::DidSaveTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
-                Some(p.text_document.uri)
+            "textDocument/didSave" | "workspace/didChangeWatchedFiles" => {
+                // The files on disk changed: read again, check every open
+                // document again.
+                self.forget_files();
+                let keys: Vec<String> = self.docs.keys().cloned().collect();
+                for k in &keys {
+                    self.refresh(k);
+                }
+                Some(keys.iter().filter_map(|k| k.parse().ok()).collect())
             }
             "textDocument/didClose" => {
                 let p: lt::DidCloseTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
@@ -389,7 +871,7 @@ pub fn capabilities() -> lt::ServerCapabilities {
             ..Default::default()
         })),
         hover_provider: Some(lt::HoverProviderCapability::Simple(true)),
-        completion_provider: Some(lt::CompletionOptions::default()),
+        completion_provider: Some(lt::CompletionOptions { trigger_characters: Some(vec![",".into(), ":".into()]), ..Default::default() }),
         definition_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         ..Default::default()
@@ -404,8 +886,8 @@ pub fn serve(conn: Connection) -> Result<(), String> {
     let from_options = params.initialization_options.as_ref().and_then(|o| o.get("modDirectory")).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from);
     #[allow(deprecated)]
     let root = from_options
-        .or_else(|| params.workspace_folders.as_ref().and_then(|f| f.first()).map(|f| uri_path(&f.uri)))
-        .or_else(|| params.root_uri.as_ref().map(uri_path));
+        .or_else(|| params.workspace_folders.as_ref().and_then(|f| f.first()).and_then(|f| uri::to_path(f.uri.as_str())))
+        .or_else(|| params.root_uri.as_ref().and_then(|u| uri::to_path(u.as_str())));
     let mut server = Server::new(root);
     for msg in &conn.receiver {
         match msg {
@@ -424,7 +906,7 @@ pub fn serve(conn: Connection) -> Result<(), String> {
                 if n.method == "exit" {
                     return Ok(());
                 }
-                if let Some(uri) = server.notification(&n) {
+                for uri in server.notification(&n) {
                     server.publish(&conn, &uri);
                 }
             }
@@ -432,4 +914,47 @@ pub fn serve(conn: Connection) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_explanation_built_in() {
+        for (code, _) in crate::CODES {
+            let e = explanation(code).unwrap_or_else(|| panic!("no explanation of {code} in docs/CHECK.md"));
+            assert!(e.len() > 40 && !e.contains("\n#"), "{code}: {e:?}");
+        }
+        assert!(explanation("minus").unwrap().contains("scratch"));
+        assert_eq!(explanation("no-such-code"), None);
+    }
+
+    #[test]
+    fn the_context_of_a_word_in_a_script_line() {
+        let ctx = |line: &str, word: &str| line_context(line, line.rfind(word).unwrap());
+        assert_eq!(ctx("\t\tweapons kar98k_mp", "kar98k_mp"), LineContext::Value("weapons".into()));
+        assert_eq!(ctx("\t\tweapons kar98k_mp", "weapons"), LineContext::Other);
+        assert_eq!(ctx("\t\tmovetype walk AND run, strafing left", "left"), LineContext::Value("strafing".into()));
+        assert_eq!(ctx("\t\tmovetype walk AND run, strafing left", "run"), LineContext::Value("movetype".into()));
+        assert_eq!(ctx("\t\tmovetype walk, x", "x"), LineContext::Key);
+        assert_eq!(ctx("set movetype moving = walk", "walk"), LineContext::Value("movetype".into()));
+        assert_eq!(ctx("set movetype moving = walk", "movetype"), LineContext::Key);
+        assert_eq!(ctx("\t\t\tboth pb_idle", "pb_idle"), LineContext::Animation);
+    }
+
+    #[test]
+    fn a_trees_outline_has_parents_leaves_and_flags() {
+        // A Latin-1 byte (U+FFFD in the editor's text) is white space, as
+        // to the engine.
+        let t = String::from_utf8_lossy(b"// c\nmain\n{\n\ttorso : loopsync complete\n\t{\n\t\tpt_a /* x */\n\t}\n\t\xe9pb_b\n}\n").into_owned();
+        let n = tree_outline(t.as_bytes());
+        let names: Vec<&str> = n.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["main", "torso", "pt_a", "pb_b"]);
+        assert!(n[0].block && n[1].block && !n[2].block);
+        assert_eq!((n[1].parent, n[2].parent, n[3].parent), (Some(0), Some(1), Some(0)));
+        assert_eq!(n[1].flags, ["loopsync", "complete"]);
+        let h = tree_hover("multiplayer", "m.atr", &t, &n, 2);
+        assert!(h.contains("`pt_a` of tree `multiplayer`: a leaf") && h.contains("under `torso`") && h.contains("`loopsync` (of `torso`)") && h.contains("m.atr:6"), "{h}");
+    }
 }

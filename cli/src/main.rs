@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
-use uoanim_cli::diag::{render_text, to_json, to_sarif};
+use uoanim_cli::diag::{render_text, to_json, to_sarif, Render};
 use uoanim_cli::explain::{explain, Query};
 use uoanim_cli::input::Inputs;
 
@@ -31,6 +31,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Colours in the text output.
+        #[arg(long, value_enum, value_name = "WHEN", default_value_t = Colour::Auto)]
+        color: Colour,
         /// Leave out diagnostics with this code (repeatable; docs/CHECK.md).
         #[arg(short = 'A', long = "allow", value_name = "CODE")]
         allow: Vec<String>,
@@ -90,8 +93,30 @@ struct InputArgs {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Colour {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl Colour {
+    fn on(self, terminal: bool) -> bool {
+        match self {
+            Colour::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            Colour::Always => true,
+            Colour::Never => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
+    /// Each diagnostic's first line, its source line with the token
+    /// underlined, and its note.
     Text,
+    /// Each diagnostic's first line and its note.
+    Short,
     /// One JSON object per line and diagnostic.
     Json,
     /// SARIF 2.1.0, for code-scanning interfaces.
@@ -103,6 +128,7 @@ struct Args {
     paths: Vec<PathBuf>,
     engine: bool,
     format: Format,
+    colour: Colour,
     allow: HashSet<String>,
     tree: Option<PathBuf>,
     weapons: Option<PathBuf>,
@@ -110,9 +136,9 @@ struct Args {
 }
 
 fn parse_args(cli: Cli) -> Result<Args, String> {
-    let (command, input, engine, format, allow, query) = match cli.command {
+    let (command, input, engine, format, colour, allow, query) = match cli.command {
         Command::Lsp => return Err("lsp".into()),
-        Command::Check { input, engine, format, allow } => ("check", input, engine, format, allow.into_iter().collect(), Query::default()),
+        Command::Check { input, engine, format, color, allow } => ("check", input, engine, format, color, allow.into_iter().collect(), Query::default()),
         Command::Explain {
             input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand,
         } => {
@@ -140,7 +166,7 @@ fn parse_args(cli: Cli) -> Result<Args, String> {
                     q.conditions.push((c.to_string(), "1".into()));
                 }
             }
-            ("explain", input, false, Format::Text, HashSet::new(), q)
+            ("explain", input, false, Format::Text, Colour::Auto, HashSet::new(), q)
         }
     };
     for code in &allow {
@@ -148,7 +174,7 @@ fn parse_args(cli: Cli) -> Result<Args, String> {
             return Err(format!("unknown code '{code}' for -A (see docs/CHECK.md)"));
         }
     }
-    Ok(Args { command: command.into(), paths: input.paths, engine, format, allow, tree: input.tree, weapons: input.weapons, query })
+    Ok(Args { command: command.into(), paths: input.paths, engine, format, colour, allow, tree: input.tree, weapons: input.weapons, query })
 }
 
 fn load(args: &Args) -> Result<Inputs, String> {
@@ -169,7 +195,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     let args = parse_args(cli)?;
     let inputs = load(&args)?;
     if inputs.script.is_none() && inputs.trees.is_empty() {
-        return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")));
+        return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| uoanim_cli::input::display_path(p)).collect::<Vec<_>>().join(", ")));
     }
     let allow = if args.command == "check" { args.allow.clone() } else { HashSet::new() };
     let mut report = uoanim_cli::check(&inputs, &allow);
@@ -177,12 +203,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     let mut out = stdout.lock();
     let e = |err: std::io::Error| err.to_string();
 
+    let source = |file: &str| -> Option<&[u8]> {
+        inputs.script.iter().chain(inputs.trees.iter()).find(|f| f.display == file).map(|f| f.text.as_slice())
+    };
     if args.command == "explain" {
         let Some(script) = &inputs.script else { return Err("explain needs a playeranim.script".into()) };
         let classes = report.classes.clone();
         let (Some(world), Some(obs)) = (report.world.as_mut(), report.obs.as_ref()) else {
+            let how = Render { snippet: true, colour: args.colour.on(std::io::stderr().is_terminal()) };
             for d in report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error) {
-                render_text(d, Some(&script.text), false, &mut std::io::stderr()).map_err(e)?;
+                render_text(d, source(&d.file), how, &mut std::io::stderr()).map_err(e)?;
             }
             return Err("the script does not load: fix its errors first".into());
         };
@@ -202,10 +232,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let terminal = stdout.is_terminal();
-    let source = |file: &str| -> Option<&[u8]> {
-        inputs.script.iter().chain(inputs.trees.iter()).find(|f| f.display == file).map(|f| f.text.as_slice())
-    };
+    let how = Render { snippet: args.format == Format::Text, colour: args.colour.on(stdout.is_terminal()) };
     if args.format == Format::Sarif {
         let sarif = to_sarif(&report.diags, uoanim_cli::CODES, env!("CARGO_PKG_VERSION"));
         writeln!(out, "{}", serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?).map_err(e)?;
@@ -215,11 +242,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         if args.format == Format::Json {
             writeln!(out, "{}", to_json(d)).map_err(e)?;
         } else {
-            render_text(d, source(&d.file), terminal, &mut out).map_err(e)?;
+            render_text(d, source(&d.file), how, &mut out).map_err(e)?;
         }
     }
     out.flush().map_err(e)?;
-    if args.format == Format::Text {
+    if matches!(args.format, Format::Text | Format::Short) {
         let errors = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error).count();
         let warnings = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Warning).count();
         eprintln!("uoanim check: {errors} error(s), {warnings} warning(s)");

@@ -9,15 +9,57 @@ fn golden() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
+/// The tool's command. With `UOANIM_TEST_RUNNER` set (a command and its
+/// arguments, separated by spaces: `qemu-aarch64 -L /usr/aarch64-linux-gnu`
+/// for the aarch64 build, whose programs the host runs only through qemu),
+/// the tool is run by it, as cargo runs the test program itself.
+fn tool() -> Command {
+    let runner = std::env::var("UOANIM_TEST_RUNNER").unwrap_or_default();
+    let mut words = runner.split_ascii_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut c = Command::new(program);
+            c.args(words).arg(env!("CARGO_BIN_EXE_uoanim"));
+            c
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_uoanim")),
+    }
+}
+
 /// Runs the tool in tests/golden; returns (stdout, exit code).
 fn run(args: &[&str]) -> (String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(args).current_dir(golden()).output().expect("run uoanim");
+    let out = tool().args(args).current_dir(golden()).output().expect("run uoanim");
     (String::from_utf8(out.stdout).expect("utf-8 output"), out.status.code().unwrap_or(-1))
 }
 
+/// Text output with its paths' separators as '/': on Windows the paths
+/// must have '\\' only (checked on each diagnostic's first line).
+fn slashes(out: &str) -> String {
+    if !cfg!(windows) {
+        return out.to_string();
+    }
+    for line in out.lines().filter(|l| ["clean", "broken", "bytes"].iter().any(|d| l.starts_with(d))) {
+        let path = line.split(':').next().unwrap();
+        assert!(!path.contains('/'), "a path with mixed separators: {path}");
+    }
+    out.replace('\\', "/")
+}
+
 fn expect(file: &str, actual: &str) {
-    // On Windows the directory given and the file found in it are joined
-    // with '\\': the expected files have '/' (in JSON, an escaped '\\').
+    // On Windows the paths are printed with '\\' only (the directory given
+    // and the file found in it alike): the expected files have '/' (in
+    // JSON, an escaped '\\').
+    #[cfg(windows)]
+    for line in actual.lines() {
+        let path = if file.ends_with(".jsonl") {
+            serde_json::from_str::<serde_json::Value>(line).unwrap()["file"].as_str().unwrap().to_string()
+        } else if ["clean", "broken", "bytes"].iter().any(|d| line.starts_with(d)) {
+            line.split(':').next().unwrap().to_string()
+        } else {
+            continue;
+        };
+        assert!(!path.contains('/'), "a path with mixed separators: {path}");
+    }
     #[cfg(windows)]
     let actual = if file.ends_with(".jsonl") { actual.replace("\\\\", "/") } else { actual.replace('\\', "/") };
     #[cfg(windows)]
@@ -62,13 +104,51 @@ fn allow_leaves_out_a_code() {
     assert!(all.contains("[unused-define]") && all.contains("[and-union]"));
     assert!(!fewer.contains("[unused-define]") && !fewer.contains("[and-union]"));
     assert_eq!(fewer.lines().filter(|l| l.contains("warning[")).count(), all.lines().filter(|l| l.contains("warning[")).count() - 3);
-    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "-A", "no-such-code", "clean"]).current_dir(golden()).output().unwrap();
+    let out = tool().args(["check", "-A", "no-such-code", "clean"]).current_dir(golden()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
+fn short_is_the_first_line_and_note_of_each_diagnostic() {
+    let (full, _) = run(&["check", "broken"]);
+    let (short, code) = run(&["check", "--format", "short", "broken"]);
+    assert_eq!(code, 1);
+    let firsts: Vec<&str> = full.lines().filter(|l| l.starts_with("broken/") || l.starts_with("broken\\") || l.trim_start().starts_with("= note: ")).collect();
+    let want: Vec<String> = firsts.iter().map(|l| l.trim_start().strip_prefix("= note: ").map_or(l.to_string(), |n| format!("    = note: {n}"))).collect();
+    assert_eq!(short.lines().collect::<Vec<_>>(), want);
+    assert!(full.lines().count() > 3 * short.lines().count(), "the text format has the snippets");
+}
+
+#[test]
+fn columns_after_tabs_and_bytes_that_are_not_utf8() {
+    // bytes/: Latin-1 bytes (one character each), UTF-8 'é' and tabs
+    // before the errors.
+    let (out, code) = run(&["check", "bytes"]);
+    assert_eq!(code, 1);
+    expect("check-bytes.txt", &out);
+    let (json, _) = run(&["check", "--format", "json", "bytes"]);
+    expect("check-bytes.jsonl", &json);
+    // The header's column counts characters: 2 tabs, 'weapons pistols',
+    // a tab, '/* café */, weaponclass', a tab, two Latin-1 bytes, a space.
+    let out = slashes(&out);
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.ends_with("error[parse]: BG_IndexForString: unknown token 'heavy'")).expect("the error");
+    assert!(lines[at].starts_with("bytes/mp/playeranim.script:15:46: "), "{}", lines[at]);
+    // The snippet shows the tabs as four spaces each, the bytes as U+FFFD,
+    // and the caret lands under the token.
+    let (source, caret) = (lines[at + 2], lines[at + 3]);
+    assert!(source.ends_with("weapons pistols    /* caf\u{e9} */, weaponclass    \u{fffd}\u{fffd} heavy"), "{source:?}");
+    let under = caret.find('^').unwrap();
+    assert_eq!(source.chars().count() - "heavy".len(), caret[..under].chars().count(), "{source}\n{caret}");
+    assert_eq!(caret[under..].trim_end(), "^^^^^");
+    let j: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let heavy = j.iter().find(|d| d["message"].as_str().unwrap().ends_with("'heavy'")).unwrap();
+    assert_eq!((&heavy["line"], &heavy["column"], &heavy["end_column"]), (&serde_json::json!(15), &serde_json::json!(46), &serde_json::json!(51)));
+}
+
+#[test]
 fn json_is_one_valid_object_per_diagnostic() {
-    let (text, _) = run(&["check", "broken"]);
+    let (text, _) = run(&["check", "--format", "short", "broken"]);
     let (out, code) = run(&["check", "--format", "json", "broken"]);
     assert_eq!(code, 1);
     expect("check-broken.jsonl", &out);
@@ -122,11 +202,13 @@ fn tree_and_weapons_options() {
     // The broken mod's script with the clean mod's tree and weapon files:
     // 'pb_not_in_tree' is still missing, the weapon list is replaced.
     let (out, code) = run(&["check", "broken/mp/playeranim.script", "--tree", "clean/animtrees/multiplayer.atr", "--weapons", "clean/weapons/mp"]);
+    let out = slashes(&out);
     assert_eq!(code, 1);
     assert!(out.contains("broken/mp/playeranim.script:31:9: error[anim-not-in-tree]: animation 'pb_not_in_tree' not defined in anim tree 'multiplayer'"), "{out}");
     assert!(out.contains("unknown token 'kar98k_mp colt_mp'"));
     assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
     let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
+    let out = slashes(&out);
     assert!(out.contains("[no-tree]") && out.contains("note[no-weapons]: no weapon files found: the 63 stock United Offensive"), "{out}");
     // The stock names: the broken mod's own weapon 'kar98k_mp colt_mp' is
     // still an error, stock weapons are not.
@@ -160,17 +242,20 @@ fn sarif_is_a_sarif_2_1_0_log_of_the_same_diagnostics() {
         let region = &r["locations"][0]["physicalLocation"]["region"];
         assert_eq!((&region["startLine"], &region["startColumn"], &region["endColumn"]), (&j["line"], &j["column"], &j["end_column"]));
         assert_eq!(r["properties"]["engineFirst"], j["engine_first"]);
+        // A URI reference: '/' separators on every platform.
+        let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap();
+        assert!(uri == "broken/mp/playeranim.script" || uri.starts_with("broken/animtrees/"), "{uri}");
     }
 }
 
 #[test]
 fn help_and_version_are_conventional() {
-    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).arg("--version").output().unwrap();
+    let out = tool().arg("--version").output().unwrap();
     assert_eq!((String::from_utf8(out.stdout).unwrap(), out.status.code()), (format!("uoanim {}\n", env!("CARGO_PKG_VERSION")), Some(0)));
-    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "--help"]).output().unwrap();
+    let out = tool().args(["check", "--help"]).output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(help.contains("--format <FORMAT>") && help.contains("sarif") && help.contains("--weapons <DIR|FILE>"), "{help}");
-    let out = Command::new(env!("CARGO_BIN_EXE_uoanim")).args(["check", "--bogus"]).output().unwrap();
+    let out = tool().args(["check", "--bogus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

@@ -17,7 +17,7 @@ impl Client {
         let (client, server) = Connection::memory();
         let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
         let mut c = Client { conn: client, next: 1, server: Some(handle) };
-        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": format!("file://{}", root.display())}));
+        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root)}));
         assert_eq!(caps["capabilities"]["hoverProvider"], true);
         c.notify("initialized", json!({}));
         c
@@ -63,7 +63,7 @@ impl Drop for Client {
 fn diagnostics_on_open_and_change_hover_and_completion() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
     let file = root.join("mp/playeranim.script");
-    let uri = format!("file://{}", file.display());
+    let uri = uoanim_cli::uri::from_path(&file);
     let clean = std::fs::read_to_string(&file).unwrap();
     // A weapon the mod does not have, after a tab and a non-ASCII comment.
     let broken = clean.replacen("ANIMATIONS", "// caf\u{e9}\nANIMATIONS", 1).replacen("\tweapons rifles", "\tweapons nope_mp", 1);
@@ -93,10 +93,55 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     assert!(d["diagnostics"].as_array().unwrap().iter().all(|d| d["severity"] != 1), "{d}");
     let items = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}));
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
-    for want in ["animations", "combat", "walk", "weapons", "kar98k_mp", "fireweapon"] {
+    for want in ["animations", "combat", "walk", "weapons", "kar98k_mp", "fireweapon", "rifles", "pb_rifle_idle"] {
         assert!(labels.contains(&want), "{want} missing in {labels:?}");
     }
     println!("lsp: {} completion items", labels.len());
+    let find = |text: &str| {
+        let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == text).unwrap_or_else(|| panic!("no line {text}"));
+        (l, line.to_string())
+    };
+    let complete = |c: &mut Client, l: usize, col: usize| -> Vec<String> {
+        let items = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+        items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+    };
+    // After `both`: the animation names of the mod's tree.
+    let (l, line) = find("both pb_rifle_run blendtime 150");
+    let labels = complete(&mut c, l, line.find("pb_").unwrap() + 2);
+    for want in ["pb_rifle_run", "pb_pistol_idle", "pt_rifle_fire", "torso"] {
+        assert!(labels.iter().any(|x| x == want), "{want} missing in {labels:?}");
+    }
+    assert!(!labels.iter().any(|x| x == "combat" || x == "kar98k_mp"), "{labels:?}");
+    // After `weapons`: weapons and the weapons defines, not the movetype one.
+    let (l, line) = find("weapons rifles");
+    let labels = complete(&mut c, l, line.find("rifles").unwrap() + 1);
+    for want in ["rifles", "pistols", "leftover", "kar98k_mp", "colt_mp", "none", "MINUS"] {
+        assert!(labels.iter().any(|x| x == want), "{want} missing in {labels:?}");
+    }
+    assert!(!labels.iter().any(|x| x == "moving" || x == "combat" || x == "walk"), "{labels:?}");
+    // After `strafing`: its values.
+    let (l, line) = find("weapons rifles, strafing left");
+    let labels = complete(&mut c, l, line.find("left").unwrap());
+    assert!(["not", "left", "right"].iter().all(|w| labels.iter().any(|x| x == w)), "{labels:?}");
+    // Hover on a condition value: what it is of which condition, the values.
+    let hover = |c: &mut Client, l: usize, col: usize| -> String {
+        let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+        h["contents"]["value"].as_str().unwrap_or("").to_string()
+    };
+    let h = hover(&mut c, l, line.find("left").unwrap() + 1);
+    assert!(h.contains("`left`: a value of condition `strafing` (= 1); its values: `not`, `left`, `right`\n") || h.ends_with("`left`: a value of condition `strafing` (= 1); its values: `not`, `left`, `right`"), "{h}");
+    let h = hover(&mut c, l, line.find("strafing").unwrap() + 1);
+    assert!(h.contains("condition `strafing`: the direction the player strafes in") && h.contains("values: `not`, `left`, `right`"), "{h}");
+    let (l, line) = find("weapons mp40_mp");
+    let h = hover(&mut c, l, line.find("mp40").unwrap());
+    assert!(h.contains("`mp40_mp`: weapon 4 of the weapon list, bit 4 of condition `weapons`"), "{h}");
+    // Hover on a quirk warning: the diagnostic and its explanation from
+    // docs/CHECK.md.
+    let (l, line) = find("movetype none");
+    let h = hover(&mut c, l, line.find("none").unwrap() + 1);
+    assert!(h.contains("**warning** `none-bit0`: 'none' sets bit 0"), "{h}");
+    assert!(h.contains("`none` in a WEAPONCLASS or MOVETYPE condition sets bit 0, the first value of\nthat list"), "{h}");
+    assert!(h.contains("`none`: a value of condition `movetype` (bit 0, the first value of the list (an unused slot): not 'no value')"), "{h}");
     // Definition: a define's use goes to its `set` line; an animation name
     // into multiplayer.atr.
     let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "weapons pistols").unwrap();
@@ -104,18 +149,62 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
     assert_eq!((d["uri"].as_str().unwrap(), d["range"]["start"]["line"].as_u64()), (uri.as_str(), Some(4)), "{d}");
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("define `pistols`: `colt_mp`"), "{h}");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("define `pistols` (`weapons`): `colt_mp`"), "{h}");
     let (l, line) = clean.lines().enumerate().find(|(_, l)| l.trim() == "both pb_pistol_idle").unwrap();
     let col = line.find("pb_pistol_idle").unwrap() + 1;
     let d = c.request("textDocument/definition", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
     assert!(d["uri"].as_str().unwrap().ends_with("animtrees/multiplayer.atr"), "{d}");
     assert_eq!(d["range"]["start"], json!({"line": 15, "character": 1}));
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pb_pistol_idle` of tree `multiplayer`"), "{h}");
+    let h = h["contents"]["value"].as_str().unwrap();
+    assert!(h.contains("animation `pb_pistol_idle` of tree `multiplayer`: a leaf (an xanim asset of that name), under `main`"), "{h}");
+    assert!(h.contains("flags: none") && h.contains("multiplayer.atr:16"), "{h}");
+    let (l, line) = clean.lines().enumerate().find(|(_, l)| l.contains("legs pl_run_left")).unwrap();
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": line.find("pt_rifle_run").unwrap() + 2}}));
+    assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pt_rifle_run` of tree `multiplayer`: a leaf (an xanim asset of that name), under `torso`"), "{h}");
     // The outline.
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
     let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["containerName"].as_str().unwrap())).collect();
     for want in [("rifles", "define"), ("moving", "define"), ("combat", "state"), ("idle", "move type")] {
         assert!(names.contains(&want), "{want:?} missing in {names:?}");
     }
+}
+
+#[test]
+fn a_tree_document_and_a_document_not_on_disk() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("animtrees/multiplayer.atr");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    // A property on a leaf: the engine's error, at the ':'.
+    let broken = text.replacen("\tpb_never\n", "\tpb_never : loopsync\n", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-atr", "version": 1, "text": broken}}));
+    let d = c.diagnostics();
+    let first: Vec<&Value> = d["diagnostics"].as_array().unwrap().iter().filter(|d| d["data"]["engineFirst"] == true).collect();
+    assert_eq!(first.len(), 1, "{d}");
+    assert_eq!((&first[0]["code"], &first[0]["message"]), (&json!("atr"), &json!("properties cannot be applied to primitive animations (the error the engine raises)")), "{d}");
+    // Hover on a parent: its children; on a leaf: its block.
+    let (l, line) = text.lines().enumerate().find(|(_, l)| l.trim() == "torso").unwrap();
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": line.find("torso").unwrap() + 1}}));
+    let h = h["contents"]["value"].as_str().unwrap();
+    assert!(h.contains("animation `torso` of tree `multiplayer`: a parent of 3 (`pt_rifle_fire`, `pt_pistol_fire`, `pt_rifle_run`), under `main`"), "{h}");
+    // The outline: the names under their blocks.
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().filter_map(|s| Some((s["name"].as_str()?, s["containerName"].as_str()?))).collect();
+    assert!(names.contains(&("pt_rifle_run", "torso")) && names.contains(&("pb_never", "main")), "{names:?}");
+    // The script, not on disk, sees the open tree's text (with the error,
+    // the engine stops in the tree: the script has no diagnostics of its
+    // own), its names complete after `both`.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text.replacen("pb_never", "pb_never_again", 1)}]}));
+    let d = c.diagnostics();
+    assert!(d["diagnostics"].as_array().unwrap().iter().all(|d| d["severity"] != 1), "{d}");
+    let script = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_\n\t\t}\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:Untitled-1", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let d = c.diagnostics();
+    assert_eq!(d["uri"], "untitled:Untitled-1");
+    assert!(d["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "anim-not-in-tree"), "{d}");
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"pb_never_again") && labels.contains(&"pb_smg_idle") && !labels.contains(&"pb_never"), "{labels:?}");
 }

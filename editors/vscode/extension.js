@@ -11,6 +11,9 @@ function activate(context) {
   client = new LanguageClient('uoanim', 'uoanim', server, {
     documentSelector: [{ language: 'uoanim-script' }, { language: 'uoanim-atr' }],
     initializationOptions: { modDirectory: config.get('modDirectory') || '' },
+    // Files changed on disk (another editor, an archive rebuilt): the
+    // server reads the mod again.
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{script,atr,pk3,iwd}') },
   });
   context.subscriptions.push({ dispose: () => client && client.stop() });
   return client.start();

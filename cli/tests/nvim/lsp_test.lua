@@ -51,8 +51,36 @@ local pline
 for i, l in ipairs(lines) do if l:find('both pb_pistol_idle', 1, true) then pline = i - 1; break end end
 d = req('textDocument/definition', pline, 8)
 check('definition of an animation in its tree', d ~= nil and d.uri:find('animtrees/multiplayer.atr', 1, true) ~= nil and d.range.start.line == 15, vim.inspect(d))
-local c = req('textDocument/completion', target, 10)
-local labels = {}
-for _, it in ipairs(c or {}) do labels[it.label] = true end
-check('completion has weapons, states, move types', labels['kar98k_mp'] and labels['combat'] and labels['walk'], vim.inspect(c and #c))
+local function labels_at(line, col)
+  local c = req('textDocument/completion', line, col)
+  local labels = {}
+  for _, it in ipairs(c or {}) do labels[it.label] = true end
+  return labels
+end
+local function line_of(text)
+  for i, l in ipairs(lines) do if l == text then return i - 1 end end
+end
+-- In a 'weapons' condition: the weapons and the weapons defines.
+local labels = labels_at(target, 10)
+check('completion of weapons and defines after weapons', labels['kar98k_mp'] and labels['rifles'] and labels['pistols']
+  and not labels['moving'] and not labels['combat'], vim.inspect(vim.tbl_keys(labels)))
+-- Elsewhere: states, move types, sections.
+local empty = line_of('')
+labels = labels_at(empty, 0)
+check('completion has states, move types, sections', labels['combat'] and labels['walk'] and labels['animations'], vim.inspect(empty))
+-- After 'both': the tree's animation names.
+local run = line_of('\t\t\tboth pb_rifle_run blendtime 150')
+labels = labels_at(run, 10)
+check('completion of a tree animation name', labels['pb_rifle_run'] and labels['pb_pistol_idle'] and not labels['kar98k_mp'],
+  vim.inspect(vim.tbl_keys(labels)))
+-- Hover on a condition value.
+local strafe = line_of('\t\tweapons rifles, strafing left')
+h = req('textDocument/hover', strafe, 27)
+check('hover on a condition value', h ~= nil and h.contents.value:find('`left`: a value of condition `strafing`', 1, true) ~= nil,
+  vim.inspect(h))
+-- Hover on a quirk warning: its explanation from docs/CHECK.md.
+local none = line_of('\t\tmovetype none')
+h = req('textDocument/hover', none, 12)
+check('hover on a quirk warning', h ~= nil and h.contents.value:find('`none-bit0`', 1, true) ~= nil
+  and h.contents.value:find('it does not mean "no value"', 1, true) ~= nil, vim.inspect(h))
 finish()
