@@ -45,10 +45,6 @@ pub mod x87_model;
 #[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
 #[path = "ffi/x87_oracle.rs"]
 pub(crate) mod x87_oracle;
-/// The x87 operations of the frame code (kept with the other ABI-forced
-/// routines in `src/ffi`; the safe core calls them through safe functions).
-#[path = "ffi/x87_arith.rs"]
-pub mod x87;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;
