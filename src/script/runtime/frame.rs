@@ -21,8 +21,8 @@ use crate::math::sqrt_f64;
 use crate::x87_model::{Precision, F80};
 use core::ffi::{c_char, c_void};
 
-/// Whether the C original's float expressions run on the x87 (64-bit
-/// significand), rounded where it stores them: on every x86 target (its
+/// Whether the C original's float expressions run on the x87 (under the
+/// precision control), rounded where it stores them: on every x86 target (its
 /// units are built with the x87 model of the original binaries). The
 /// exception is the cgame's controller lerps on x86_64, which are SSE there
 /// ([`LerpArithmetic`]).
