@@ -39,11 +39,12 @@ pub mod math;
 pub mod names;
 pub mod script;
 pub mod tree;
-pub(crate) mod x87_model;
-/// The x87 operations of the frame code (kept with the other ABI-forced
-/// routines in `src/ffi`; the safe core calls them through safe functions).
-#[path = "ffi/x87_arith.rs"]
-pub mod x87;
+pub mod x87_model;
+/// The x87 instructions of `x87_model::F80` on the hardware, for the tests
+/// that compare the software model with it.
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
+#[path = "ffi/x87_oracle.rs"]
+pub(crate) mod x87_oracle;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;

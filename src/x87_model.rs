@@ -1,15 +1,22 @@
-//! The x87 precision control and an exact emulation of the few x87 extended-precision (64-bit significand,
-//! round-to-nearest-even) operations the move-speed computation performs.
+//! The x87 in software: the precision control and the double-extended
+//! value [`F80`] with exactly the x87 operations the player-animation code
+//! performs (loads of binary32, binary64 and int32, stores to binary32 and
+//! binary64, `fadd`, `fsub`, `fmul`, `fdiv`, `fsqrt`, the comparison and
+//! the truncating integer stores), bit for bit the hardware's on every
+//! input: signed zeros, infinities, NaNs (propagated as the x87 does, the
+//! real indefinite for invalid operations), denormals, and the rounding of
+//! each arithmetic result to the precision control's significand width
+//! with the extended exponent range. Round to nearest even is the only
+//! rounding (the engine never changes it); the exceptions are masked.
 //!
-//! Only non-negative finite values occur (sums of squares and their roots),
-//! so a value is a 64-bit significand and a binary exponent. The exponent
-//! range of the squares of binary32 values (2^-298 .. 2^259) lies far inside
-//! both the extended and the binary64 normal ranges, so no overflow,
-//! underflow or denormal handling is needed past the conversion from f32.
+//! Plain integer arithmetic, the same on every target: what the original's
+//! x87 code computes is what the units compute on aarch64 too. On x86 the
+//! tests compare every operation with the hardware (`ffi/x87_oracle.rs`)
+//! at the three precisions.
 
 /// The precision control of the x87 control word (bits 8 and 9): the
-/// significand width every `FADD`, `FMUL` and `FSQRT` rounds its result
-/// to. The exponent range stays the extended one whatever the field.
+/// significand width every `FADD`, `FSUB`, `FMUL`, `FDIV` and `FSQRT`
+/// rounds its result to. The exponent range stays the extended one whatever the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
     /// `PC=00`: 24 bits.
@@ -41,173 +48,881 @@ impl Precision {
     }
 }
 
-/// `mant * 2^exp`; `mant` has bit 63 set, or is 0 for the value zero.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ext {
-    pub mant: u64,
-    pub exp: i32,
+// ---- the extended value and its operations ---------------------------------------
+
+/// An x87 double-extended value: sign, 15-bit biased exponent and 64-bit
+/// significand with its explicit integer bit, as the FPU stores it
+/// (`fstp tbyte`).
+///
+/// Every operation is the x87 instruction's, bit for bit, with the
+/// exceptions masked (what the engine runs with) and round to nearest even
+/// (the only rounding the engine uses). The arithmetic rounds its result to
+/// the precision control it is handed; loads, stores, comparisons and the
+/// integer conversion do not depend on it. Values are always in the
+/// formats the FPU produces (no unnormal or pseudo-denormal encodings).
+#[derive(Clone, Copy, Debug)]
+pub struct F80 {
+    sign_exponent: u16,
+    significand: u64,
 }
 
-impl Ext {
-    pub const ZERO: Ext = Ext { mant: 0, exp: 0 };
+const EXPONENT_MAX: u16 = 0x7fff;
+const BIAS: i32 = 16383;
+const INTEGER_BIT: u64 = 1 << 63;
+const QUIET_BIT: u64 = 1 << 62;
 
-    /// `(long double)v * (long double)v` for a finite binary32 `v`: the
-    /// product of two 24-bit significands has at most 48 bits, so it is
-    /// exact in extended precision.
-    pub fn square(v: f32) -> Ext {
-        let bits = v.to_bits() & 0x7fff_ffff;
-        let biased = (bits >> 23) as i32;
-        let fraction = u64::from(bits & 0x7f_ffff);
-        let (m, e) = if biased == 0 { (fraction, -149) } else { (fraction | 0x80_0000, biased - 150) };
-        if m == 0 {
-            return Ext::ZERO;
-        }
-        let sq = m * m;
-        let shift = sq.leading_zeros();
-        Ext { mant: sq << shift, exp: 2 * e - shift as i32 }
+/// A finite nonzero value as `significand * 2^(exponent - BIAS - 63)`
+/// with bit 63 of the significand set (the exponent of a denormal
+/// normalised this way is below 1).
+#[derive(Clone, Copy)]
+struct Unpacked {
+    negative: bool,
+    exponent: i32,
+    significand: u64,
+}
+
+/// `value >> shift`, any bit shifted out kept in bit 0 (sticky).
+fn shift_right_jam(value: u128, shift: u32) -> u128 {
+    if shift == 0 {
+        value
+    } else if shift >= 128 {
+        u128::from(value != 0)
+    } else {
+        (value >> shift) | u128::from(value & ((1u128 << shift) - 1) != 0)
     }
+}
 
-    /// x87 `FADD` of two non-negative values at 64-bit precision.
+/// The top `bits` bits of `value`, rounded to nearest even by the rest:
+/// at most `2^bits` (when the rounding carries out).
+fn round_top_bits(value: u128, bits: u32) -> u128 {
+    let dropped = 128 - bits;
+    let kept = value >> dropped;
+    let rest = value & ((1u128 << dropped) - 1);
+    let half = 1u128 << (dropped - 1);
+    if rest > half || (rest == half && kept & 1 == 1) {
+        kept + 1
+    } else {
+        kept
+    }
+}
+
+// The names are the x87 instructions' (plain functions: an operator would
+// hide the precision control each rounding follows).
+#[allow(clippy::should_implement_trait)]
+impl F80 {
+    /// The real indefinite: the quiet NaN an invalid operation gives.
+    pub const INDEFINITE: F80 = F80 { sign_exponent: 0xffff, significand: 0xc000_0000_0000_0000 };
+
+    /// The value of the 10 bytes' two fields (tests: a value the hardware
+    /// stored).
     #[cfg(test)]
-    pub fn add(self, other: Ext) -> Ext {
-        self.add_at(other, Precision::Extended)
+    pub const fn from_bits(sign_exponent: u16, significand: u64) -> F80 {
+        F80 { sign_exponent, significand }
     }
 
-    /// x87 `FADD` of two non-negative values under the precision
-    /// control `pc`: the exact sum rounded once to nearest even at
-    /// `pc.bits()` significand bits (the exponent keeps the extended
-    /// range whatever the precision).
-    pub fn add_at(self, other: Ext, pc: Precision) -> Ext {
-        if self.mant == 0 {
-            return other.round_at(pc);
-        }
-        if other.mant == 0 {
-            return self.round_at(pc);
-        }
-        let (hi, lo) = if self.exp >= other.exp { (self, other) } else { (other, self) };
-        // Work in units of 2^(hi.exp - 63): hi's significand sits at bits 63..126.
-        let distance = (hi.exp - lo.exp) as u32;
-        let big = u128::from(hi.mant) << 63;
-        let lo_wide = u128::from(lo.mant) << 63;
-        let (small, sticky) = if distance >= 127 {
-            (0u128, true)
+    /// The sign and biased exponent field.
+    pub fn sign_exponent(self) -> u16 {
+        self.sign_exponent
+    }
+
+    /// The significand field (integer bit included).
+    pub fn significand(self) -> u64 {
+        self.significand
+    }
+
+    fn negative(self) -> bool {
+        self.sign_exponent >> 15 != 0
+    }
+
+    fn exponent(self) -> u16 {
+        self.sign_exponent & EXPONENT_MAX
+    }
+
+    fn is_nan(self) -> bool {
+        self.exponent() == EXPONENT_MAX && self.significand << 1 != 0
+    }
+
+    fn is_infinite(self) -> bool {
+        self.exponent() == EXPONENT_MAX && self.significand << 1 == 0
+    }
+
+    fn is_zero(self) -> bool {
+        self.exponent() == 0 && self.significand == 0
+    }
+
+    fn zero(negative: bool) -> F80 {
+        F80 { sign_exponent: u16::from(negative) << 15, significand: 0 }
+    }
+
+    fn infinity(negative: bool) -> F80 {
+        F80 { sign_exponent: (u16::from(negative) << 15) | EXPONENT_MAX, significand: INTEGER_BIT }
+    }
+
+    /// The NaN quieted (its sign and payload kept).
+    fn quiet(self) -> F80 {
+        F80 { significand: self.significand | QUIET_BIT, ..self }
+    }
+
+    /// A finite nonzero value's parts.
+    fn unpack(self) -> Unpacked {
+        let negative = self.negative();
+        let exponent = i32::from(self.exponent());
+        if exponent == 0 {
+            // a denormal: 0.significand * 2^(1 - BIAS)
+            let shift = self.significand.leading_zeros();
+            Unpacked { negative, exponent: 1 - shift as i32, significand: self.significand << shift }
         } else {
-            let s = lo_wide >> distance;
-            (s, (s << distance) != lo_wide)
-        };
-        let sum = big + small; // < 2^128: both terms are < 2^127
-        let top = 127 - sum.leading_zeros(); // 126 or 127
-        let bits = pc.bits();
-        let drop = top + 1 - bits;
-        let kept = (sum >> drop) as u64;
-        let rest = sum & ((1u128 << drop) - 1);
-        let half = 1u128 << (drop - 1);
-        let up = rest > half || (rest == half && (sticky || kept & 1 == 1));
-        Ext::from_rounded(u128::from(kept) + u128::from(up), bits, hi.exp - 63 + drop as i32)
-    }
-
-    /// `kept * 2^exp`, `kept` having at most `bits + 1` bits (a rounded
-    /// significand, perhaps carried over), normalised.
-    fn from_rounded(kept: u128, bits: u32, exp: i32) -> Ext {
-        if kept >> bits != 0 {
-            // the rounding carried out: kept = 2^bits
-            return Ext { mant: 1 << 63, exp: exp + bits as i32 - 63 };
+            Unpacked { negative, exponent, significand: self.significand }
         }
-        let shift = 64 - bits;
-        Ext { mant: (kept as u64) << shift, exp: exp - shift as i32 }
     }
 
-    /// The value rounded to nearest even at the precision `pc` (what an
-    /// x87 operation whose exact result is `self` leaves).
-    pub fn round_at(self, pc: Precision) -> Ext {
+    /// `magnitude * 2^scale` with the sign, exact (`magnitude` nonzero
+    /// and the value within the extended range).
+    fn exact(negative: bool, magnitude: u64, scale: i32) -> F80 {
+        let shift = magnitude.leading_zeros();
+        let exponent = scale + BIAS + 63 - shift as i32;
+        F80 { sign_exponent: (u16::from(negative) << 15) | exponent as u16, significand: magnitude << shift }
+    }
+
+    /// `significand * 2^(exponent - BIAS - 127)` (bit 127 of the
+    /// significand set) rounded to nearest even at `pc`'s significand
+    /// width: infinity above the range; below it the value is denormalised
+    /// first and rounded at the same bit of the significand field (fewer
+    /// significant bits), as the x87 does.
+    fn round_pack(negative: bool, exponent: i32, significand: u128, pc: Precision) -> F80 {
         let bits = pc.bits();
-        if self.mant == 0 || bits == 64 {
+        let sign = u16::from(negative) << 15;
+        if exponent < 1 {
+            let denormal = shift_right_jam(significand, (1 - exponent) as u32);
+            let kept = round_top_bits(denormal, bits) as u64; // <= 2^(bits-1)
+            let field = kept << (64 - bits);
+            // rounded up to the smallest normal: exponent field 1
+            return F80 { sign_exponent: sign | u16::from(field & INTEGER_BIT != 0), significand: field };
+        }
+        let mut kept = round_top_bits(significand, bits);
+        let mut exponent = exponent;
+        if kept >> bits != 0 {
+            kept >>= 1;
+            exponent += 1;
+        }
+        if exponent >= i32::from(EXPONENT_MAX) {
+            return F80::infinity(negative);
+        }
+        F80 { sign_exponent: sign | exponent as u16, significand: (kept as u64) << (64 - bits) }
+    }
+
+    /// The NaN result of an operation with a NaN operand: a NaN operand
+    /// quieted; of two, a quiet one before a signalling one, else the one
+    /// with the larger significand (the positive one when they are equal).
+    fn propagate_nan(a: F80, b: F80) -> F80 {
+        if !b.is_nan() {
+            return a.quiet();
+        }
+        if !a.is_nan() {
+            return b.quiet();
+        }
+        let (a_quiet, b_quiet) = (a.significand & QUIET_BIT != 0, b.significand & QUIET_BIT != 0);
+        if a_quiet != b_quiet {
+            return if a_quiet { a } else { b };
+        }
+        let chosen = match a.significand.cmp(&b.significand) {
+            core::cmp::Ordering::Greater => a,
+            core::cmp::Ordering::Less => b,
+            core::cmp::Ordering::Equal if a.negative() => b,
+            core::cmp::Ordering::Equal => a,
+        };
+        chosen.quiet()
+    }
+
+    // ---- loads -----------------------------------------------------------------
+
+    /// A binary floating-point value of `fraction_bits` and `exponent_bits`
+    /// widened (exact; a signalling NaN comes back quiet).
+    fn from_binary(bits: u64, fraction_bits: u32, exponent_bits: u32) -> F80 {
+        let negative = bits >> (fraction_bits + exponent_bits) != 0;
+        let exponent_all = (1u64 << exponent_bits) - 1;
+        let exponent = (bits >> fraction_bits) & exponent_all;
+        let fraction = bits & ((1u64 << fraction_bits) - 1);
+        let bias = (exponent_all >> 1) as i32;
+        if exponent == exponent_all {
+            if fraction == 0 {
+                return F80::infinity(negative);
+            }
+            let payload = fraction << (63 - fraction_bits);
+            return F80 { sign_exponent: (u16::from(negative) << 15) | EXPONENT_MAX, significand: INTEGER_BIT | QUIET_BIT | payload };
+        }
+        if exponent == 0 {
+            if fraction == 0 {
+                return F80::zero(negative);
+            }
+            return F80::exact(negative, fraction, 1 - bias - fraction_bits as i32);
+        }
+        F80::exact(negative, fraction | (1 << fraction_bits), exponent as i32 - bias - fraction_bits as i32)
+    }
+
+    /// `fld` of a binary32.
+    pub fn from_f32(v: f32) -> F80 {
+        F80::from_binary(u64::from(v.to_bits()), 23, 8)
+    }
+
+    /// `fld` of a binary64.
+    pub fn from_f64(v: f64) -> F80 {
+        F80::from_binary(v.to_bits(), 52, 11)
+    }
+
+    /// `fild` of an int32 (exact).
+    pub fn from_i32(v: i32) -> F80 {
+        if v == 0 {
+            return F80::zero(false);
+        }
+        F80::exact(v < 0, u64::from(v.unsigned_abs()), 0)
+    }
+
+    // ---- stores ----------------------------------------------------------------
+
+    /// `fstp` to a binary format: rounded to nearest even, infinity on
+    /// overflow, denormal (or zero) below the normal range; a NaN keeps its
+    /// sign and the payload's top bits, quiet.
+    fn to_binary(self, fraction_bits: u32, exponent_bits: u32) -> u64 {
+        let sign = u64::from(self.negative()) << (fraction_bits + exponent_bits);
+        let exponent_all = (1u64 << exponent_bits) - 1;
+        let infinity = sign | (exponent_all << fraction_bits);
+        if self.is_nan() {
+            return infinity | ((self.significand | QUIET_BIT) << 1 >> (64 - fraction_bits));
+        }
+        if self.is_infinite() {
+            return infinity;
+        }
+        if self.is_zero() {
+            return sign;
+        }
+        let v = self.unpack();
+        let precision = fraction_bits + 1;
+        let exponent = i64::from(v.exponent - BIAS) + (exponent_all >> 1) as i64;
+        let wide = u128::from(v.significand) << 64;
+        if exponent < 1 {
+            let shift = (1 - exponent).min(128) as u32;
+            // at most 2^fraction_bits: the smallest normal when it rounds up
+            return sign | round_top_bits(shift_right_jam(wide, shift), precision) as u64;
+        }
+        let mut kept = round_top_bits(wide, precision) as u64;
+        let mut exponent = exponent as u64;
+        if kept >> precision != 0 {
+            kept >>= 1;
+            exponent += 1;
+        }
+        if exponent >= exponent_all {
+            return infinity;
+        }
+        sign | (exponent << fraction_bits) | (kept & ((1 << fraction_bits) - 1))
+    }
+
+    /// `fstp` to binary32.
+    pub fn to_f32(self) -> f32 {
+        f32::from_bits(self.to_binary(23, 8) as u32)
+    }
+
+    /// `fstp` to binary64.
+    pub fn to_f64(self) -> f64 {
+        f64::from_bits(self.to_binary(52, 11))
+    }
+
+    /// The value truncated toward zero, when it is below 2^64 in
+    /// magnitude (NaN and infinities: `None`).
+    fn truncated_magnitude(self) -> Option<(bool, u64)> {
+        if self.is_nan() || self.is_infinite() {
+            return None;
+        }
+        if self.is_zero() {
+            return Some((false, 0));
+        }
+        let v = self.unpack();
+        let unbiased = v.exponent - BIAS;
+        if unbiased < 0 {
+            Some((v.negative, 0))
+        } else if unbiased > 63 {
+            None
+        } else {
+            Some((v.negative, v.significand >> (63 - unbiased)))
+        }
+    }
+
+    /// `fistp` of an int32 under round-toward-zero (the truncating `(int)`
+    /// of C): out of range, infinities and NaN give the integer
+    /// indefinite, `INT32_MIN`.
+    pub fn to_i32_trunc(self) -> i32 {
+        match self.truncated_magnitude() {
+            Some((false, m)) if m <= i32::MAX as u64 => m as i32,
+            Some((true, m)) if m <= 1 << 31 => (m as i64).wrapping_neg() as i32,
+            _ => i32::MIN,
+        }
+    }
+
+    /// `fistp` of an int64 under round-toward-zero: out of range,
+    /// infinities and NaN give the integer indefinite, `INT64_MIN`.
+    pub fn to_i64_trunc(self) -> i64 {
+        match self.truncated_magnitude() {
+            Some((false, m)) if m <= i64::MAX as u64 => m as i64,
+            Some((true, m)) if m <= 1 << 63 => (m as i64).wrapping_neg(),
+            _ => i64::MIN,
+        }
+    }
+
+    // ---- arithmetic ---------------------------------------------------------------
+
+    /// `fadd`: `self + b` rounded under `pc`.
+    pub fn add(self, b: F80, pc: Precision) -> F80 {
+        F80::sum(self, b, false, pc)
+    }
+
+    /// `fsub`: `self - b` rounded under `pc`.
+    pub fn sub(self, b: F80, pc: Precision) -> F80 {
+        F80::sum(self, b, true, pc)
+    }
+
+    /// `a + b`, or `a - b` when `subtract` (a NaN's sign is not changed).
+    fn sum(a: F80, b: F80, subtract: bool, pc: Precision) -> F80 {
+        if a.is_nan() || b.is_nan() {
+            return F80::propagate_nan(a, b);
+        }
+        let a_negative = a.negative();
+        let b_negative = b.negative() != subtract;
+        if a.is_infinite() || b.is_infinite() {
+            if a.is_infinite() && b.is_infinite() && a_negative != b_negative {
+                return F80::INDEFINITE; // inf - inf
+            }
+            return F80::infinity(if a.is_infinite() { a_negative } else { b_negative });
+        }
+        match (a.is_zero(), b.is_zero()) {
+            // -0 only when both are -0 (round to nearest)
+            (true, true) => return F80::zero(a_negative && b_negative),
+            (true, false) => {
+                let v = b.unpack();
+                return F80::round_pack(b_negative, v.exponent, u128::from(v.significand) << 64, pc);
+            }
+            (false, true) => {
+                let v = a.unpack();
+                return F80::round_pack(a_negative, v.exponent, u128::from(v.significand) << 64, pc);
+            }
+            (false, false) => {}
+        }
+        let (mut big, mut small) = (a.unpack(), b.unpack());
+        big.negative = a_negative;
+        small.negative = b_negative;
+        if (small.exponent, small.significand) > (big.exponent, big.significand) {
+            core::mem::swap(&mut big, &mut small);
+        }
+        // both significands at bits 63..126 (a carry has room), the smaller
+        // aligned to the larger's exponent with its lost bits kept sticky
+        let wide_big = u128::from(big.significand) << 63;
+        let wide_small = shift_right_jam(u128::from(small.significand) << 63, (big.exponent - small.exponent) as u32);
+        let total = if big.negative == small.negative { wide_big + wide_small } else { wide_big - wide_small };
+        if total == 0 {
+            return F80::zero(false); // x - x = +0 (round to nearest)
+        }
+        let shift = total.leading_zeros();
+        F80::round_pack(big.negative, big.exponent + 1 - shift as i32, total << shift, pc)
+    }
+
+    /// `fmul`: `self * b` rounded under `pc`.
+    pub fn mul(self, b: F80, pc: Precision) -> F80 {
+        if self.is_nan() || b.is_nan() {
+            return F80::propagate_nan(self, b);
+        }
+        let negative = self.negative() != b.negative();
+        if self.is_infinite() || b.is_infinite() {
+            if self.is_zero() || b.is_zero() {
+                return F80::INDEFINITE; // 0 * inf
+            }
+            return F80::infinity(negative);
+        }
+        if self.is_zero() || b.is_zero() {
+            return F80::zero(negative);
+        }
+        let (x, y) = (self.unpack(), b.unpack());
+        let product = u128::from(x.significand) * u128::from(y.significand); // 2^126 <= product < 2^128
+        let shift = product.leading_zeros();
+        F80::round_pack(negative, x.exponent + y.exponent - BIAS + 1 - shift as i32, product << shift, pc)
+    }
+
+    /// `fdiv`: `self / b` rounded under `pc`.
+    pub fn div(self, b: F80, pc: Precision) -> F80 {
+        if self.is_nan() || b.is_nan() {
+            return F80::propagate_nan(self, b);
+        }
+        let negative = self.negative() != b.negative();
+        if self.is_infinite() {
+            return if b.is_infinite() { F80::INDEFINITE } else { F80::infinity(negative) };
+        }
+        if b.is_infinite() {
+            return F80::zero(negative);
+        }
+        if b.is_zero() {
+            return if self.is_zero() { F80::INDEFINITE } else { F80::infinity(negative) };
+        }
+        if self.is_zero() {
+            return F80::zero(negative);
+        }
+        let (x, y) = (self.unpack(), b.unpack());
+        let divisor = u128::from(y.significand);
+        // the dividend scaled so that the quotient has exactly 64 bits
+        let (numerator, exponent) = if x.significand >= y.significand {
+            (u128::from(x.significand) << 63, x.exponent - y.exponent + BIAS)
+        } else {
+            (u128::from(x.significand) << 64, x.exponent - y.exponent + BIAS - 1)
+        };
+        let high = numerator / divisor; // 2^63 <= high < 2^64
+        let rest = (numerator % divisor) << 64;
+        let low = rest / divisor; // the next 64 bits
+        let sticky = u128::from(rest % divisor != 0);
+        F80::round_pack(negative, exponent, (high << 64) | low | sticky, pc)
+    }
+
+    /// `fsqrt`: the root rounded under `pc`; -0 gives -0, a negative
+    /// value the real indefinite.
+    pub fn sqrt(self, pc: Precision) -> F80 {
+        if self.is_nan() {
+            return self.quiet();
+        }
+        if self.is_zero() {
             return self;
         }
-        let drop = 64 - bits;
-        let kept = self.mant >> drop;
-        let rest = self.mant & ((1u64 << drop) - 1);
-        let half = 1u64 << (drop - 1);
-        let up = rest > half || (rest == half && kept & 1 == 1);
-        Ext::from_rounded(u128::from(kept) + u128::from(up), bits, self.exp + drop as i32)
+        if self.negative() {
+            return F80::INDEFINITE;
+        }
+        if self.is_infinite() {
+            return self;
+        }
+        let v = self.unpack();
+        let unbiased = v.exponent - BIAS;
+        // value = m * 2^unbiased, m in [1, 2): the root of m (or of 2m for an
+        // odd exponent) scaled to a 64-bit integer root
+        let scaled = u128::from(v.significand) << (63 + (unbiased & 1) as u32); // 2^126 <= scaled < 2^128
+        let root = scaled.isqrt(); // 2^63 <= root < 2^64
+        let rest = scaled - root * root;
+        // the exact root is root + f, 0 <= f < 1; f >= 1/2 exactly when
+        // rest > root (f = 1/2 is impossible), f > 0 when rest > 0
+        let significand = (root << 64) | (u128::from(rest > root) << 63) | u128::from(rest != 0);
+        F80::round_pack(false, (unbiased >> 1) + BIAS, significand, pc)
     }
 
-    /// `(long double)v * (long double)v` under the precision control
-    /// `pc` (`FMUL`): exact at 53 and 64 bits (48 significant bits),
-    /// rounded at 24.
-    pub fn square_at(v: f32, pc: Precision) -> Ext {
-        Ext::square(v).round_at(pc)
+    // ---- comparison ------------------------------------------------------------------
+
+    /// `fucomi`: the order of `self` and `b`, `None` when unordered (a NaN);
+    /// +0 and -0 are equal.
+    pub fn compare(self, b: F80) -> Option<core::cmp::Ordering> {
+        if self.is_nan() || b.is_nan() {
+            return None;
+        }
+        // magnitudes of the canonical encodings order as the field pairs do
+        let key = |v: F80| -> i128 {
+            let magnitude = if v.is_zero() { 0 } else { (i128::from(v.exponent()) << 64) | i128::from(v.significand) };
+            if v.negative() { -magnitude } else { magnitude }
+        };
+        Some(key(self).cmp(&key(b)))
     }
 
-    /// x87 `FSQRT` at 64-bit precision (correctly rounded, nearest even).
-    #[cfg(test)]
-    pub fn sqrt(self) -> Ext {
-        self.sqrt_at(Precision::Extended)
+    /// `self < b` (false when unordered).
+    pub fn lt(self, b: F80) -> bool {
+        self.compare(b) == Some(core::cmp::Ordering::Less)
     }
 
-    /// x87 `FSQRT` under the precision control `pc`: the exact root
-    /// rounded once to nearest even at `pc.bits()` bits.
-    pub fn sqrt_at(self, pc: Precision) -> Ext {
-        if self.mant == 0 {
-            return Ext::ZERO;
-        }
-        // Scale the significand so that the remaining exponent is even and
-        // the integer root has exactly 64 bits.
-        let shift: u32 = if self.exp & 1 != 0 { 63 } else { 64 };
-        let n = u128::from(self.mant) << shift; // 2^126 <= n < 2^128
-        let root = n.isqrt(); // 2^63 <= root < 2^64
-        let rest = n - root * root; // the exact root is root + f, f in [0, 1), f > 0 iff rest > 0
-        let exp = (self.exp - shift as i32) / 2;
-        let bits = pc.bits();
-        if bits == 64 {
-            // (root + 1/2)^2 = root^2 + root + 1/4 is never an integer: no ties.
-            let up = rest > root;
-            return Ext::from_rounded(root + u128::from(up), 64, exp);
-        }
-        let drop = 64 - bits;
-        let root = root as u64;
-        let kept = root >> drop;
-        let low = root & ((1u64 << drop) - 1);
-        let half = 1u64 << (drop - 1);
-        let up = low > half || (low == half && (rest > 0 || kept & 1 == 1));
-        Ext::from_rounded(u128::from(kept) + u128::from(up), bits, exp + drop as i32)
-    }
-
-    /// Store to binary64 (`FST m64`), rounded to nearest even.
-    pub fn to_f64(self) -> f64 {
-        if self.mant == 0 {
-            return 0.0;
-        }
-        let kept = self.mant >> 11;
-        let rest = self.mant & 0x7ff;
-        let up = rest > 0x400 || (rest == 0x400 && kept & 1 == 1);
-        let m = kept + u64::from(up); // <= 2^53: exact as f64
-        scale_by_pow2(m as f64, self.exp + 11)
-    }
-
-    /// Truncation toward zero to an unsigned 64-bit integer when the value
-    /// is below 2^63, else `None` (the 64-bit integer-indefinite case).
-    pub fn trunc_below_2p63(self) -> Option<u64> {
-        if self.mant == 0 {
-            return Some(0);
-        }
-        if self.exp >= 0 {
-            return None; // >= 2^63
-        }
-        let shift = (-self.exp) as u32;
-        Some(if shift >= 64 { 0 } else { self.mant >> shift })
+    /// `self == b` (false when unordered).
+    pub fn eq(self, b: F80) -> bool {
+        self.compare(b) == Some(core::cmp::Ordering::Equal)
     }
 }
 
-/// `value * 2^k`, exact for the magnitudes that occur here.
-fn scale_by_pow2(mut value: f64, mut k: i32) -> f64 {
-    while k > 1000 {
-        value *= f64::from_bits(((1023 + 1000) as u64) << 52);
-        k -= 1000;
+#[cfg(test)]
+mod tests {
+    use super::{Precision, F80};
+    use Precision::{Double, Extended, Single};
+
+    fn bits(v: F80) -> (u16, u64) {
+        (v.sign_exponent(), v.significand())
     }
-    while k < -1000 {
-        value *= f64::from_bits(((1023 - 1000) as u64) << 52);
-        k += 1000;
+
+    fn value(sign_exponent: u16, significand: u64) -> F80 {
+        F80::from_bits(sign_exponent, significand)
     }
-    value * f64::from_bits(((1023 + k) as u64) << 52)
+
+    const ONE: (u16, u64) = (0x3fff, 1 << 63);
+
+    #[test]
+    fn squares_of_binary32_values_are_exact() {
+        let square = |v: f32| F80::from_f32(v).mul(F80::from_f32(v), Extended);
+        assert_eq!(square(3.0).to_f64(), 9.0);
+        assert_eq!(bits(square(f32::from_bits(1))), (0x3fff - 298, 1 << 63)); // the smallest denormal's
+        assert_eq!(bits(square(0.0)), (0, 0));
+        assert_eq!(bits(square(-0.0)), (0, 0));
+        assert_eq!(square(-2.5).to_f64(), 6.25);
+    }
+
+    #[test]
+    fn sums_round_to_nearest_even() {
+        let one = value(ONE.0, ONE.1);
+        // 1 + 2^-64: half an ulp, ties to even (1)
+        let half_ulp = value(0x3fff - 64, 1 << 63);
+        assert_eq!(bits(one.add(half_ulp, Extended)), ONE);
+        // just above half an ulp: up
+        let above = value(0x3fff - 64, (1 << 63) | 1);
+        assert_eq!(bits(one.add(above, Extended)), (0x3fff, (1 << 63) | 1));
+        // an odd significand and half an ulp: up to even
+        assert_eq!(bits(value(0x3fff, (1 << 63) | 1).add(half_ulp, Extended)), (0x3fff, (1 << 63) | 2));
+        // far apart: the sticky bit only
+        assert_eq!(bits(one.add(value(0x3fff - 1000, 1 << 63), Extended)), ONE);
+        assert_eq!(bits(one.sub(value(0x3fff - 1000, 1 << 63), Extended)), ONE);
+        // below 1 the ulp is 2^-64: just above half of it, down
+        assert_eq!(bits(one.sub(value(0x3fff - 65, (1 << 63) | 1), Extended)), (0x3ffe, u64::MAX));
+        // a carry out of the significand
+        assert_eq!(bits(value(0x3fff, u64::MAX).add(half_ulp, Extended)), (0x4000, 1 << 63));
+        // 1 + 2^-24 at 24 bits: a tie, to even; at 53 exact
+        let tie = F80::from_f32(1.0).add(F80::from_f32(f32::from_bits(0x3380_0000)), Single);
+        assert_eq!(bits(tie), ONE);
+        let exact = F80::from_f32(1.0).add(F80::from_f32(f32::from_bits(0x3380_0000)), Double);
+        assert_eq!(bits(exact), (0x3fff, (1 << 63) | (1 << 39)));
+        // x - x is +0, -0 + -0 is -0
+        assert_eq!(bits(one.sub(one, Extended)), (0, 0));
+        let minus_zero = F80::from_f32(-0.0);
+        assert_eq!(bits(minus_zero.add(minus_zero, Extended)), (0x8000, 0));
+        assert_eq!(bits(minus_zero.sub(minus_zero, Extended)), (0, 0));
+    }
+
+    #[test]
+    fn roots_round_to_nearest() {
+        assert_eq!(F80::from_f32(4.0).sqrt(Extended).to_f64(), 2.0);
+        let root = F80::from_f32(2.0).sqrt(Extended);
+        assert_eq!(bits(root), (0x3fff, 0xb504_f333_f9de_6484));
+        assert_eq!(root.to_f64(), 2f64.sqrt());
+        assert_eq!(bits(F80::from_f32(2.0).sqrt(Double)), bits(F80::from_f64(2f64.sqrt())));
+        assert_eq!(bits(F80::from_f32(-0.0).sqrt(Extended)), (0x8000, 0));
+        assert_eq!(bits(F80::from_f32(-1.0).sqrt(Extended)), bits(F80::INDEFINITE));
+    }
+
+    #[test]
+    fn invalid_operations_give_the_indefinite() {
+        let (zero, inf) = (F80::from_i32(0), F80::from_f32(f32::INFINITY));
+        for v in [zero.div(zero, Extended), inf.sub(inf, Double), inf.mul(zero, Single), inf.div(inf, Extended)] {
+            assert_eq!(bits(v), (0xffff, 0xc000_0000_0000_0000));
+        }
+        assert_eq!(F80::INDEFINITE.to_f32().to_bits(), 0xffc0_0000);
+        assert_eq!(F80::INDEFINITE.to_f64().to_bits(), 0xfff8_0000_0000_0000);
+        // a NaN operand is propagated, quiet, payload kept
+        let nan = F80::from_f32(f32::from_bits(0x7f80_0001));
+        assert_eq!(bits(nan), (0x7fff, 0xc000_0100_0000_0000));
+        assert_eq!(bits(F80::from_i32(1).sub(nan, Extended)), (0x7fff, 0xc000_0100_0000_0000));
+        assert_eq!(F80::from_i32(1).div(zero, Extended).to_f32(), f32::INFINITY);
+    }
+
+    #[test]
+    fn stores_round_and_saturate() {
+        // the largest value below binary32's overflow threshold and above it
+        assert_eq!(value(0x3fff + 127, u64::MAX << 40).to_f32().to_bits(), 0x7f7f_ffff);
+        assert_eq!(value(0x3fff + 127, (u64::MAX << 40) | (1 << 39)).to_f32(), f32::INFINITY);
+        // the smallest denormal, half of it (a tie to even: 0) and a bit more
+        assert_eq!(value(0x3fff - 149, 1 << 63).to_f32().to_bits(), 1);
+        assert_eq!(value(0x3fff - 150, 1 << 63).to_f32().to_bits(), 0);
+        assert_eq!(value(0x3fff - 150, (1 << 63) | 1).to_f32().to_bits(), 1);
+        assert_eq!(value(0x8000 | (0x3fff - 1075), 1 << 63).to_f64().to_bits(), 1 << 63);
+        // a denormal rounding up to the smallest normal
+        assert_eq!(value(0x3fff - 127, u64::MAX).to_f32().to_bits(), 0x0080_0000);
+    }
+
+    #[test]
+    fn truncation_and_its_indefinite() {
+        let t = |v: f64| F80::from_f64(v).to_i32_trunc();
+        assert_eq!([t(-0.9), t(2.9), t(-2147483648.9), t(2147483647.9)], [0, 2, i32::MIN, i32::MAX]);
+        assert_eq!([t(2147483648.0), t(-2147483649.0), t(f64::NAN), t(f64::INFINITY)], [i32::MIN; 4]);
+        assert_eq!(F80::from_f64(-9.2e18).to_i64_trunc(), -9_200_000_000_000_000_000);
+        assert_eq!(F80::from_f64(-9.3e18).to_i64_trunc(), i64::MIN);
+        assert_eq!(F80::from_f64(9.3e18).to_i64_trunc(), i64::MIN);
+    }
+
+    #[test]
+    fn the_precision_control_keeps_the_extended_exponent_range() {
+        // 2^-16000 * 2^-100 is far below binary64's range but normal here
+        let tiny = value(0x3fff - 16000, 1 << 63).mul(value(0x3fff - 100, 0xc000_0000_0000_0000), Double);
+        assert_eq!(bits(tiny), (0x3fff - 16100, 0xc000_0000_0000_0000));
+        // 1/3 at 24 bits: binary32's significand, the extended exponent
+        let third = F80::from_i32(1).div(F80::from_i32(3), Single);
+        assert_eq!(bits(third), bits(F80::from_f32(1.0 / 3.0)));
+        let big = value(0x3fff + 16000, 0xaaaa_aaaa_aaaa_aaab).mul(F80::from_i32(3), Single);
+        assert_eq!(bits(big), (0x3fff + 16002, 1 << 63));
+    }
+
+    #[test]
+    fn comparisons() {
+        let (a, b) = (F80::from_f32(1.0), F80::from_f32(2.0));
+        assert!(a.lt(b) && !b.lt(a) && !a.eq(b));
+        assert!(F80::from_f32(0.0).eq(F80::from_f32(-0.0)));
+        assert!(F80::from_f32(-2.0).lt(F80::from_f32(-1.0)));
+        assert!(!F80::INDEFINITE.lt(a) && !a.lt(F80::INDEFINITE) && !F80::INDEFINITE.eq(F80::INDEFINITE));
+    }
+}
+
+/// The software operations against the hardware's (`ffi/x87_oracle.rs`),
+/// at the three precisions, on random and special operands.
+#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(miri)))]
+mod oracle_tests {
+    use super::{Precision, F80};
+    use crate::x87_oracle as hw;
+    use std::vec::Vec;
+
+    /// Operand pairs per operation and precision.
+    const PAIRS: usize = 300_000;
+
+    const PRECISIONS: [Precision; 3] = [Precision::Single, Precision::Double, Precision::Extended];
+
+    /// The control word of `pc`: exceptions masked, round to nearest.
+    fn control(pc: Precision) -> u16 {
+        0x007f | match pc {
+            Precision::Single => 0x000,
+            Precision::Double => 0x200,
+            Precision::Extended => 0x300,
+        }
+    }
+
+    fn bits(v: F80) -> (u16, u64) {
+        (v.sign_exponent(), v.significand())
+    }
+
+    /// Deterministic xorshift generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+
+        /// A significand with its integer bit: random, with its low bits
+        /// often cleared (exact results and ties) or all ones.
+        fn significand(&mut self) -> u64 {
+            let raw = self.next() | (1 << 63);
+            match self.below(6) {
+                0 => raw & !((1u64 << self.below(64)) - 1) | (1 << 63),
+                1 => u64::MAX << self.below(64),
+                2 => (1 << 63) | (self.next() >> (self.below(64) as u32 | 1)),
+                _ => raw,
+            }
+        }
+
+        /// A value in the formats the FPU produces, near `near`'s exponent
+        /// sometimes (cancellation, ties of sums).
+        fn value(&mut self, near: Option<F80>) -> F80 {
+            let sign = (self.below(2) as u16) << 15;
+            let exponent: u16 = match self.below(12) {
+                0 => return special(self.below(SPECIALS.len() as u64) as usize),
+                1 => {
+                    // a denormal
+                    let s = self.next() >> (1 + self.below(63) as u32);
+                    return F80::from_bits(sign, if s == 0 { 1 } else { s });
+                }
+                2 => 1 + self.below(80) as u16,                 // bottom of the range
+                3 => 0x7ffe - self.below(80) as u16,            // top of the range
+                4 => 16383 - 70 + self.below(140) as u16,        // around 1
+                5 => 16383 - 160 + self.below(320) as u16,       // binary32's range
+                6 => 16383 - 1100 + self.below(2200) as u16,     // binary64's range
+                7 | 8 => match near {
+                    Some(v) if (1..0x7fff).contains(&(v.sign_exponent() & 0x7fff)) => {
+                        let e = i32::from(v.sign_exponent() & 0x7fff) + self.below(140) as i32 - 70;
+                        e.clamp(1, 0x7ffe) as u16
+                    }
+                    _ => 1 + self.below(0x7ffe) as u16,
+                },
+                _ => 1 + self.below(0x7ffe) as u16,
+            };
+            let significand = match (near, self.below(4)) {
+                // the other operand's significand, or one ulp from it
+                (Some(v), 0) if v.significand() >> 63 == 1 => v.significand().wrapping_add(self.below(3)).wrapping_sub(1) | (1 << 63),
+                _ => self.significand(),
+            };
+            F80::from_bits(sign | exponent, significand)
+        }
+    }
+
+    const SPECIALS: [(u16, u64); 18] = [
+        (0x0000, 0),                     // +0
+        (0x8000, 0),                     // -0
+        (0x7fff, 1 << 63),               // +inf
+        (0xffff, 1 << 63),               // -inf
+        (0xffff, 0xc000_0000_0000_0000), // the indefinite
+        (0x7fff, 0xc000_0000_0000_0001), // quiet NaNs
+        (0xffff, 0xd234_5678_9abc_def0),
+        (0x7fff, 0x8000_0000_0000_0001), // signalling NaNs
+        (0xffff, 0xa000_0000_0000_0000),
+        (0x7fff, 0xc000_0000_0000_0000), // the indefinite's positive twin
+        (0x7fff, 0xa000_0000_0000_0000),
+        (0x0001, 1 << 63),               // smallest normal
+        (0x0000, 1),                     // smallest denormal
+        (0x0000, u64::MAX >> 1),         // largest denormal
+        (0x7ffe, u64::MAX),              // largest finite
+        (0x3fff, 1 << 63),               // 1
+        (0xbfff, 1 << 63),               // -1
+        (0x401e, 1 << 63),               // 2^31
+    ];
+
+    fn special(i: usize) -> F80 {
+        F80::from_bits(SPECIALS[i].0, SPECIALS[i].1)
+    }
+
+    /// The operand pairs: every pair of specials, then random ones.
+    fn pairs(seed: u64) -> Vec<(F80, F80)> {
+        let mut out = Vec::with_capacity(PAIRS + SPECIALS.len() * SPECIALS.len());
+        for i in 0..SPECIALS.len() {
+            for j in 0..SPECIALS.len() {
+                out.push((special(i), special(j)));
+            }
+        }
+        let mut rng = Rng(seed);
+        for _ in 0..PAIRS {
+            let a = rng.value(None);
+            let b = rng.value(Some(a));
+            out.push(if rng.below(2) == 0 { (a, b) } else { (b, a) });
+        }
+        out
+    }
+
+    type Soft = fn(F80, F80, Precision) -> F80;
+    type Hard = fn(u16, F80, F80) -> F80;
+
+    fn check_binary(name: &str, seed: u64, soft: Soft, hard: Hard) {
+        for pc in PRECISIONS {
+            for (a, b) in pairs(seed) {
+                let (s, h) = (soft(a, b, pc), hard(control(pc), a, b));
+                assert_eq!(bits(s), bits(h), "{name} {:?} {:04x}:{:016x} {:04x}:{:016x}", pc, a.sign_exponent(), a.significand(), b.sign_exponent(), b.significand());
+            }
+        }
+    }
+
+    #[test]
+    fn add_matches_the_hardware() {
+        check_binary("fadd", 0x1234_5678_9abc_def1, F80::add, hw::add);
+    }
+
+    #[test]
+    fn sub_matches_the_hardware() {
+        check_binary("fsub", 0x2545_f491_4f6c_dd1d, F80::sub, hw::sub);
+    }
+
+    #[test]
+    fn mul_matches_the_hardware() {
+        check_binary("fmul", 0x9e37_79b9_7f4a_7c15, F80::mul, hw::mul);
+    }
+
+    #[test]
+    fn div_matches_the_hardware() {
+        check_binary("fdiv", 0xd1b5_4a32_d192_ed03, F80::div, hw::div);
+    }
+
+    #[test]
+    fn sqrt_matches_the_hardware() {
+        for pc in PRECISIONS {
+            for (a, _) in pairs(0x8cb9_2ba7_2f3d_8dd7) {
+                assert_eq!(bits(a.sqrt(pc)), bits(hw::sqrt(control(pc), a)), "fsqrt {:?} {:04x}:{:016x}", pc, a.sign_exponent(), a.significand());
+            }
+        }
+    }
+
+    #[test]
+    fn comparisons_match_the_hardware() {
+        for (a, b) in pairs(0x5851_f42d_4c95_7f2d) {
+            let (below, equal, unordered) = hw::compare(control(Precision::Extended), a, b);
+            let (a_, b_) = (a.sign_exponent(), b.sign_exponent());
+            assert_eq!(a.lt(b), below && !unordered, "{a_:04x}:{:016x} < {b_:04x}:{:016x}", a.significand(), b.significand());
+            assert_eq!(a.eq(b), equal && !unordered, "{a_:04x}:{:016x} == {b_:04x}:{:016x}", a.significand(), b.significand());
+            assert_eq!(a.compare(b).is_none(), unordered);
+        }
+    }
+
+    /// Values near the integer range's ends and near integers.
+    fn integer_operands(rng: &mut Rng) -> F80 {
+        match rng.below(4) {
+            0 => {
+                // a value with an exponent of 2^-2 .. 2^66
+                let e = 16383 - 2 + rng.below(68) as u16;
+                F80::from_bits(((rng.below(2) as u16) << 15) | e, rng.significand())
+            }
+            1 => F80::from_i32(rng.next() as i32).add(F80::from_bits(0x3ffe, rng.significand()), Precision::Extended),
+            2 => F80::from_bits(0x401e | ((rng.below(2) as u16) << 15), (1 << 63) | (rng.next() >> rng.below(64))),
+            _ => rng.value(None),
+        }
+    }
+
+    #[test]
+    fn truncations_match_the_hardware() {
+        let mut rng = Rng(0x4f1b_bcdc_bfa5_3e0b);
+        // the asm of the frame code ors round-toward-zero into the live word
+        let truncating = |pc: Precision| control(pc) | 0x0c00;
+        for i in 0..PAIRS + SPECIALS.len() {
+            let a = if i < SPECIALS.len() { special(i) } else { integer_operands(&mut rng) };
+            let pc = PRECISIONS[i % 3];
+            let text = || format!("{:04x}:{:016x}", a.sign_exponent(), a.significand());
+            assert_eq!(a.to_i32_trunc(), hw::to_i32(truncating(pc), a), "fistp m32 {}", text());
+            assert_eq!(a.to_i64_trunc(), hw::to_i64(truncating(pc), a), "fistp m64 {}", text());
+        }
+        for v in [2147483647.9f64, 2147483648.0, -2147483648.9, -2147483649.0, -0.9, 0.5] {
+            let a = F80::from_f64(v);
+            assert_eq!(a.to_i32_trunc(), hw::to_i32(truncating(Precision::Extended), a), "{v}");
+        }
+    }
+
+    #[test]
+    fn stores_match_the_hardware() {
+        let mut rng = Rng(0x6a09_e667_f3bc_c909);
+        for i in 0..PAIRS + SPECIALS.len() {
+            let a = if i < SPECIALS.len() {
+                special(i)
+            } else {
+                // exponents around both formats' ranges and their edges
+                let centre: i32 = if rng.below(2) == 0 { 16383 - 127 } else { 16383 - 1023 };
+                let e = match rng.below(3) {
+                    0 => centre + rng.below(300) as i32 - 150,
+                    1 => 16383 + (16383 - centre) + 1 + rng.below(20) as i32 - 10, // the overflow edge
+                    _ => centre + rng.below(2 * (16383 - centre as u64) + 400) as i32 - 200,
+                }
+                .clamp(1, 0x7ffe) as u16;
+                let v = F80::from_bits(((rng.below(2) as u16) << 15) | e, rng.significand());
+                if rng.below(8) == 0 { rng.value(None) } else { v }
+            };
+            // stores do not depend on the precision control
+            let pc = PRECISIONS[i % 3];
+            let text = || format!("{:04x}:{:016x}", a.sign_exponent(), a.significand());
+            assert_eq!(a.to_f32().to_bits(), hw::to_f32_bits(control(pc), a), "fstp m32 {}", text());
+            assert_eq!(a.to_f64().to_bits(), hw::to_f64_bits(control(pc), a), "fstp m64 {}", text());
+        }
+    }
+
+    #[test]
+    fn loads_match_the_hardware() {
+        let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+        let specials32 = [0u32, 0x8000_0000, 1, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7f80_0001, 0xffbf_ffff, 0x7fc0_0000, 0xffc0_0000];
+        let specials64 = [0u64, 1 << 63, 1, 0x000f_ffff_ffff_ffff, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0001, 0x7ff8_0000_0000_0000, 0x7ff4_0000_0000_0001];
+        for i in 0..PAIRS {
+            let (b32, b64) = match (specials32.get(i), specials64.get(i)) {
+                (Some(&s), Some(&d)) => (s, d),
+                (Some(&s), None) => (s, rng.next()),
+                _ => {
+                    let r = rng.next();
+                    // often denormal or at the ends
+                    match rng.below(4) {
+                        0 => ((r as u32) & 0x807f_ffff, r & 0x800f_ffff_ffff_ffff),
+                        1 => ((r as u32) | 0x7f80_0000, r | 0x7ff0_0000_0000_0000),
+                        _ => (r as u32, r.rotate_left(17)),
+                    }
+                }
+            };
+            let pc = control(PRECISIONS[i % 3]);
+            assert_eq!(bits(F80::from_f32(f32::from_bits(b32))), bits(hw::from_f32_bits(pc, b32)), "fld m32 {b32:08x}");
+            assert_eq!(bits(F80::from_f64(f64::from_bits(b64))), bits(hw::from_f64_bits(pc, b64)), "fld m64 {b64:016x}");
+            let n = if i < 3 { [0, i32::MIN, i32::MAX][i] } else { rng.next() as i32 >> rng.below(32) };
+            assert_eq!(bits(F80::from_i32(n)), bits(hw::from_i32(pc, n)), "fild {n}");
+        }
+    }
 }

@@ -13,7 +13,6 @@ use crate::x87_model::Precision;
 /// The precision control of the x87 control word as it is now (`FNSTCW`,
 /// which changes nothing).
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[cfg_attr(feature = "frame", allow(dead_code))] // the finalize step's, in the other member
 pub(crate) fn precision() -> Precision {
     let mut word: u16 = 0;
     // SAFETY: FNSTCW stores the 16-bit control word into `word` and has no
@@ -26,7 +25,6 @@ pub(crate) fn precision() -> Precision {
 /// not x87 and has no precision control; the core's 64-bit path is the
 /// portable answer.
 #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-#[cfg_attr(feature = "frame", allow(dead_code))] // the finalize step's, in the other member
 pub(crate) fn precision() -> Precision {
     Precision::Extended
 }

@@ -13,7 +13,7 @@ use crate::script::runtime::engine::FinalizeEngine;
 use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
 pub use crate::x87_model::Precision;
-use crate::x87_model as x87;
+use crate::x87_model::F80;
 
 /// Move speed floor of the original: durations below this many ms are raised.
 pub const MIN_ANIM_LENGTH_MS: i32 = 500;
@@ -38,9 +38,10 @@ pub const MOVE_SPEED_SCALE: i32 = 1000;
 /// original and follow the process's precision control `pc` (the live
 /// control word, which the client executable sets to 53 bits): each
 /// operation rounds to `pc`'s significand width.
-pub fn move_distance(behaviour: Behaviour, pc: x87::Precision, delta: [f32; 3]) -> i32 {
-    use x87::Ext;
+pub fn move_distance(behaviour: Behaviour, pc: Precision, delta: [f32; 3]) -> i32 {
     let [x, y, z] = delta;
+    // `(long double)v * (long double)v`
+    let square = |v: f32| F80::from_f32(v).mul(F80::from_f32(v), pc);
     let special = delta.iter().any(|v| !v.is_finite());
     match behaviour {
         Behaviour::Linux => {
@@ -49,7 +50,7 @@ pub fn move_distance(behaviour: Behaviour, pc: x87::Precision, delta: [f32; 3]) 
                 // to the integer indefinite.
                 return i32::MIN;
             }
-            let sum = Ext::square_at(x, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(z, pc), pc);
+            let sum = square(x).add(square(y), pc).add(square(z), pc);
             let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
             truncate_x87_i32(distance)
         }
@@ -57,11 +58,9 @@ pub fn move_distance(behaviour: Behaviour, pc: x87::Precision, delta: [f32; 3]) 
             if special {
                 return 0;
             }
-            let sum = Ext::square_at(z, pc).add_at(Ext::square_at(y, pc), pc).add_at(Ext::square_at(x, pc), pc);
-            match sum.sqrt_at(pc).trunc_below_2p63() {
-                Some(value) => value as u32 as i32,
-                None => 0,
-            }
+            let sum = square(z).add(square(y), pc).add(square(x), pc);
+            // the 64-bit truncation's low word (the indefinite's is 0)
+            sum.sqrt(pc).to_i64_trunc() as u32 as i32
         }
     }
 }
@@ -253,7 +252,7 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
 #[cfg(test)]
 mod tests {
     use std::prelude::rust_2021::*;
-    use crate::x87_model::Ext;
+    use crate::x87_model::F80;
     use super::*;
 
     fn linux(d: [f32; 3]) -> i32 {
@@ -263,11 +262,12 @@ mod tests {
         move_distance(Behaviour::Windows, Precision::Extended, d)
     }
 
-    /// A positive normal binary64 value as an `Ext`.
-    fn ext_of_f64(v: f64) -> Ext {
-        let bits = v.to_bits();
-        let m = (bits & ((1 << 52) - 1)) | (1 << 52);
-        Ext { mant: m << 11, exp: ((bits >> 52) as i32) - 1075 - 11 }
+    fn ext_of_f64(v: f64) -> F80 {
+        F80::from_f64(v)
+    }
+
+    fn square(v: f32, pc: Precision) -> F80 {
+        F80::from_f32(v).mul(F80::from_f32(v), pc)
     }
 
     #[test]
@@ -285,17 +285,16 @@ mod tests {
         for _ in 0..crate::rounds(50_000) {
             let a = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 40) << 52)));
             let b = f64::from_bits((next() & 0x000f_ffff_ffff_ffff) | (0x3ff0_0000_0000_0000 + ((next() % 60) << 52)));
-            let sum = ext_of_f64(a).add_at(ext_of_f64(b), Precision::Double);
+            let sum = ext_of_f64(a).add(ext_of_f64(b), Precision::Double);
             assert_eq!(sum.to_f64(), a + b, "{a:e} + {b:e}");
-            assert_eq!(ext_of_f64(a).sqrt_at(Precision::Double).to_f64(), crate::math::sqrt_f64(a), "sqrt {a:e}");
+            assert_eq!(ext_of_f64(a).sqrt(Precision::Double).to_f64(), crate::math::sqrt_f64(a), "sqrt {a:e}");
             let (x, y) = (a as f32, b as f32);
-            let single = ext_of_f64(f64::from(x)).add_at(ext_of_f64(f64::from(y)), Precision::Single);
+            let single = ext_of_f64(f64::from(x)).add(ext_of_f64(f64::from(y)), Precision::Single);
             assert_eq!(single.to_f64(), f64::from(x + y), "{x:e} + {y:e}");
-            assert_eq!(ext_of_f64(f64::from(x)).sqrt_at(Precision::Single).to_f64(), f64::from(crate::math::sqrt_f32(x)));
-            assert_eq!(Ext::square_at(x, Precision::Single).to_f64(), f64::from(x * x), "{x:e}^2");
-            assert_eq!(Ext::square_at(x, Precision::Double), Ext::square(x));
-            // 64 bits: as before
-            assert_eq!(ext_of_f64(a).add_at(ext_of_f64(b), Precision::Extended), ext_of_f64(a).add(ext_of_f64(b)));
+            assert_eq!(ext_of_f64(f64::from(x)).sqrt(Precision::Single).to_f64(), f64::from(crate::math::sqrt_f32(x)));
+            assert_eq!(square(x, Precision::Single).to_f64(), f64::from(x * x), "{x:e}^2");
+            // a square of binary32 values is exact at 53 bits
+            assert_eq!(square(x, Precision::Double).to_f64(), square(x, Precision::Extended).to_f64());
         }
     }
 
@@ -322,49 +321,6 @@ mod tests {
         let (x, y, z) = (d[0], d[1], d[2]);
         let sum = z * z + y * y + x * x;
         assert_eq!(single, crate::math::sqrt_f32(sum) as i32);
-    }
-
-    #[test]
-    fn ext_square_is_exact() {
-        let s = Ext::square(3.0);
-        assert_eq!(s.to_f64(), 9.0);
-        let s = Ext::square(f32::from_bits(1)); // smallest denormal
-        assert_eq!(s.mant, 1 << 63);
-        assert_eq!(s.exp, -298 - 63);
-        assert_eq!(Ext::square(0.0), Ext::ZERO);
-        assert_eq!(Ext::square(-2.5).to_f64(), 6.25);
-    }
-
-    #[test]
-    fn ext_add_rounds_to_nearest_even() {
-        let one = Ext { mant: 1 << 63, exp: -63 };
-        // 1 + 2^-64: exactly half an ulp (ulp of 1 is 2^-63) -> ties to even (1)
-        let half_ulp = Ext { mant: 1 << 63, exp: -127 };
-        assert_eq!(one.add(half_ulp), one);
-        // 1 + 2^-64 + tiny -> rounds up
-        let above = Ext { mant: (1 << 63) | 1, exp: -127 };
-        assert_eq!(one.add(above), Ext { mant: (1 << 63) | 1, exp: -63 });
-        // odd significand + half ulp -> up to even
-        let odd = Ext { mant: (1 << 63) | 1, exp: -63 };
-        assert_eq!(odd.add(half_ulp), Ext { mant: (1 << 63) | 2, exp: -63 });
-        // far apart: sticky only
-        let tiny = Ext { mant: 1 << 63, exp: -1000 };
-        assert_eq!(one.add(tiny), one);
-        // carry out of the significand
-        let max = Ext { mant: u64::MAX, exp: -63 };
-        assert_eq!(max.add(half_ulp), Ext { mant: 1 << 63, exp: -62 });
-    }
-
-    #[test]
-    fn ext_sqrt_and_store() {
-        let four = Ext::square(2.0);
-        assert_eq!(four.sqrt().to_f64(), 2.0);
-        let two = Ext { mant: 1 << 63, exp: -62 };
-        let r = two.sqrt();
-        // sqrt(2) to 64 bits: 0xb504f333f9de6484 (rounded to nearest)
-        assert_eq!(r.mant, 0xb504_f333_f9de_6484);
-        assert_eq!(r.exp, -63);
-        assert_eq!(two.sqrt().to_f64(), 2f64.sqrt());
     }
 
     #[test]

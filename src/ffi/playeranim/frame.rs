@@ -81,10 +81,16 @@ unsafe extern "C" fn BG_AnimUpdatePlayerStateConditions(pmove: *mut pmove_t) {
     })
 }
 
-/// The C original's units compute the lerps on the x87, except the cgame's
-/// x86_64 build (SSE).
-const LERP_ARITHMETIC: LerpArithmetic =
-    if cfg!(all(feature = "cgame", target_arch = "x86_64")) { LerpArithmetic::Sse } else { LerpArithmetic::X87 };
+/// The C original's units compute the lerps on the x87 (under the live
+/// precision control, read here once per call), except the cgame's x86_64
+/// build (SSE).
+fn lerp_arithmetic() -> LerpArithmetic {
+    if cfg!(all(feature = "cgame", target_arch = "x86_64")) {
+        LerpArithmetic::Sse
+    } else {
+        LerpArithmetic::X87(crate::ffi::x87::precision())
+    }
+}
 
 /// `void BG_LerpAngles(const vec3_t target, float maxStep, vec3_t current);`
 #[no_mangle]
@@ -92,7 +98,7 @@ unsafe extern "C" fn BG_LerpAngles(target: *const [f32; 3], maxStep: f32, curren
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_angles(BEHAVIOUR, LERP_ARITHMETIC, &t, maxStep, &mut c);
+    frame::lerp_angles(BEHAVIOUR, lerp_arithmetic(), &t, maxStep, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -103,7 +109,7 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_offset(BEHAVIOUR, LERP_ARITHMETIC, &t, scale, &mut c);
+    frame::lerp_offset(BEHAVIOUR, lerp_arithmetic(), &t, scale, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -124,6 +130,7 @@ unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a>
         behaviour: BEHAVIOUR,
         quiet_origin_copy: cfg!(target_arch = "x86") || (cfg!(target_arch = "x86_64") && !cfg!(feature = "cgame")),
         wide_constants: cfg!(target_arch = "x86") && cfg!(feature = "cgame"),
+        precision: crate::ffi::x87::precision(),
     }
 }
 

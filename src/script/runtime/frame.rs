@@ -6,9 +6,11 @@
 //! Every float step is computed as the C original computes it on the
 //! target: on x86_64 `float`/`double` are SSE and `long double` the x87; on
 //! i686 every expression runs on the x87 and is rounded where the original
-//! (built at -O0) stores it. The x87 steps go through [`F80`]. Which
-//! platform behaviour a unit has is [`Behaviour`]; the arithmetic follows
-//! it and the target together.
+//! (built at -O0) stores it. The x87 steps go through [`F80`], the
+//! software x87 (`crate::x87_model`), each rounding under the precision
+//! control the export read on entry (the x87's own: the original's code
+//! runs under the live control word). Which platform behaviour a unit has
+//! is [`Behaviour`]; the arithmetic follows it and the target together.
 
 use super::{checked_entry_index, update_condition_value, ClientInfos};
 use crate::abi::bg::*;
@@ -16,27 +18,32 @@ use crate::abi::common::{scr_anim_t, XAnim};
 use crate::error::Failure;
 use crate::flavour::Behaviour;
 use crate::math::sqrt_f64;
-use crate::x87::F80;
+use crate::x87_model::{Precision, F80};
 use core::ffi::{c_char, c_void};
 
-/// Whether the C original's float expressions run on the x87 (64-bit
-/// significand), rounded where it stores them: on every x86 target (its
+/// Whether the C original's float expressions run on the x87 (under the
+/// precision control), rounded where it stores them: on every x86 target (its
 /// units are built with the x87 model of the original binaries). The
 /// exception is the cgame's controller lerps on x86_64, which are SSE there
 /// ([`LerpArithmetic`]).
 const X87_EXPRESSIONS: bool = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
 
-/// How the controller lerps compute: on the x87 ([`LerpArithmetic::X87`])
-/// or in SSE binary32/binary64 (the cgame's x86_64 build).
+/// How the controller lerps compute: on the x87 ([`LerpArithmetic::X87`],
+/// under its precision control) or in SSE binary32/binary64 (the cgame's
+/// x86_64 build).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LerpArithmetic {
-    X87,
+    X87(Precision),
     Sse,
 }
 
-/// Whether `arithmetic` is the x87 (never on targets without one).
-fn lerp_x87(arithmetic: LerpArithmetic) -> bool {
-    X87_EXPRESSIONS && arithmetic == LerpArithmetic::X87
+/// The precision of the x87 when `arithmetic` is the x87 (never on
+/// targets without one), `None` for binary32/binary64 arithmetic.
+fn lerp_x87(arithmetic: LerpArithmetic) -> Option<Precision> {
+    match arithmetic {
+        LerpArithmetic::X87(pc) if X87_EXPRESSIONS => Some(pc),
+        _ => None,
+    }
 }
 
 /// `BG_ANIM_CROUCH_STATE_MASK` (low byte of `stateFlags`).
@@ -196,20 +203,33 @@ fn x(v: f32) -> F80 {
     F80::from_f32(v)
 }
 
-/// `a + b` rounded to binary32 (on the x87 when `x87`).
-fn add_f32(x87: bool, a: f32, b: f32) -> f32 {
-    if x87 { x(a).add(x(b)).to_f32() } else { a + b }
+/// `a + b` rounded to binary32 (on the x87 at `x87`'s precision, when
+/// given).
+fn add_f32(x87: Option<Precision>, a: f32, b: f32) -> f32 {
+    match x87 {
+        Some(pc) => x(a).add(x(b), pc).to_f32(),
+        None => a + b,
+    }
 }
 
 /// `a - b` rounded to binary32.
-fn sub_f32(x87: bool, a: f32, b: f32) -> f32 {
-    if x87 { x(a).sub(x(b)).to_f32() } else { a - b }
+fn sub_f32(x87: Option<Precision>, a: f32, b: f32) -> f32 {
+    match x87 {
+        Some(pc) => x(a).sub(x(b), pc).to_f32(),
+        None => a - b,
+    }
 }
 
-/// A binary32 copy: through the x87 when `x87` (a signalling NaN comes
-/// back quiet), a plain move otherwise.
-fn copy_f32(x87: bool, v: f32) -> f32 {
-    if x87 { x(v).to_f32() } else { v }
+/// A binary32 copy: through the x87 when `x87` is given (a signalling NaN
+/// comes back quiet), a plain move otherwise.
+fn copy_f32(x87: Option<Precision>, v: f32) -> f32 {
+    if x87.is_some() { x(v).to_f32() } else { v }
+}
+
+/// The x87 of the expressions outside the lerps at precision `pc`, when the
+/// target's are x87 ([`X87_EXPRESSIONS`]).
+fn expressions_x87(pc: Precision) -> Option<Precision> {
+    X87_EXPRESSIONS.then_some(pc)
 }
 
 /// `BG_LerpAngles(target, maxStep, current)`: each lane steps towards the
@@ -223,10 +243,9 @@ pub fn lerp_angles(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
                 (delta > max_step, delta < -max_step)
             }
             Behaviour::Windows => {
-                let delta = if x87 {
-                    x(target[lane]).sub(x(current[lane])).to_f64()
-                } else {
-                    f64::from(target[lane]) - f64::from(current[lane])
+                let delta = match x87 {
+                    Some(pc) => x(target[lane]).sub(x(current[lane]), pc).to_f64(),
+                    None => f64::from(target[lane]) - f64::from(current[lane]),
                 };
                 (delta > f64::from(max_step), delta < -f64::from(max_step))
             }
@@ -242,14 +261,17 @@ pub fn lerp_angles(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
 }
 
 /// `Q_rsqrt` (the unit's own): one Newton step from the magic estimate.
-fn q_rsqrt(x87: bool, number: f32) -> f32 {
+fn q_rsqrt(x87: Option<Precision>, number: f32) -> f32 {
     let estimate = f32::from_bits(0x5f37_59dfu32.wrapping_sub(((number.to_bits() as i32) >> 1) as u32));
-    if x87 {
-        let half = x(number).mul(x(0.5)).to_f32();
-        x(estimate).mul(x(1.5).sub(x(half).mul(x(estimate)).mul(x(estimate)))).to_f32()
-    } else {
-        let half = number * 0.5;
-        estimate * (1.5 - half * estimate * estimate)
+    match x87 {
+        Some(pc) => {
+            let half = x(number).mul(x(0.5), pc).to_f32();
+            x(estimate).mul(x(1.5).sub(x(half).mul(x(estimate), pc).mul(x(estimate), pc), pc), pc).to_f32()
+        }
+        None => {
+            let half = number * 0.5;
+            estimate * (1.5 - half * estimate * estimate)
+        }
     }
 }
 
@@ -265,27 +287,27 @@ pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
     match behaviour {
         Behaviour::Linux => {
             let delta = [0, 1, 2].map(|i| sub_f32(x87, target[i], current[i]));
-            let length_squared = if x87 {
-                x(delta[0]).mul(x(delta[0])).add(x(delta[1]).mul(x(delta[1]))).add(x(delta[2]).mul(x(delta[2]))).to_f32()
-            } else {
-                delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]
+            let length_squared = match x87 {
+                Some(pc) => {
+                    let square = |v: f32| x(v).mul(x(v), pc);
+                    square(delta[0]).add(square(delta[1]), pc).add(square(delta[2]), pc).to_f32()
+                }
+                None => delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2],
             };
             if length_squared == 0.0 {
                 return;
             }
             let low_word = f64::from(length_squared).to_bits() as u32;
             let word = q_rsqrt(x87, f32::from_bits(low_word)).to_bits() as i32;
-            let step = if x87 {
-                F80::from_i32(word).mul(x(scale)).to_f32()
-            } else {
-                (f64::from(word) * f64::from(scale)) as f32
+            let step = match x87 {
+                Some(pc) => F80::from_i32(word).mul(x(scale), pc).to_f32(),
+                None => (f64::from(word) * f64::from(scale)) as f32,
             };
             if step < 1.0 {
                 for lane in 0..3 {
-                    current[lane] = if x87 {
-                        x(delta[lane]).mul(x(step)).add(x(current[lane])).to_f32()
-                    } else {
-                        current[lane] + delta[lane] * step
+                    current[lane] = match x87 {
+                        Some(pc) => x(delta[lane]).mul(x(step), pc).add(x(current[lane]), pc).to_f32(),
+                        None => current[lane] + delta[lane] * step,
                     };
                 }
             } else {
@@ -295,15 +317,15 @@ pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
             }
         }
         Behaviour::Windows => {
-            if x87 {
-                let d0 = x(target[0]).sub(x(current[0])).to_f32();
-                let d1 = x(target[1]).sub(x(current[1])).to_f32();
-                let wide2 = x(target[2]).sub(x(current[2])).to_f64();
+            if let Some(pc) = x87 {
+                let d0 = x(target[0]).sub(x(current[0]), pc).to_f32();
+                let d1 = x(target[1]).sub(x(current[1]), pc).to_f32();
+                let wide2 = x(target[2]).sub(x(current[2]), pc).to_f64();
                 let d2 = F80::from_f64(wide2).to_f32();
                 let length_squared = F80::from_f64(wide2)
-                    .mul(x(d2))
-                    .add(x(d1).mul(x(d1)))
-                    .add(x(d0).mul(x(d0)))
+                    .mul(x(d2), pc)
+                    .add(x(d1).mul(x(d1), pc), pc)
+                    .add(x(d0).mul(x(d0), pc), pc)
                     .to_f64();
                 if length_squared == 0.0 {
                     return;
@@ -311,8 +333,8 @@ pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
                 let bits = F80::from_f64(length_squared).to_f32().to_bits();
                 let estimate = f32::from_bits(0x5f37_59dfu32.wrapping_sub(((bits as i32) >> 1) as u32));
                 let ls = F80::from_f64(length_squared);
-                let factor = x(1.5).sub(ls.mul(x(0.5)).mul(x(estimate)).mul(x(estimate))).mul(x(estimate)).to_f64();
-                let factor = F80::from_f64(factor).mul(x(scale)).to_f64();
+                let factor = x(1.5).sub(ls.mul(x(0.5), pc).mul(x(estimate), pc).mul(x(estimate), pc), pc).mul(x(estimate), pc).to_f64();
+                let factor = F80::from_f64(factor).mul(x(scale), pc).to_f64();
                 if factor.partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
                     for lane in 0..3 {
                         current[lane] = copy_f32(x87, target[lane]);
@@ -320,9 +342,9 @@ pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f
                     return;
                 }
                 let f = F80::from_f64(factor);
-                current[0] = x(current[0]).add(x(d0).mul(f)).to_f32();
-                current[1] = x(current[1]).add(x(d1).mul(f)).to_f32();
-                current[2] = x(current[2]).add(x(d2).mul(f)).to_f32();
+                current[0] = x(current[0]).add(x(d0).mul(f, pc), pc).to_f32();
+                current[1] = x(current[1]).add(x(d1).mul(f, pc), pc).to_f32();
+                current[2] = x(current[2]).add(x(d2).mul(f, pc), pc).to_f32();
             } else {
                 let d0 = (f64::from(target[0]) - f64::from(current[0])) as f32;
                 let d1 = (f64::from(target[1]) - f64::from(current[1])) as f32;
@@ -406,6 +428,9 @@ pub struct SlotContext<'a> {
     /// constant is the `long double` value of its decimal literal, and a
     /// cast rounds ([`Constant`]).
     pub wide_constants: bool,
+    /// The x87 precision control the arithmetic rounds at (read once per
+    /// exported call; 64 bits on targets without an x87).
+    pub precision: Precision,
 }
 
 /// A float constant of the slot code: `num / den` written as a decimal
@@ -424,9 +449,10 @@ const RATE_ZERO_EPSILON: Constant = Constant { value: 0.01, num: 1, den: 100 };
 impl SlotContext<'_> {
     /// The constant as an operand of an x87 chain: the float itself, or,
     /// with [`SlotContext::wide_constants`], the decimal's extended value
-    /// (the quotient is correctly rounded to the 64-bit significand).
+    /// (the compiler's: the quotient correctly rounded to the 64-bit
+    /// significand, whatever the precision control at run time).
     fn constant(&self, c: Constant) -> F80 {
-        if self.wide_constants { F80::from_i32(c.num).div(F80::from_i32(c.den)) } else { x(c.value) }
+        if self.wide_constants { F80::from_i32(c.num).div(F80::from_i32(c.den), Precision::Extended) } else { x(c.value) }
     }
 
     /// `(float)blendTime * 0.001f`.
@@ -434,9 +460,9 @@ impl SlotContext<'_> {
         if !X87_EXPRESSIONS {
             blend as f32 * MILLISECONDS_TO_SECONDS.value
         } else if self.wide_constants {
-            x(blend as f32).mul(self.constant(MILLISECONDS_TO_SECONDS)).to_f32()
+            x(blend as f32).mul(self.constant(MILLISECONDS_TO_SECONDS), self.precision).to_f32()
         } else {
-            F80::from_i32(blend).mul(self.constant(MILLISECONDS_TO_SECONDS)).to_f32()
+            F80::from_i32(blend).mul(self.constant(MILLISECONDS_TO_SECONDS), self.precision).to_f32()
         }
     }
 }
@@ -500,24 +526,25 @@ fn entry_name(entry: &bg_static_animation_t) -> &[u8] {
 /// give a remainder of 0 (docs/DIVERGENCES.md).
 fn initial_loop_time(ctx: &SlotContext<'_>, client_num: i32, time: i32, duration: i32) -> f32 {
     let per_client = ctx.constant(LOOP_PHASE_PER_CLIENT);
+    let pc = ctx.precision;
     let remainder = if duration == 0 { 0 } else { time.wrapping_rem(duration) };
     match ctx.behaviour {
         Behaviour::Linux => {
             let phase = F80::from_i32(client_num)
-                .mul(per_client)
-                .add(F80::from_i32(remainder).div(F80::from_i32(duration)))
+                .mul(per_client, pc)
+                .add(F80::from_i32(remainder).div(F80::from_i32(duration), pc), pc)
                 .to_f32();
             let integer = x(phase).to_i32_trunc();
-            x(phase).sub(F80::from_i32(integer)).to_f32()
+            x(phase).sub(F80::from_i32(integer), pc).to_f32()
         }
         Behaviour::Windows => {
             if X87_EXPRESSIONS {
                 let phase = F80::from_i32(remainder)
-                    .div(F80::from_i32(duration))
-                    .add(F80::from_i32(client_num).mul(per_client))
+                    .div(F80::from_i32(duration), pc)
+                    .add(F80::from_i32(client_num).mul(per_client, pc), pc)
                     .to_f64();
                 let integer = F80::from_f64(phase).to_i32_trunc();
-                F80::from_f64(phase).sub(F80::from_i32(integer)).to_f32()
+                F80::from_f64(phase).sub(F80::from_i32(integer), pc).to_f32()
             } else {
                 let phase = f64::from(remainder) / f64::from(duration) + f64::from(client_num) * f64::from(0.36f32);
                 let integer = F80::from_f64(phase).to_i32_trunc();
@@ -698,16 +725,17 @@ pub fn set_new_animation<'a>(
 /// summed on the x87 and stored to a double, `sqrt` of it. Windows: the
 /// differences `first - second`, squares summed z, y, x on the x87 and
 /// `fsqrt` rounded to float.
-fn vector_distance(behaviour: Behaviour, first: &[f32; 3], second: &[f32; 3]) -> f32 {
+fn vector_distance(behaviour: Behaviour, pc: Precision, first: &[f32; 3], second: &[f32; 3]) -> f32 {
+    let square = |v: f32| x(v).mul(x(v), pc);
     match behaviour {
         Behaviour::Linux => {
-            let d = [0, 1, 2].map(|i| x(second[i]).sub(x(first[i])).to_f32());
-            let sum = x(d[0]).mul(x(d[0])).add(x(d[1]).mul(x(d[1]))).add(x(d[2]).mul(x(d[2]))).to_f64();
+            let d = [0, 1, 2].map(|i| x(second[i]).sub(x(first[i]), pc).to_f32());
+            let sum = square(d[0]).add(square(d[1]), pc).add(square(d[2]), pc).to_f64();
             sqrt_f64(sum) as f32
         }
         Behaviour::Windows => {
-            let d = [0, 1, 2].map(|i| sub_f32(X87_EXPRESSIONS, first[i], second[i]));
-            x(d[2]).mul(x(d[2])).add(x(d[1]).mul(x(d[1]))).add(x(d[0]).mul(x(d[0]))).sqrt().to_f32()
+            let d = [0, 1, 2].map(|i| sub_f32(expressions_x87(pc), first[i], second[i]));
+            square(d[2]).add(square(d[1]), pc).add(square(d[0]), pc).sqrt(pc).to_f32()
         }
     }
 }
@@ -751,9 +779,9 @@ pub fn run_lerp_frame_rate<'a>(
         copy_origin(slot);
     } else if sample != slot.lastUpdateTime {
         let distance = if vertical {
-            sub_f32(X87_EXPRESSIONS, slot.lastOrigin[2], es.trBase[2]).abs()
+            sub_f32(expressions_x87(ctx.precision), slot.lastOrigin[2], es.trBase[2]).abs()
         } else {
-            vector_distance(ctx.behaviour, &slot.lastOrigin, &es.trBase)
+            vector_distance(ctx.behaviour, ctx.precision, &slot.lastOrigin, &es.trBase)
         };
         let elapsed = sample.wrapping_sub(slot.lastUpdateTime);
         let (speed, rate) = if ctx.behaviour == Behaviour::Linux || X87_EXPRESSIONS {
@@ -763,8 +791,9 @@ pub fn run_lerp_frame_rate<'a>(
             } else {
                 x(MILLISECONDS_TO_SECONDS.value)
             };
-            let speed = x(distance).div(F80::from_i32(elapsed).mul(seconds)).to_f32();
-            (speed, x(speed).div(F80::from_i32(entry.moveSpeed)).to_f32())
+            let pc = ctx.precision;
+            let speed = x(distance).div(F80::from_i32(elapsed).mul(seconds, pc), pc).to_f32();
+            (speed, x(speed).div(F80::from_i32(entry.moveSpeed), pc).to_f32())
         } else {
             let speed = (f64::from(distance) / (f64::from(elapsed) * f64::from(0.001f32))) as f32;
             (speed, (f64::from(speed) / f64::from(entry.moveSpeed)) as f32)
@@ -789,7 +818,7 @@ pub fn run_lerp_frame_rate<'a>(
                 } else {
                     let steps = entry.moveSpeed - 20;
                     let max_rate = if X87_EXPRESSIONS {
-                        x(3.0).sub(F80::from_i32(steps).div(x(130.0))).to_f32()
+                        x(3.0).sub(F80::from_i32(steps).div(x(130.0), ctx.precision), ctx.precision).to_f32()
                     } else {
                         3.0 - steps as f32 / 130.0
                     };
@@ -838,7 +867,7 @@ mod tests {
         // scale, as the C original's game unit computes it.
         let target = bits([0x3dcc_cccd, 0x0080_0000, 0x7fc0_0000]);
         let mut current = bits([0x33d6_bf95, 0x3f80_0001, 0x0da2_4260]);
-        lerp_offset(Behaviour::Linux, LerpArithmetic::X87, &target, f32::from_bits(0xbf80_0000), &mut current);
+        lerp_offset(Behaviour::Linux, LerpArithmetic::X87(Precision::Extended), &target, f32::from_bits(0xbf80_0000), &mut current);
         assert_eq!(current.map(f32::to_bits), [0xcd18_dbfc, 0x4ebf_1309, 0x7fc0_0000]);
     }
 
@@ -848,7 +877,7 @@ mod tests {
         // bg-rest lerpa_001 (game): lane 1 copies its signalling-NaN target.
         let target = bits([0x7f80_0000, 0x7f80_0001, 0x3dcc_cccd]);
         let mut current = bits([0x4b00_0000, 0x33d6_bf95, 0x2edb_e6ff]);
-        lerp_angles(Behaviour::Linux, LerpArithmetic::X87, &target, f32::from_bits(0x60ad_78ec), &mut current);
+        lerp_angles(Behaviour::Linux, LerpArithmetic::X87(Precision::Extended), &target, f32::from_bits(0x60ad_78ec), &mut current);
         assert_eq!(current.map(f32::to_bits), [0x60ad_78ec, 0x7fc0_0001, 0x3dcc_cccd]);
         let mut current = [180.0, 90.0, 0.0];
         lerp_angles(Behaviour::Windows, LerpArithmetic::Sse, &[360.0, -1.0, -180.0], 0.1, &mut current);
@@ -866,6 +895,7 @@ mod tests {
             behaviour: Behaviour::Linux,
             quiet_origin_copy: false,
             wide_constants: false,
+            precision: Precision::Extended,
         };
         let mut slot = bg_anim_slot_t::default();
         ctx.set_entry(&mut slot, Some(7));
@@ -888,6 +918,7 @@ mod tests {
             behaviour: Behaviour::Linux,
             quiet_origin_copy: false,
             wide_constants: false,
+            precision: Precision::Extended,
         };
         // client 3: 1.08 + 250/1000 = 1.33 -> 0.33
         let phase = initial_loop_time(&ctx, 3, 1250, 1000);

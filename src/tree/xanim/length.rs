@@ -8,14 +8,15 @@
 //!   assembly routine in src/ffi (Rust has no 80-bit float and cannot return
 //!   in `st(0)`): x87 `fild` of the count, `fdiv` by the rate, rounded by
 //!   the process's precision control (PC=64 on Linux). [`x87_divide`] is
-//!   the same operation in software (round to nearest at 64-bit precision,
-//!   the x87's special cases), bit for bit; the tests compare the two on
-//!   x86, and it is what other targets compute.
+//!   the same operation on the software x87 (`crate::x87_model`, at 64-bit
+//!   precision), bit for bit; the tests compare the two on x86, and it is
+//!   what other targets compute.
 //! * client flavour: [`length_binary64`], the quotient rounded once to
 //!   binary64 (equal to the original's x87 quotient under the client's
 //!   PC=53: the quotient is always in binary64's normal range).
 
 use super::XAnimHandle;
+use crate::x87_model::{Precision, F80};
 
 /// The operands of a length: the frame count (zero-extended) and the bits
 /// of the binary32 frame rate.
@@ -107,45 +108,8 @@ impl Extended {
 /// rate's sign: the count is never negative). A finite nonzero quotient is
 /// always within the extended range (at most 2^32 / 2^-149).
 pub fn x87_divide(frames: u32, rate_bits: u32) -> Extended {
-    const EXP_MAX: u16 = 0x7fff;
-    let sign: u16 = if rate_bits >> 31 != 0 { 0x8000 } else { 0 };
-    let exponent = (rate_bits >> 23) & 0xff;
-    let fraction = rate_bits & 0x7f_ffff;
-    let special = |significand: u64, exponent: u16, sign: u16| Extended { significand, sign_exponent: sign | exponent };
-    if exponent == 0xff {
-        return if fraction != 0 {
-            // NaN operand: quieted, payload kept.
-            special((1 << 63) | (1 << 62) | (u64::from(fraction) << 40), EXP_MAX, sign)
-        } else {
-            special(0, 0, sign) // n / ±inf = ±0
-        };
-    }
-    // the rate as significand * 2^scale (exact; subnormals included)
-    let (significand, scale) = if exponent == 0 { (fraction, -149i32) } else { (fraction | 0x80_0000, exponent as i32 - 150) };
-    if significand == 0 {
-        return if frames == 0 { special(0xc000_0000_0000_0000, EXP_MAX, 0x8000) } else { special(1 << 63, EXP_MAX, sign) };
-    }
-    if frames == 0 {
-        return special(0, 0, sign);
-    }
-    // frames * 2^90 / significand: at least 90 + 1 - 24 = 67 bits.
-    const SHIFT: i32 = 90;
-    let numerator = u128::from(frames) << SHIFT;
-    let quotient = numerator / u128::from(significand);
-    let exact = numerator.is_multiple_of(u128::from(significand));
-    let bits = 128 - quotient.leading_zeros() as i32;
-    let drop = bits - 64;
-    let mut top = (quotient >> drop) as u64;
-    let half = 1u128 << (drop - 1);
-    let rest = quotient & ((1u128 << drop) - 1);
-    let mut unbiased = (bits - 1) - SHIFT - scale;
-    if rest > half || (rest == half && (!exact || top & 1 == 1)) {
-        let (next, carry) = top.overflowing_add(1);
-        top = next;
-        if carry {
-            top = 1 << 63;
-            unbiased += 1;
-        }
-    }
-    special(top, (unbiased + 16383) as u16, sign)
+    // a 16-bit count: `fild` of a nonnegative int32
+    let count = F80::from_i32(frames as i32);
+    let quotient = count.div(F80::from_f32(f32::from_bits(rate_bits)), Precision::Extended);
+    Extended { significand: quotient.significand(), sign_exponent: quotient.sign_exponent() }
 }
