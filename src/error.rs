@@ -1,12 +1,14 @@
-//! Failures of the safe core, as small values, and their texts.
+//! Failures of the safe core, as small values.
 //!
 //! The C original reports errors by calling the engine (`Com_Error`,
 //! `CompileError`, `CompileError2`), which `longjmp`s. The core never calls
 //! those: it returns a [`Failure`] — which diagnostic, with the few numbers
 //! and names it needs — and the exported frame in `ffi` raises it. The text
 //! the original would have formatted is made only there, in the cold raise
-//! path, by [`Failure::write`] (tools and tests call it too); the texts of
-//! every diagnostic are in that one function.
+//! path, by `Failure::write` (tools and tests call it too), which is
+//! src/report.rs's: the texts of every diagnostic are in that one function,
+//! next to the tokenizer and the name table it reads the names with. This
+//! module depends on neither.
 //!
 //! A `Failure` is `Copy`, owns nothing and is at most 32 bytes on 64-bit
 //! targets (see the tests), so a result carrying one is small and raising it
@@ -18,7 +20,7 @@
 //!   in it), the message `BG_AnimParseError` had the C library format
 //!   (the FFI's static buffer);
 //! * a name of the animation-tree module's table ([`NameId`]), resolved
-//!   against that table ([`Names`]) when the text is written. The module is
+//!   against that table (`Names`) when the text is written. The module is
 //!   single-threaded and not re-entered (src/cell.rs), so the table is the
 //!   same when the cold path formats as when the failure was made.
 //!
@@ -30,10 +32,9 @@ use crate::abi::bg::{
     ANIM_COND_COUNT, BG_ANIM_CONDITION_VALUE_COUNT, BG_ANIM_MAX_ANIMATIONS, BG_ANIM_MAX_GLOBAL_SCRIPTS,
     BG_ANIM_MAX_LIST_ITEMS, BG_ANIM_MAX_SCRIPT_COMMANDS,
 };
-use crate::lexis::{condition_key, scan_quoted, Spelled, UngetTwice, MAX_TOKEN_CHARS, MAX_TOKEN_LEN};
-use crate::names::{NameId, Names};
+use crate::names::NameId;
 use core::ffi::{c_char, CStr};
-use core::fmt::{self, Write as _};
+use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
 
@@ -219,14 +220,14 @@ impl Spelling {
     const FORM_SHIFT: u32 = 14;
     const KEPT: u16 = (1 << Self::FORM_SHIFT) - 1;
     const PLAIN: u16 = 0;
-    const QUOTED: u16 = 1;
-    const KEY: u16 = 2;
+    pub(crate) const QUOTED: u16 = 1;
+    pub(crate) const KEY: u16 = 2;
 
-    fn form(self) -> u16 {
+    pub(crate) fn form(self) -> u16 {
         self.0 >> Self::FORM_SHIFT
     }
 
-    fn kept(self) -> usize {
+    pub(crate) fn kept(self) -> usize {
         usize::from(self.0 & Self::KEPT)
     }
 }
@@ -251,59 +252,19 @@ impl<'a> TokenName<'a> {
     }
 
     /// The name is the first `kept` bytes of the quoted token whose opening
-    /// quote starts `source` ([`scan_quoted`]; the token
-    /// may have lost trailing bytes since it was read). `kept` is at most
-    /// [`MAX_TOKEN_LEN`].
+    /// quote starts `source` (the token may have lost trailing bytes since
+    /// it was read; the tokenizer reads it again when the text is written,
+    /// src/report.rs). `kept` is at most the token buffer's length.
     pub fn quoted(source: &'a [u8], kept: usize) -> Self {
-        let kept = kept.min(MAX_TOKEN_LEN) as u16;
+        let kept = kept.min(usize::from(Spelling::KEPT)) as u16;
         Self { source, spelling: Spelling((Spelling::QUOTED << Spelling::FORM_SHIFT) | kept) }
     }
 
     /// The name is the condition key whose first token starts `source`
-    /// (`BG_ParseConditionBits` builds it from several tokens:
-    /// [`condition_key`]).
+    /// (`BG_ParseConditionBits` builds it from several tokens; the
+    /// tokenizer builds it again when the text is written, src/report.rs).
     pub const fn key(source: &'a [u8]) -> Self {
         Self { source, spelling: Spelling(Spelling::KEY << Spelling::FORM_SHIFT) }
-    }
-
-    fn from_parts(source: &'a [u8], spelling: Spelling) -> Self {
-        Self { source, spelling }
-    }
-
-    /// The name's bytes (`buffer` holds them when they have to be read
-    /// again).
-    pub fn spell<'b>(&self, buffer: &'b mut [u8; MAX_TOKEN_CHARS]) -> &'b [u8]
-    where
-        'a: 'b,
-    {
-        match self.spelling.form() {
-            Spelling::QUOTED => {
-                let q = scan_quoted(self.source, 0, &mut buffer[..MAX_TOKEN_LEN]);
-                &buffer[..q.len.min(self.spelling.kept())]
-            }
-            Spelling::KEY => {
-                let mut key = [0u8; 64];
-                let len = condition_key(self.source, &mut key);
-                buffer[..len].copy_from_slice(&key[..len]);
-                &buffer[..len]
-            }
-            _ => self.source,
-        }
-    }
-}
-
-impl<'a> From<Spelled<'a>> for TokenName<'a> {
-    fn from(spelled: Spelled<'a>) -> Self {
-        match spelled {
-            Spelled::Plain(bytes) => Self::plain(bytes),
-            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
-        }
-    }
-}
-
-impl From<UngetTwice> for Failure<'_> {
-    fn from(e: UngetTwice) -> Self {
-        Failure::UngetTwice { line: e.line, session: e.session }
     }
 }
 
@@ -381,7 +342,7 @@ pub enum ParseMessage {
 impl ParseMessage {
     /// The text before the name and after it (the name is printed only
     /// where the message has a `'%s'`).
-    fn parts(self) -> (&'static [u8], Option<&'static [u8]>) {
+    pub(crate) fn parts(self) -> (&'static [u8], Option<&'static [u8]>) {
         use ParseMessage::*;
         match self {
             Formatted => (b"", Some(b"")),
@@ -420,7 +381,7 @@ impl ParseMessage {
     }
 
     /// The limit a "exceeded maximum" message prints.
-    fn limit(self) -> Option<usize> {
+    pub(crate) fn limit(self) -> Option<usize> {
         use ParseMessage::*;
         match self {
             TooManyRuntimeAnimations => Some(BG_ANIM_MAX_ANIMATIONS),
@@ -526,7 +487,7 @@ pub enum Failure<'a> {
 }
 
 /// The condition updater a failure names.
-fn conditions_function(state: bool) -> &'static str {
+pub(crate) fn conditions_function(state: bool) -> &'static str {
     if state { "BG_AnimUpdatePlayerStateConditions" } else { "BG_AnimPlayerConditions" }
 }
 
@@ -583,142 +544,6 @@ impl<'a> Failure<'a> {
                 | Failure::SlotRange { .. }
                 | Failure::DeathLooping { .. }
         )
-    }
-
-    /// Appends the failure's text to `out` (cut at the text's capacity, as
-    /// the original's buffers cut it). `names` is the animation-tree
-    /// module's table, for the failures that name one of its names (an
-    /// unknown name, or no table, prints as the empty string).
-    pub fn write(&self, names: Option<&Names>, out: &mut Text) {
-        let name_of = |id: NameId| names.map_or(&[][..], |n| n.get(id));
-        match *self {
-            Failure::AnimParse { message, spelling, line, path, source } => {
-                out.push(b"\x15");
-                let start = out.len();
-                let (before, after) = message.parts();
-                out.push(before);
-                if let Some(limit) = message.limit() {
-                    let _ = write!(out, "{limit})");
-                }
-                if let Some(after) = after {
-                    let mut buffer = [0u8; MAX_TOKEN_CHARS];
-                    out.push(TokenName::from_parts(source, spelling).spell(&mut buffer));
-                    out.push(after);
-                }
-                parse_error_suffix(out, start, line, path);
-            }
-            Failure::RuntimeCount { count, line, path } => {
-                out.push(b"\x15");
-                let start = out.len();
-                let _ = write!(out, "BG_AnimationIndexForString: invalid runtime animation count {count}");
-                parse_error_suffix(out, start, line, path);
-            }
-            Failure::UngetTwice { line, session } => {
-                out.push(b"\x15File ");
-                out.push(session);
-                let _ = write!(out, ", line {line}: UngetToken called twice");
-            }
-            Failure::SessionOverflow => out.push(b"\x15Com_BeginParseSession: session overflow"),
-            Failure::NullDataPointer => out.push(b"\x15Com_ParseExt: NULL data_p"),
-            Failure::ScriptLoad { path } => {
-                out.push(b"\x15Couldn't load player animation script ");
-                out.push(path.unwrap_or(CText::NULL).to_bytes());
-                out.push(b"\n");
-            }
-            Failure::NoAnimation { name } => push3(out, b"\x15BG_AnimationForString: unknown player animation '", name, b"'"),
-            Failure::FirstValidClient { client } => {
-                let _ = write!(out, "\x15BG_FirstValidItem: invalid client number {client}");
-            }
-            Failure::UpdateClient { client } => {
-                let _ = write!(out, "\x15BG_UpdateConditionValue: invalid client number {client}");
-            }
-            Failure::UpdateValue { value } => {
-                let _ = write!(out, "\x15BG_UpdateConditionValue: invalid condition value {value}");
-            }
-            Failure::AnimationForIndex => out.push(b"\x15BG_GetAnimationForIndex: index out of bounds"),
-            Failure::AnimIndexRange { index, count } => {
-                let _ = write!(out, "\x15Player animation index {index} out of 0 to {count} range");
-            }
-            Failure::NoAnimTree { name } => {
-                push3(out, b"\x15Could not find animation tree '", name.unwrap_or(CText::NULL).to_bytes(), b"'")
-            }
-            Failure::ConditionsClient { state, client } => {
-                let _ = write!(out, "\x15{}: invalid client number {client}", conditions_function(state));
-            }
-            Failure::VehicleType { state, vehicle_type } => {
-                let _ = write!(out, "\x15{}: Vehicle type unknown: {vehicle_type}", conditions_function(state));
-            }
-            Failure::SlotRange { count, index } => {
-                let _ = write!(out, "\x15Player animation index out of range ({count}): {index}");
-            }
-            Failure::DeathLooping { name } => push3(out, b"death animation '", name, b"' is looping"),
-            Failure::Compile { message, .. } => out.push(message),
-            Failure::TreeCount { capacity } => {
-                let _ = write!(out, "\x15maximum animation tree count exceeded ({capacity})");
-            }
-            Failure::DuplicateAnimation { name, tree } => {
-                push3(out, b"\x15duplicate animation '", name_of(name), b"' in 'animtrees/");
-                out.push(name_of(tree));
-                out.push(b".atr'");
-            }
-            Failure::TreePathTooLong => out.push(b"\x15animation tree path is too long"),
-            Failure::NotDefined { name, tree, in_code, .. } => {
-                if !in_code {
-                    out.push(b"\x15");
-                }
-                push3(out, b"animation '", name_of(name), b"' not defined in anim tree '");
-                out.push(name_of(tree));
-                out.push(b"'");
-            }
-            Failure::TreeAllocation => out.push(b"\x15animation tree allocation failed"),
-            Failure::NoXAnim { name } => {
-                let bytes = match name {
-                    Name::C(c) => c.to_bytes(),
-                    Name::Interned(id) => name_of(id),
-                };
-                push3(out, b"\x15Cannot find 'xanim/", bytes, b"'");
-            }
-            Failure::SyncBoth => out.push(b"\x15animation cannot be sync looping and sync nonlooping"),
-            Failure::SyncLeaf { leaf, tree, looping } => {
-                push3(out, b"\x15animation '", leaf.to_bytes(), b"' in '");
-                out.push(tree.to_bytes());
-                out.push(if looping { b"' cannot be sync looping and nonlooping" } else { b"' cannot be sync nonlooping and looping" });
-            }
-            Failure::DuplicateSync { tree, depth, leaf } => {
-                push3(out, b"\x15duplicate specification of animation sync in '", tree.to_bytes(), b"', ");
-                let _ = write!(out, "{depth}");
-                push3(out, b" nodes above '", leaf.to_bytes(), b"'");
-            }
-        }
-    }
-
-    /// The failure's text (see [`Failure::write`]).
-    pub fn text(&self, names: Option<&Names>) -> Text {
-        let mut text = Text::new();
-        self.write(names, &mut text);
-        text
-    }
-}
-
-/// `before`, `name`, `after`.
-fn push3(out: &mut Text, before: &[u8], name: &[u8], after: &[u8]) {
-    out.push(before);
-    out.push(name);
-    out.push(after);
-}
-
-/// The end of a `BG_AnimParseError` text whose message starts at `start`:
-/// the message is cut as the original's 1024-byte buffer cuts it (at its
-/// first NUL, at 1023 bytes), then the script path and line follow while
-/// the path is set.
-fn parse_error_suffix(out: &mut Text, start: usize, line: i32, path: Option<CText<'_>>) {
-    let message = &out.as_bytes()[start..];
-    let len = message.iter().position(|&b| b == 0).unwrap_or(message.len()).min(PARSE_MESSAGE_CAPACITY);
-    out.truncate(start + len);
-    if let Some(path) = path {
-        out.push(b": (");
-        out.push(path.to_bytes());
-        let _ = write!(out, ", line {})", line.wrapping_add(1));
     }
 }
 

@@ -48,6 +48,7 @@
 //! [`condition_key`]) when it writes a failure's text.
 
 
+use crate::error::{Failure, TokenName};
 /// `MAX_TOKEN_CHARS`: size of the session token buffer.
 pub const MAX_TOKEN_CHARS: usize = 1024;
 
@@ -308,6 +309,22 @@ pub struct UngetTwice {
     /// The session's name.
     pub session: &'static [u8],
 }
+
+impl<'a> From<Spelled<'a>> for TokenName<'a> {
+    fn from(spelled: Spelled<'a>) -> Self {
+        match spelled {
+            Spelled::Plain(bytes) => Self::plain(bytes),
+            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
+        }
+    }
+}
+
+impl From<UngetTwice> for Failure<'_> {
+    fn from(e: UngetTwice) -> Self {
+        Failure::UngetTwice { line: e.line, session: e.session }
+    }
+}
+
 
 /// Appends `text` to the condition key `key[..len]` (`Q_strcat(key, 64,
 /// text)`).

@@ -37,6 +37,7 @@ pub mod error;
 pub mod flavour;
 pub mod math;
 pub mod names;
+pub mod report;
 pub mod script;
 pub mod tree;
 pub mod x87_model;

@@ -426,7 +426,7 @@ pub struct SlotContext<'a> {
     pub quiet_origin_copy: bool,
     /// The cgame's i686 code evaluates with ISO excess precision: a float
     /// constant is the `long double` value of its decimal literal, and a
-    /// cast rounds ([`Constant`]).
+    /// cast rounds (`Constant`).
     pub wide_constants: bool,
     /// The x87 precision control the arithmetic rounds at (read once per
     /// exported call; 64 bits on targets without an x87).
