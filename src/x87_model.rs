@@ -82,6 +82,7 @@ struct Unpacked {
 }
 
 /// `value >> shift`, any bit shifted out kept in bit 0 (sticky).
+#[inline]
 fn shift_right_jam(value: u128, shift: u32) -> u128 {
     if shift == 0 {
         value
@@ -92,18 +93,24 @@ fn shift_right_jam(value: u128, shift: u32) -> u128 {
     }
 }
 
-/// The top `bits` bits of `value`, rounded to nearest even by the rest:
-/// at most `2^bits` (when the rounding carries out).
+/// The top `bits` bits of `value` (`bits` at most 64), rounded to nearest
+/// even by the rest: at most `2^bits` (when the rounding carries out).
+///
+/// The kept bits are all in the high half, so the work is on the two
+/// 64-bit halves: the kept bits, the round bit below them and whether any
+/// bit below that is set.
+#[inline]
 fn round_top_bits(value: u128, bits: u32) -> u128 {
-    let dropped = 128 - bits;
-    let kept = value >> dropped;
-    let rest = value & ((1u128 << dropped) - 1);
-    let half = 1u128 << (dropped - 1);
-    if rest > half || (rest == half && kept & 1 == 1) {
-        kept + 1
+    debug_assert!((1..=64).contains(&bits));
+    let (high, low) = ((value >> 64) as u64, value as u64);
+    let (kept, round, sticky) = if bits == 64 {
+        (high, low >> 63 != 0, low << 1 != 0)
     } else {
-        kept
-    }
+        let dropped = 64 - bits; // of the high half
+        let below_round = (1u64 << (dropped - 1)) - 1;
+        (high >> dropped, (high >> (dropped - 1)) & 1 != 0, high & below_round != 0 || low != 0)
+    };
+    u128::from(kept) + u128::from(round && (sticky || kept & 1 == 1))
 }
 
 // The names are the x87 instructions' (plain functions: an operator would
@@ -150,6 +157,12 @@ impl F80 {
         self.exponent() == 0 && self.significand == 0
     }
 
+    /// Finite, nonzero and not denormal: the common operand, which needs
+    /// none of the special cases (one range test of the exponent field).
+    fn is_normal(self) -> bool {
+        self.exponent().wrapping_sub(1) < EXPONENT_MAX - 1
+    }
+
     fn zero(negative: bool) -> F80 {
         F80 { sign_exponent: u16::from(negative) << 15, significand: 0 }
     }
@@ -189,6 +202,7 @@ impl F80 {
     /// width: infinity above the range; below it the value is denormalised
     /// first and rounded at the same bit of the significand field (fewer
     /// significant bits), as the x87 does.
+    #[inline]
     fn round_pack(negative: bool, exponent: i32, significand: u128, pc: Precision) -> F80 {
         let bits = pc.bits();
         let sign = u16::from(negative) << 15;
@@ -382,29 +396,12 @@ impl F80 {
 
     /// `a + b`, or `a - b` when `subtract` (a NaN's sign is not changed).
     fn sum(a: F80, b: F80, subtract: bool, pc: Precision) -> F80 {
-        if a.is_nan() || b.is_nan() {
-            return F80::propagate_nan(a, b);
-        }
         let a_negative = a.negative();
         let b_negative = b.negative() != subtract;
-        if a.is_infinite() || b.is_infinite() {
-            if a.is_infinite() && b.is_infinite() && a_negative != b_negative {
-                return F80::INDEFINITE; // inf - inf
+        if !(a.is_normal() && b.is_normal()) {
+            if let Some(special) = F80::sum_special(a, b, a_negative, b_negative, pc) {
+                return special;
             }
-            return F80::infinity(if a.is_infinite() { a_negative } else { b_negative });
-        }
-        match (a.is_zero(), b.is_zero()) {
-            // -0 only when both are -0 (round to nearest)
-            (true, true) => return F80::zero(a_negative && b_negative),
-            (true, false) => {
-                let v = b.unpack();
-                return F80::round_pack(b_negative, v.exponent, u128::from(v.significand) << 64, pc);
-            }
-            (false, true) => {
-                let v = a.unpack();
-                return F80::round_pack(a_negative, v.exponent, u128::from(v.significand) << 64, pc);
-            }
-            (false, false) => {}
         }
         let (mut big, mut small) = (a.unpack(), b.unpack());
         big.negative = a_negative;
@@ -424,20 +421,40 @@ impl F80 {
         F80::round_pack(big.negative, big.exponent + 1 - shift as i32, total << shift, pc)
     }
 
+    /// The sum when an operand is a NaN, an infinity or a zero (None: both
+    /// are finite and nonzero); `b_negative` is the sign `b` is added with.
+    fn sum_special(a: F80, b: F80, a_negative: bool, b_negative: bool, pc: Precision) -> Option<F80> {
+        if a.is_nan() || b.is_nan() {
+            return Some(F80::propagate_nan(a, b));
+        }
+        if a.is_infinite() || b.is_infinite() {
+            if a.is_infinite() && b.is_infinite() && a_negative != b_negative {
+                return Some(F80::INDEFINITE); // inf - inf
+            }
+            return Some(F80::infinity(if a.is_infinite() { a_negative } else { b_negative }));
+        }
+        match (a.is_zero(), b.is_zero()) {
+            // -0 only when both are -0 (round to nearest)
+            (true, true) => Some(F80::zero(a_negative && b_negative)),
+            (true, false) => {
+                let v = b.unpack();
+                Some(F80::round_pack(b_negative, v.exponent, u128::from(v.significand) << 64, pc))
+            }
+            (false, true) => {
+                let v = a.unpack();
+                Some(F80::round_pack(a_negative, v.exponent, u128::from(v.significand) << 64, pc))
+            }
+            (false, false) => None,
+        }
+    }
+
     /// `fmul`: `self * b` rounded under `pc`.
     pub fn mul(self, b: F80, pc: Precision) -> F80 {
-        if self.is_nan() || b.is_nan() {
-            return F80::propagate_nan(self, b);
-        }
         let negative = self.negative() != b.negative();
-        if self.is_infinite() || b.is_infinite() {
-            if self.is_zero() || b.is_zero() {
-                return F80::INDEFINITE; // 0 * inf
+        if !(self.is_normal() && b.is_normal()) {
+            if let Some(special) = F80::mul_special(self, b, negative) {
+                return special;
             }
-            return F80::infinity(negative);
-        }
-        if self.is_zero() || b.is_zero() {
-            return F80::zero(negative);
         }
         let (x, y) = (self.unpack(), b.unpack());
         let product = u128::from(x.significand) * u128::from(y.significand); // 2^126 <= product < 2^128
@@ -445,23 +462,31 @@ impl F80 {
         F80::round_pack(negative, x.exponent + y.exponent - BIAS + 1 - shift as i32, product << shift, pc)
     }
 
+    /// The product when an operand is a NaN, an infinity or a zero (None:
+    /// both are finite and nonzero).
+    fn mul_special(a: F80, b: F80, negative: bool) -> Option<F80> {
+        if a.is_nan() || b.is_nan() {
+            return Some(F80::propagate_nan(a, b));
+        }
+        if a.is_infinite() || b.is_infinite() {
+            if a.is_zero() || b.is_zero() {
+                return Some(F80::INDEFINITE); // 0 * inf
+            }
+            return Some(F80::infinity(negative));
+        }
+        if a.is_zero() || b.is_zero() {
+            return Some(F80::zero(negative));
+        }
+        None
+    }
+
     /// `fdiv`: `self / b` rounded under `pc`.
     pub fn div(self, b: F80, pc: Precision) -> F80 {
-        if self.is_nan() || b.is_nan() {
-            return F80::propagate_nan(self, b);
-        }
         let negative = self.negative() != b.negative();
-        if self.is_infinite() {
-            return if b.is_infinite() { F80::INDEFINITE } else { F80::infinity(negative) };
-        }
-        if b.is_infinite() {
-            return F80::zero(negative);
-        }
-        if b.is_zero() {
-            return if self.is_zero() { F80::INDEFINITE } else { F80::infinity(negative) };
-        }
-        if self.is_zero() {
-            return F80::zero(negative);
+        if !(self.is_normal() && b.is_normal()) {
+            if let Some(special) = F80::div_special(self, b, negative) {
+                return special;
+            }
         }
         let (x, y) = (self.unpack(), b.unpack());
         let divisor = u128::from(y.significand);
@@ -476,6 +501,27 @@ impl F80 {
         let low = rest / divisor; // the next 64 bits
         let sticky = u128::from(rest % divisor != 0);
         F80::round_pack(negative, exponent, (high << 64) | low | sticky, pc)
+    }
+
+    /// The quotient when an operand is a NaN, an infinity or a zero (None:
+    /// both are finite and nonzero).
+    fn div_special(a: F80, b: F80, negative: bool) -> Option<F80> {
+        if a.is_nan() || b.is_nan() {
+            return Some(F80::propagate_nan(a, b));
+        }
+        if a.is_infinite() {
+            return Some(if b.is_infinite() { F80::INDEFINITE } else { F80::infinity(negative) });
+        }
+        if b.is_infinite() {
+            return Some(F80::zero(negative));
+        }
+        if b.is_zero() {
+            return Some(if a.is_zero() { F80::INDEFINITE } else { F80::infinity(negative) });
+        }
+        if a.is_zero() {
+            return Some(F80::zero(negative));
+        }
+        None
     }
 
     /// `fsqrt`: the root rounded under `pc`; -0 gives -0, a negative

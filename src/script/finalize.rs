@@ -41,7 +41,10 @@ pub const MOVE_SPEED_SCALE: i32 = 1000;
 pub fn move_distance(behaviour: Behaviour, pc: Precision, delta: [f32; 3]) -> i32 {
     let [x, y, z] = delta;
     // `(long double)v * (long double)v`
-    let square = |v: f32| F80::from_f32(v).mul(F80::from_f32(v), pc);
+    let square = |v: f32| {
+        let wide = F80::from_f32(v);
+        wide.mul(wide, pc)
+    };
     let special = delta.iter().any(|v| !v.is_finite());
     match behaviour {
         Behaviour::Linux => {
