@@ -856,6 +856,7 @@ mod tests {
         unsafe { Box::new_zeroed().assume_init() }
     }
 
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     fn bits(v: [u32; 3]) -> [f32; 3] {
         v.map(f32::from_bits)
     }
