@@ -376,7 +376,8 @@ test-aarch64:
 # a hundredth of their rounds: crate::rounds). Leaks are not reported: the
 # parser's tests leak each script text on purpose (so that a parse's
 # failures, which borrow it, outlive the harness); a leak is no undefined
-# behaviour. Each test in a process of its own (cargo-nextest), one at a time.
+# behaviour. Each test in a process of its own (cargo-nextest), as many at a
+# time as there are CPUs.
 miri:
 	rustup component add --toolchain nightly miri rust-src
-	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib -j1 --no-fail-fast --target-dir $(TARGET_DIR)/miri
+	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib --no-fail-fast --target-dir $(TARGET_DIR)/miri
