@@ -857,7 +857,7 @@ fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
 fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
     // (under Miri, which interprets every visit, the two wide trees are
     // smaller and the wall-clock bound is not checked)
-    let (wide, widest): (u16, u32) = if cfg!(miri) { (256, 0x1000) } else { (4096, 0x1_0000) };
+    let (wide, widest): (u16, u32) = if cfg!(miri) { (64, 0x200) } else { (4096, 0x1_0000) };
     // sync_dag: node i has children i+1, i+2 (Fibonacci many paths)
     let (_mem, mut t) = tree_mem("dag", 64);
     for i in 0..62u16 {
@@ -1028,8 +1028,8 @@ fn sync_walk_costs_at_most_the_budget_plus_linear_passes() {
 fn sync_walk_jumps_over_long_child_ranges() {
     // every parent lists every later node (65535 at most): 2^31 child slots,
     // of which the walk visits a few per node (under Miri, which interprets
-    // every visit, 4095 nodes; the ranges still run past the tree's end)
-    let n: u16 = if cfg!(miri) { 0xfff } else { 0xffff };
+    // every visit, 512 nodes; the ranges still run past the tree's end)
+    let n: u16 = if cfg!(miri) { 0x200 } else { 0xffff };
     let (_mem, mut t) = tree_mem("dense", u32::from(n));
     for i in 0..n - 1 {
         set_parent_node(&mut t, i, i + 1, 0xffff, 0);
