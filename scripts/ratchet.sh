@@ -12,10 +12,11 @@
 # (shorten the list). Empty lists mean the unit is bit-exact with the C
 # original on the shipped cases.
 #
-# The player-animation units also run the x87 precision-control probe
-# (pa/cases-x87) with the driver at PA_X87_PC=53 and =64 (suites
-# <suite>-x87-pc53 / -pc64), and the cgame unit's Windows suites run once
-# more at PA_X87_PC=53 (pa-cgame-pc53: the Windows client sets it).
+# The player-animation units also run the x87 precision-control probes
+# (pa/cases-x87 and bg-rest/cases-x87) with the drivers at 53 and 64 bits
+# (PA_X87_PC, BGR_X87_PC; suites <suite>-x87-pc53 / -pc64), and the cgame
+# unit's Windows suites run once more at PA_X87_PC=53 (pa-cgame-pc53: the
+# Windows client sets it).
 #
 # A target for which a suite holds no outputs of the C original (all but its
 # oracle arches: every suite holds all four today) is not judged against it, and the line
@@ -54,7 +55,7 @@ judge() {
       label=$suite-$arch-vs-$other shown="$suite $arch vs $other"
       echo "$suite $arch: compared with the C original's $other outputs instead (c_tests/divergences/$label.txt)"
     fi
-    PA_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+    PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
       --flavour "$flavour" ${cases:+--cases "$cases"} --out "$out/run" ${data:+--data "$data"} >"$log" 2>"$out/run.err"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -1)
     if [ -z "$summary" ]; then
@@ -89,7 +90,7 @@ judge() {
       while read -r c; do
         find "$difftest/$dir" -name "$c.case" -path '*/cases*' -exec cp {} "$out/retry/" \;
       done <<<"$new"
-      PA_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+      PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
         --flavour "$flavour" --cases "$out/retry" --out "$out/rerun" --jobs 1 ${data:+--data "$data"} >"$out/retry.log" 2>&1
       sed -n "s/^FAIL \([^ :]*\).*/\1/p" "$out/retry.log" | sort >"$out/failing-again"
       # a retry that did not run every case counts as failing them all
@@ -133,8 +134,11 @@ for unit in $units; do
       if [ "$unit" = cgame ] && [ "${arch%-windows}" != "$arch" ]; then
         judge "$unit" "$arch" "$suite-pc53" pa "$flavour" 53
       fi
-      # the per-frame functions of the same units
+      # the per-frame functions of the same units, and their probe
       judge "$unit" "$arch" "bg-rest${suite#pa}" bg-rest "$flavour"
+      for pc in 53 64; do
+        judge "$unit" "$arch" "bg-rest${suite#pa}-x87-pc$pc" bg-rest "$flavour" "$pc" "$difftest/bg-rest/cases-x87"
+      done
     fi
   done
 done

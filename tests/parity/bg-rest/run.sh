@@ -21,6 +21,10 @@
 # (../README.md); the C original's were taken at -O0, the optimisation level
 # the engine builds its modules with (gen/unstable-O0-O2.txt lists the cases
 # whose -O2 output differs).
+# BGR_X87_PC=53|64 in the environment makes the driver set the x87 precision
+# control before the first case (PROTOCOL.md "x87 precision control"); with
+# BGR_X87_PC=53 the expected outputs are those stored for the variant
+# <flavour>-pc53 (the 53-bit probe, cases-x87/).
 # Prints one line per failing case and, last, exactly "N passed, M failed, 0
 # skipped"; exits 0 only when M = 0.
 set -u
@@ -56,6 +60,11 @@ case "$flavour" in
     game-windows) fdef="-DBGR_FLAVOUR_GAME_WINDOWS" ;;
     *) fail_setup "run.sh: --flavour must be game, cgame or game-windows" ;;
 esac
+case "${BGR_X87_PC:-}" in
+    ""|64) variant=$flavour ;;
+    53) variant=$flavour-pc53 ;;
+    *) fail_setup "run.sh: BGR_X87_PC must be 53 or 64" ;;
+esac
 [ ${#casedirs[@]} -gt 0 ] || casedirs=("$here/cases")
 [ -n "$out" ] || out=$(mktemp -d)
 [ -n "$jobs" ] || jobs=$(nproc 2>/dev/null || echo 2)
@@ -75,4 +84,4 @@ driver_args=""
 : > "$out/data.paths"
 run_cases "$out/cases.paths"
 
-compare_all bg-rest "$flavour" "$arch"
+compare_all bg-rest "$variant" "$arch"
