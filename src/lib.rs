@@ -30,6 +30,7 @@ extern crate std;
 
 pub mod abi;
 pub mod action;
+pub mod arith;
 pub mod cell;
 pub mod cstr;
 pub mod lexis;
@@ -41,11 +42,10 @@ pub mod report;
 pub mod script;
 pub mod tree;
 pub mod x87_model;
-/// The x87 instructions of `x87_model::F80` on the hardware, for the tests
-/// that compare the software model with it.
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
-#[path = "ffi/x87_oracle.rs"]
-pub(crate) mod x87_oracle;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub mod x87;
+#[cfg(test)]
+pub(crate) mod testing;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;

@@ -11,8 +11,8 @@
 //!
 //! Plain integer arithmetic, the same on every target: what the original's
 //! x87 code computes is what the units compute on aarch64 too. On x86 the
-//! tests compare every operation with the hardware (`ffi/x87_oracle.rs`)
-//! at the three precisions.
+//! tests of `crate::x87` compare every operation with the hardware at the
+//! three precisions.
 
 /// The precision control of the x87 control word (bits 8 and 9): the
 /// significand width every `FADD`, `FSUB`, `FMUL`, `FDIV` and `FSQRT`
@@ -120,10 +120,9 @@ impl F80 {
     /// The real indefinite: the quiet NaN an invalid operation gives.
     pub const INDEFINITE: F80 = F80 { sign_exponent: 0xffff, significand: 0xc000_0000_0000_0000 };
 
-    /// The value of the 10 bytes' two fields (tests: a value the hardware
-    /// stored).
-    #[cfg(test)]
-    pub const fn from_bits(sign_exponent: u16, significand: u64) -> F80 {
+    /// The value of the 10 bytes' two fields, as `fstp tbyte` stores them
+    /// (a value the FPU produces: no unnormal or pseudo-denormal encoding).
+    pub const fn from_parts(sign_exponent: u16, significand: u64) -> F80 {
         F80 { sign_exponent, significand }
     }
 
@@ -272,6 +271,23 @@ impl F80 {
             return F80::exact(negative, fraction, 1 - bias - fraction_bits as i32);
         }
         F80::exact(negative, fraction | (1 << fraction_bits), exponent as i32 - bias - fraction_bits as i32)
+    }
+
+    /// A binary32 memory operand as an arithmetic instruction reads it
+    /// (`fsub dword ptr`): widened like a load, but a signalling NaN stays
+    /// signalling, for the operation's NaN rule.
+    pub fn operand_f32(v: f32) -> F80 {
+        F80::from_f32(v).signalling_as(v.is_nan() && v.to_bits() & 0x0040_0000 == 0)
+    }
+
+    /// A binary64 memory operand (`fsub qword ptr`), as [`F80::operand_f32`].
+    pub fn operand_f64(v: f64) -> F80 {
+        F80::from_f64(v).signalling_as(v.is_nan() && v.to_bits() & 0x0008_0000_0000_0000 == 0)
+    }
+
+    /// The widened NaN with its quiet bit cleared again when `signalling`.
+    fn signalling_as(self, signalling: bool) -> F80 {
+        if signalling { F80 { significand: self.significand & !QUIET_BIT, ..self } } else { self }
     }
 
     /// `fld` of a binary32.
@@ -589,7 +605,7 @@ mod tests {
     }
 
     fn value(sign_exponent: u16, significand: u64) -> F80 {
-        F80::from_bits(sign_exponent, significand)
+        F80::from_parts(sign_exponent, significand)
     }
 
     const ONE: (u16, u64) = (0x3fff, 1 << 63);
@@ -703,272 +719,5 @@ mod tests {
         assert!(F80::from_f32(0.0).eq(F80::from_f32(-0.0)));
         assert!(F80::from_f32(-2.0).lt(F80::from_f32(-1.0)));
         assert!(!F80::INDEFINITE.lt(a) && !a.lt(F80::INDEFINITE) && !F80::INDEFINITE.eq(F80::INDEFINITE));
-    }
-}
-
-/// The software operations against the hardware's (`ffi/x87_oracle.rs`),
-/// at the three precisions, on random and special operands.
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(miri)))]
-mod oracle_tests {
-    use super::{Precision, F80};
-    use crate::x87_oracle as hw;
-    use std::vec::Vec;
-
-    /// Operand pairs per operation and precision.
-    const PAIRS: usize = 300_000;
-
-    const PRECISIONS: [Precision; 3] = [Precision::Single, Precision::Double, Precision::Extended];
-
-    /// The control word of `pc`: exceptions masked, round to nearest.
-    fn control(pc: Precision) -> u16 {
-        0x007f | match pc {
-            Precision::Single => 0x000,
-            Precision::Double => 0x200,
-            Precision::Extended => 0x300,
-        }
-    }
-
-    fn bits(v: F80) -> (u16, u64) {
-        (v.sign_exponent(), v.significand())
-    }
-
-    /// Deterministic xorshift generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-
-        /// A significand with its integer bit: random, with its low bits
-        /// often cleared (exact results and ties) or all ones.
-        fn significand(&mut self) -> u64 {
-            let raw = self.next() | (1 << 63);
-            match self.below(6) {
-                0 => raw & !((1u64 << self.below(64)) - 1) | (1 << 63),
-                1 => u64::MAX << self.below(64),
-                2 => (1 << 63) | (self.next() >> (self.below(64) as u32 | 1)),
-                _ => raw,
-            }
-        }
-
-        /// A value in the formats the FPU produces, near `near`'s exponent
-        /// sometimes (cancellation, ties of sums).
-        fn value(&mut self, near: Option<F80>) -> F80 {
-            let sign = (self.below(2) as u16) << 15;
-            let exponent: u16 = match self.below(12) {
-                0 => return special(self.below(SPECIALS.len() as u64) as usize),
-                1 => {
-                    // a denormal
-                    let s = self.next() >> (1 + self.below(63) as u32);
-                    return F80::from_bits(sign, if s == 0 { 1 } else { s });
-                }
-                2 => 1 + self.below(80) as u16,                 // bottom of the range
-                3 => 0x7ffe - self.below(80) as u16,            // top of the range
-                4 => 16383 - 70 + self.below(140) as u16,        // around 1
-                5 => 16383 - 160 + self.below(320) as u16,       // binary32's range
-                6 => 16383 - 1100 + self.below(2200) as u16,     // binary64's range
-                7 | 8 => match near {
-                    Some(v) if (1..0x7fff).contains(&(v.sign_exponent() & 0x7fff)) => {
-                        let e = i32::from(v.sign_exponent() & 0x7fff) + self.below(140) as i32 - 70;
-                        e.clamp(1, 0x7ffe) as u16
-                    }
-                    _ => 1 + self.below(0x7ffe) as u16,
-                },
-                _ => 1 + self.below(0x7ffe) as u16,
-            };
-            let significand = match (near, self.below(4)) {
-                // the other operand's significand, or one ulp from it
-                (Some(v), 0) if v.significand() >> 63 == 1 => v.significand().wrapping_add(self.below(3)).wrapping_sub(1) | (1 << 63),
-                _ => self.significand(),
-            };
-            F80::from_bits(sign | exponent, significand)
-        }
-    }
-
-    const SPECIALS: [(u16, u64); 18] = [
-        (0x0000, 0),                     // +0
-        (0x8000, 0),                     // -0
-        (0x7fff, 1 << 63),               // +inf
-        (0xffff, 1 << 63),               // -inf
-        (0xffff, 0xc000_0000_0000_0000), // the indefinite
-        (0x7fff, 0xc000_0000_0000_0001), // quiet NaNs
-        (0xffff, 0xd234_5678_9abc_def0),
-        (0x7fff, 0x8000_0000_0000_0001), // signalling NaNs
-        (0xffff, 0xa000_0000_0000_0000),
-        (0x7fff, 0xc000_0000_0000_0000), // the indefinite's positive twin
-        (0x7fff, 0xa000_0000_0000_0000),
-        (0x0001, 1 << 63),               // smallest normal
-        (0x0000, 1),                     // smallest denormal
-        (0x0000, u64::MAX >> 1),         // largest denormal
-        (0x7ffe, u64::MAX),              // largest finite
-        (0x3fff, 1 << 63),               // 1
-        (0xbfff, 1 << 63),               // -1
-        (0x401e, 1 << 63),               // 2^31
-    ];
-
-    fn special(i: usize) -> F80 {
-        F80::from_bits(SPECIALS[i].0, SPECIALS[i].1)
-    }
-
-    /// The operand pairs: every pair of specials, then random ones.
-    fn pairs(seed: u64) -> Vec<(F80, F80)> {
-        let mut out = Vec::with_capacity(PAIRS + SPECIALS.len() * SPECIALS.len());
-        for i in 0..SPECIALS.len() {
-            for j in 0..SPECIALS.len() {
-                out.push((special(i), special(j)));
-            }
-        }
-        let mut rng = Rng(seed);
-        for _ in 0..PAIRS {
-            let a = rng.value(None);
-            let b = rng.value(Some(a));
-            out.push(if rng.below(2) == 0 { (a, b) } else { (b, a) });
-        }
-        out
-    }
-
-    type Soft = fn(F80, F80, Precision) -> F80;
-    type Hard = fn(u16, F80, F80) -> F80;
-
-    fn check_binary(name: &str, seed: u64, soft: Soft, hard: Hard) {
-        for pc in PRECISIONS {
-            for (a, b) in pairs(seed) {
-                let (s, h) = (soft(a, b, pc), hard(control(pc), a, b));
-                assert_eq!(bits(s), bits(h), "{name} {:?} {:04x}:{:016x} {:04x}:{:016x}", pc, a.sign_exponent(), a.significand(), b.sign_exponent(), b.significand());
-            }
-        }
-    }
-
-    #[test]
-    fn add_matches_the_hardware() {
-        check_binary("fadd", 0x1234_5678_9abc_def1, F80::add, hw::add);
-    }
-
-    #[test]
-    fn sub_matches_the_hardware() {
-        check_binary("fsub", 0x2545_f491_4f6c_dd1d, F80::sub, hw::sub);
-    }
-
-    #[test]
-    fn mul_matches_the_hardware() {
-        check_binary("fmul", 0x9e37_79b9_7f4a_7c15, F80::mul, hw::mul);
-    }
-
-    #[test]
-    fn div_matches_the_hardware() {
-        check_binary("fdiv", 0xd1b5_4a32_d192_ed03, F80::div, hw::div);
-    }
-
-    #[test]
-    fn sqrt_matches_the_hardware() {
-        for pc in PRECISIONS {
-            for (a, _) in pairs(0x8cb9_2ba7_2f3d_8dd7) {
-                assert_eq!(bits(a.sqrt(pc)), bits(hw::sqrt(control(pc), a)), "fsqrt {:?} {:04x}:{:016x}", pc, a.sign_exponent(), a.significand());
-            }
-        }
-    }
-
-    #[test]
-    fn comparisons_match_the_hardware() {
-        for (a, b) in pairs(0x5851_f42d_4c95_7f2d) {
-            let (below, equal, unordered) = hw::compare(control(Precision::Extended), a, b);
-            let (a_, b_) = (a.sign_exponent(), b.sign_exponent());
-            assert_eq!(a.lt(b), below && !unordered, "{a_:04x}:{:016x} < {b_:04x}:{:016x}", a.significand(), b.significand());
-            assert_eq!(a.eq(b), equal && !unordered, "{a_:04x}:{:016x} == {b_:04x}:{:016x}", a.significand(), b.significand());
-            assert_eq!(a.compare(b).is_none(), unordered);
-        }
-    }
-
-    /// Values near the integer range's ends and near integers.
-    fn integer_operands(rng: &mut Rng) -> F80 {
-        match rng.below(4) {
-            0 => {
-                // a value with an exponent of 2^-2 .. 2^66
-                let e = 16383 - 2 + rng.below(68) as u16;
-                F80::from_bits(((rng.below(2) as u16) << 15) | e, rng.significand())
-            }
-            1 => F80::from_i32(rng.next() as i32).add(F80::from_bits(0x3ffe, rng.significand()), Precision::Extended),
-            2 => F80::from_bits(0x401e | ((rng.below(2) as u16) << 15), (1 << 63) | (rng.next() >> rng.below(64))),
-            _ => rng.value(None),
-        }
-    }
-
-    #[test]
-    fn truncations_match_the_hardware() {
-        let mut rng = Rng(0x4f1b_bcdc_bfa5_3e0b);
-        // the asm of the frame code ors round-toward-zero into the live word
-        let truncating = |pc: Precision| control(pc) | 0x0c00;
-        for i in 0..PAIRS + SPECIALS.len() {
-            let a = if i < SPECIALS.len() { special(i) } else { integer_operands(&mut rng) };
-            let pc = PRECISIONS[i % 3];
-            let text = || format!("{:04x}:{:016x}", a.sign_exponent(), a.significand());
-            assert_eq!(a.to_i32_trunc(), hw::to_i32(truncating(pc), a), "fistp m32 {}", text());
-            assert_eq!(a.to_i64_trunc(), hw::to_i64(truncating(pc), a), "fistp m64 {}", text());
-        }
-        for v in [2147483647.9f64, 2147483648.0, -2147483648.9, -2147483649.0, -0.9, 0.5] {
-            let a = F80::from_f64(v);
-            assert_eq!(a.to_i32_trunc(), hw::to_i32(truncating(Precision::Extended), a), "{v}");
-        }
-    }
-
-    #[test]
-    fn stores_match_the_hardware() {
-        let mut rng = Rng(0x6a09_e667_f3bc_c909);
-        for i in 0..PAIRS + SPECIALS.len() {
-            let a = if i < SPECIALS.len() {
-                special(i)
-            } else {
-                // exponents around both formats' ranges and their edges
-                let centre: i32 = if rng.below(2) == 0 { 16383 - 127 } else { 16383 - 1023 };
-                let e = match rng.below(3) {
-                    0 => centre + rng.below(300) as i32 - 150,
-                    1 => 16383 + (16383 - centre) + 1 + rng.below(20) as i32 - 10, // the overflow edge
-                    _ => centre + rng.below(2 * (16383 - centre as u64) + 400) as i32 - 200,
-                }
-                .clamp(1, 0x7ffe) as u16;
-                let v = F80::from_bits(((rng.below(2) as u16) << 15) | e, rng.significand());
-                if rng.below(8) == 0 { rng.value(None) } else { v }
-            };
-            // stores do not depend on the precision control
-            let pc = PRECISIONS[i % 3];
-            let text = || format!("{:04x}:{:016x}", a.sign_exponent(), a.significand());
-            assert_eq!(a.to_f32().to_bits(), hw::to_f32_bits(control(pc), a), "fstp m32 {}", text());
-            assert_eq!(a.to_f64().to_bits(), hw::to_f64_bits(control(pc), a), "fstp m64 {}", text());
-        }
-    }
-
-    #[test]
-    fn loads_match_the_hardware() {
-        let mut rng = Rng(0xbb67_ae85_84ca_a73b);
-        let specials32 = [0u32, 0x8000_0000, 1, 0x8000_0001, 0x007f_ffff, 0x0080_0000, 0x7f7f_ffff, 0x7f80_0000, 0xff80_0000, 0x7f80_0001, 0xffbf_ffff, 0x7fc0_0000, 0xffc0_0000];
-        let specials64 = [0u64, 1 << 63, 1, 0x000f_ffff_ffff_ffff, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0001, 0x7ff8_0000_0000_0000, 0x7ff4_0000_0000_0001];
-        for i in 0..PAIRS {
-            let (b32, b64) = match (specials32.get(i), specials64.get(i)) {
-                (Some(&s), Some(&d)) => (s, d),
-                (Some(&s), None) => (s, rng.next()),
-                _ => {
-                    let r = rng.next();
-                    // often denormal or at the ends
-                    match rng.below(4) {
-                        0 => ((r as u32) & 0x807f_ffff, r & 0x800f_ffff_ffff_ffff),
-                        1 => ((r as u32) | 0x7f80_0000, r | 0x7ff0_0000_0000_0000),
-                        _ => (r as u32, r.rotate_left(17)),
-                    }
-                }
-            };
-            let pc = control(PRECISIONS[i % 3]);
-            assert_eq!(bits(F80::from_f32(f32::from_bits(b32))), bits(hw::from_f32_bits(pc, b32)), "fld m32 {b32:08x}");
-            assert_eq!(bits(F80::from_f64(f64::from_bits(b64))), bits(hw::from_f64_bits(pc, b64)), "fld m64 {b64:016x}");
-            let n = if i < 3 { [0, i32::MIN, i32::MAX][i] } else { rng.next() as i32 >> rng.below(32) };
-            assert_eq!(bits(F80::from_i32(n)), bits(hw::from_i32(pc, n)), "fild {n}");
-        }
     }
 }

@@ -19,6 +19,10 @@ use uoanim::script::runtime::resolve_script;
 use uoanim::script::tables;
 use uoanim::script::tokenizer::Tokenizer;
 
+/// The game module's x87, at the Linux default precision of 64 bits.
+const GAME_X87: uoanim::arith::X87<uoanim::arith::Soft> =
+    uoanim::arith::X87 { machine: uoanim::arith::Soft { pc: uoanim::x87_model::Precision::Extended }, iso: false, stack_floats: false };
+
 /// The path the engine loads the script from (and names in its errors).
 pub const SCRIPT_PATH: &CStr = c"mp/playeranim.script";
 
@@ -316,11 +320,12 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         stand_in_tree(&mut world, count);
     }
 
-    // BG_FinalizePlayerAnims: rebuild, pass 2, note types.
+    // BG_FinalizePlayerAnims: rebuild, pass 2, note types (the move speed on
+    // the game module's x87 at the Linux default of 64 bits).
     {
         let names = world.tree.nodes.iter().map(|n| CString::new(n.name.clone()).unwrap_or_default()).collect();
         let mut fin = FinEngine { tree: &world.tree, names };
-        if let Err(f) = finalize::rebuild_entries(BEHAVIOUR, &mut world.table, &world.runtime[..count], &mut fin) {
+        if let Err(f) = finalize::rebuild_entries(BEHAVIOUR, GAME_X87, &mut world.table, &world.runtime[..count], &mut fin) {
             let failure = EngineError::of(&f, None);
             return Init { world, obs, failure: Some(StepFailure { stage: Stage::Finalize, failure, stop: None }), undefined };
         }

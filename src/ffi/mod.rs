@@ -76,7 +76,7 @@ pub(crate) mod statics;
 pub(crate) mod x87_divide;
 mod raise;
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
-pub(crate) mod x87;
+pub(crate) mod floats;
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 #[allow(unused_macros, unused_imports, dead_code)]
 pub(crate) mod varargs;

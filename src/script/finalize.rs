@@ -12,8 +12,8 @@ use crate::error::Outcome;
 use crate::script::runtime::engine::FinalizeEngine;
 use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
-pub use crate::x87_model::Precision;
-use crate::x87_model::F80;
+use crate::arith::{Arith, CType::LongDouble};
+use crate::script::runtime::frame::ftol2_low;
 
 /// Move speed floor of the original: durations below this many ms are raised.
 pub const MIN_ANIM_LENGTH_MS: i32 = 500;
@@ -22,61 +22,35 @@ pub const MOVE_SPEED_SCALE: i32 = 1000;
 
 
 /// Length of an animation's relative move delta as the original's integer
-/// `dist`, computed the way the given build of the original does.
+/// `dist`, computed the way the given build of the original does, on its
+/// x87 (`x87`: the `long double` code of the build).
 ///
-/// * Linux (game): `((x² + y²) + z²)` in x87 extended precision, stored to
+/// * Linux (game): `((x² + y²) + z²)` in `long double`, stored to
 ///   binary64, glibc's correctly rounded `sqrt`, stored to binary32, then
 ///   truncated to int32 by an x87 store. Quirk: out of range, infinite or
 ///   NaN gives the integer indefinite `0x80000000`, whose ×1000 wraps to a
 ///   move speed of 0.
-/// * Windows (cgame): `((z² + y²) + x²)` in extended precision, `FSQRT` in
-///   extended precision, then MSVC `_ftol2`: the low 32 bits of the 64-bit
-///   truncation below 2^63, otherwise 0 (the low word of the 64-bit
-///   indefinite), also for infinities and NaN.
+/// * Windows (cgame): `((z² + y²) + x²)` in `long double`, `sqrtl` (the
+///   x87's `FSQRT`), then MSVC `_ftol2`'s low word ([`ftol2_low`]: 0 for
+///   infinities, NaN and from 2^63 - 0.5 on).
 ///
-/// Both sums, and the Windows path's root, are x87 arithmetic in the C
-/// original and follow the process's precision control `pc` (the live
-/// control word, which the client executable sets to 53 bits): each
-/// operation rounds to `pc`'s significand width.
-pub fn move_distance(behaviour: Behaviour, pc: Precision, delta: [f32; 3]) -> i32 {
+/// The sums and the Windows root follow the process's precision control
+/// (the client executable sets 53 bits), as the original's x87 code does.
+pub fn move_distance<A: Arith>(x87: A, behaviour: Behaviour, delta: [f32; 3]) -> i32 {
     let [x, y, z] = delta;
-    // `(long double)v * (long double)v`
-    let square = |v: f32| {
-        let wide = F80::from_f32(v);
-        wide.mul(wide, pc)
-    };
-    let special = delta.iter().any(|v| !v.is_finite());
+    // (long double)v * (long double)v
+    let square = |v: f32| x87.mul(LongDouble, x87.load_f32(v), x87.load_f32(v));
     match behaviour {
         Behaviour::Linux => {
-            if special {
-                // Inf² and NaN propagate: sqrt gives Inf or NaN, both convert
-                // to the integer indefinite.
-                return i32::MIN;
-            }
-            let sum = square(x).add(square(y), pc).add(square(z), pc);
-            let distance = crate::math::sqrt_f64(sum.to_f64()) as f32;
-            truncate_x87_i32(distance)
+            let sum = x87.add(LongDouble, x87.add(LongDouble, square(x), square(y)), square(z));
+            // (float)sqrt((double)sum), then (int32_t)(long double)distance
+            let distance = x87.store_f32(x87.load_f64(crate::math::sqrt_f64(x87.store_f64(sum))));
+            x87.trunc_i32(x87.load_f32(distance))
         }
         Behaviour::Windows => {
-            if special {
-                return 0;
-            }
-            let sum = square(z).add(square(y), pc).add(square(x), pc);
-            // the 64-bit truncation's low word (the indefinite's is 0)
-            sum.sqrt(pc).to_i64_trunc() as u32 as i32
+            let sum = x87.add(LongDouble, x87.add(LongDouble, square(z), square(y)), square(x));
+            ftol2_low(x87, x87.sqrt(LongDouble, sum))
         }
-    }
-}
-
-/// x87 `FISTP m32` under truncation: int32 when the truncated value fits,
-/// else the integer indefinite `0x80000000` (also for NaN and infinities).
-pub fn truncate_x87_i32(value: f32) -> i32 {
-    // the truncation fits exactly when the value is inside (-2^31 - 1, 2^31)
-    let v = f64::from(value);
-    if v > -2147483649.0 && v < 2147483648.0 {
-        v as i32
-    } else {
-        i32::MIN
     }
 }
 
@@ -138,8 +112,9 @@ fn entry_hash(name: &[u8; BG_ANIM_NAME_SIZE]) -> i32 {
 ///
 /// `entryCount` becomes the tree size unchecked, as in the original; nodes
 /// past the 512 entries (a tree the original overflows on) are not visited.
-pub fn rebuild_entries<E: FinalizeEngine>(
+pub fn rebuild_entries<E: FinalizeEngine, A: Arith>(
     behaviour: Behaviour,
+    x87: A,
     table: &mut bg_static_animation_table_t,
     runtime: &[bg_runtime_animation_t],
     engine: &mut E,
@@ -205,7 +180,7 @@ pub fn rebuild_entries<E: FinalizeEngine>(
             let mut rotation = [0f32; 3];
             let mut movement = [0f32; 3];
             engine.rel_delta(tree_index, node, &mut rotation, &mut movement);
-            move_speed(move_distance(behaviour, engine.x87_precision(), movement), entry.duration)
+            move_speed(move_distance(x87, behaviour, movement), entry.duration)
         } else {
             0
         };
@@ -252,17 +227,40 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
     }
 }
 
+/// The game unit's x87 at 64 bits, on the software x87.
+#[cfg(test)]
+const GAME_X87: crate::arith::X87<crate::arith::Soft> =
+    crate::arith::X87 { machine: crate::arith::Soft { pc: crate::x87_model::Precision::Extended }, iso: false, stack_floats: false };
+
+/// The move distance on the software x87 at precision `pc`.
+#[cfg(test)]
+fn md(behaviour: Behaviour, pc: crate::x87_model::Precision, d: [f32; 3]) -> i32 {
+    move_distance(crate::arith::X87 { machine: crate::arith::Soft { pc }, iso: false, stack_floats: false }, behaviour, d)
+}
+
 #[cfg(test)]
 mod tests {
     use std::prelude::rust_2021::*;
-    use crate::x87_model::F80;
+    use crate::x87_model::{Precision, F80};
     use super::*;
 
+
+    /// x87 `FISTP m32` under truncation: int32 when the truncated value
+    /// fits, else the integer indefinite `0x80000000`.
+    fn truncate_x87_i32(value: f32) -> i32 {
+        let v = f64::from(value);
+        if v > -2147483649.0 && v < 2147483648.0 {
+            v as i32
+        } else {
+            i32::MIN
+        }
+    }
+
     fn linux(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Linux, Precision::Extended, d)
+        md(Behaviour::Linux, Precision::Extended, d)
     }
     fn windows(d: [f32; 3]) -> i32 {
-        move_distance(Behaviour::Windows, Precision::Extended, d)
+        md(Behaviour::Windows, Precision::Extended, d)
     }
 
     fn ext_of_f64(v: f64) -> F80 {
@@ -316,11 +314,11 @@ mod tests {
         // stays below it (root 999.99..., truncated to 999); the Linux path
         // stores the sum to binary64 either way
         let d = [999.5f32, f32::from_bits(0x41fc_f357), f32::from_bits(0x3c94_e6ac)];
-        assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), 999);
-        assert_eq!(move_distance(Behaviour::Windows, Precision::Double, d), 1000);
-        assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), move_distance(Behaviour::Linux, Precision::Double, d));
+        assert_eq!(md(Behaviour::Windows, Precision::Extended, d), 999);
+        assert_eq!(md(Behaviour::Windows, Precision::Double, d), 1000);
+        assert_eq!(md(Behaviour::Linux, Precision::Extended, d), md(Behaviour::Linux, Precision::Double, d));
         // 24 bits: every operation rounds to binary32 (the defined result)
-        let single = move_distance(Behaviour::Windows, Precision::Single, d);
+        let single = md(Behaviour::Windows, Precision::Single, d);
         let (x, y, z) = (d[0], d[1], d[2]);
         let sum = z * z + y * y + x * x;
         assert_eq!(single, crate::math::sqrt_f32(sum) as i32);
@@ -783,13 +781,14 @@ const X87_REFERENCE: &[(u32, u32, u32, i32, i32)] = &[
 mod reference_tests {
     use std::prelude::rust_2021::*;
     use super::*;
+    use crate::x87_model::Precision;
 
     #[test]
     fn both_paths_match_the_c_reference_vectors() {
         for &(x, y, z, linux, windows) in X87_REFERENCE {
             let d = [f32::from_bits(x), f32::from_bits(y), f32::from_bits(z)];
-            assert_eq!(move_distance(Behaviour::Linux, Precision::Extended, d), linux, "linux {x:08x} {y:08x} {z:08x}");
-            assert_eq!(move_distance(Behaviour::Windows, Precision::Extended, d), windows, "windows {x:08x} {y:08x} {z:08x}");
+            assert_eq!(md(Behaviour::Linux, Precision::Extended, d), linux, "linux {x:08x} {y:08x} {z:08x}");
+            assert_eq!(md(Behaviour::Windows, Precision::Extended, d), windows, "windows {x:08x} {y:08x} {z:08x}");
         }
     }
 }
@@ -878,7 +877,7 @@ mod rebuild_tests {
             registration(4, b"zero", 6),
             registration(2, b"dup", 99),
         ];
-        rebuild_entries(Behaviour::Linux, &mut table, &runtime, &mut tree).unwrap();
+        rebuild_entries(Behaviour::Linux, GAME_X87, &mut table, &runtime, &mut tree).unwrap();
         assert_eq!(
             tree.calls,
             [
@@ -922,13 +921,13 @@ mod rebuild_tests {
         // SAFETY: a plain-data C mirror, valid all zero.
         let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
         let mut tree = Tree { nodes: vec![], calls: vec![] };
-        rebuild_entries(Behaviour::Linux, &mut table, &[], &mut tree).unwrap();
+        rebuild_entries(Behaviour::Linux, GAME_X87, &mut table, &[], &mut tree).unwrap();
         assert_eq!(table.entryCount, 0);
         assert_eq!(table.entries[0].flags, 0x101);
         // defined here: nodes past entry 511 are not visited
         let mut tree = Tree { nodes: vec![(true, false, 0, [0.0; 3], c"n"); 600], calls: vec![] };
         let runtime: Vec<_> = (1..600).map(|i| registration(i, b"n", 1)).collect();
-        rebuild_entries(Behaviour::Linux, &mut table, &runtime, &mut tree).unwrap();
+        rebuild_entries(Behaviour::Linux, GAME_X87, &mut table, &runtime, &mut tree).unwrap();
         assert_eq!(table.entryCount, 600);
         assert_eq!(tree.calls.iter().filter(|c| c.starts_with("P ")).count(), 511);
     }

@@ -518,10 +518,11 @@ impl<'a> PlayerAnim<'a> {
     /// `BG_FinalizePlayerAnims`: rebuilds the entries of the published
     /// table from its tree, then runs pass 2 (`BG_AnimParseAnimScript(table,
     /// NULL, NULL)`) and `BG_SetupAnimNoteTypes(table)`, as the original.
-    pub fn finalize_player_anims<P: ParseEngine, F: crate::script::runtime::engine::FinalizeEngine>(
+    pub fn finalize_player_anims<P: ParseEngine, F: crate::script::runtime::engine::FinalizeEngine, A: crate::arith::Arith>(
         self,
         parse: &mut P,
         finalize: &mut F,
+        x87: A,
         weapons: WeaponList<'_>,
     ) -> Result<(), Failure<'a>> {
         let published = *self.p.table;
@@ -529,7 +530,7 @@ impl<'a> PlayerAnim<'a> {
             // SAFETY: the published table (PlayerAnim::new); the
             // registrations live in engine memory outside it.
             let Some(table) = (unsafe { published.as_mut() }) else { return Ok(()) };
-            crate::script::finalize::rebuild_entries(self.behaviour, table, self.registrations(), finalize)?;
+            crate::script::finalize::rebuild_entries(self.behaviour, x87, table, self.registrations(), finalize)?;
         }
         // SAFETY: the published table (PlayerAnim::new), without an array.
         let call = unsafe { ScriptCall::new(published, ptr::null_mut(), ptr::null_mut()) };

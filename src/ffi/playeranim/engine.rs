@@ -176,9 +176,6 @@ impl FinalizeEngine for Finalize {
         // SAFETY: engine import with integer arguments.
         unsafe { is_looped(tree_index, anim_index) }
     }
-    fn x87_precision(&mut self) -> crate::x87_model::Precision {
-        crate::ffi::x87::precision()
-    }
 }
 
 #[cfg(feature = "frame")]

@@ -17,7 +17,8 @@ use crate::abi::bg::*;
 use crate::abi::common::qboolean;
 use crate::ffi::guard;
 use crate::flavour::{Behaviour, BEHAVIOUR};
-use crate::script::runtime::frame::{self, LerpArithmetic, SlotContext};
+use crate::ffi::floats::{self, Expr, Scratch, X87Floats};
+use crate::script::runtime::frame::{self, SlotContext};
 use core::ffi::c_void;
 use core::ptr;
 
@@ -81,24 +82,14 @@ unsafe extern "C" fn BG_AnimUpdatePlayerStateConditions(pmove: *mut pmove_t) {
     })
 }
 
-/// The C original's units compute the lerps on the x87 (under the live
-/// precision control, read here once per call), except the cgame's x86_64
-/// build (SSE).
-fn lerp_arithmetic() -> LerpArithmetic {
-    if cfg!(all(feature = "cgame", target_arch = "x86_64")) {
-        LerpArithmetic::Sse
-    } else {
-        LerpArithmetic::X87(crate::ffi::x87::precision())
-    }
-}
-
 /// `void BG_LerpAngles(const vec3_t target, float maxStep, vec3_t current);`
 #[no_mangle]
 unsafe extern "C" fn BG_LerpAngles(target: *const [f32; 3], maxStep: f32, current: *mut [f32; 3]) {
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_angles(BEHAVIOUR, lerp_arithmetic(), &t, maxStep, &mut c);
+    let scratch = Scratch::new();
+    frame::lerp_angles(BEHAVIOUR, floats::expr(&scratch), &t, maxStep, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -109,7 +100,8 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
     // SAFETY: caller-provided vectors (or NULL), copied.
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
-    frame::lerp_offset(BEHAVIOUR, lerp_arithmetic(), &t, scale, &mut c);
+    let scratch = Scratch::new();
+    frame::lerp_offset(BEHAVIOUR, floats::expr(&scratch), &t, scale, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -118,7 +110,7 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
 ///
 /// # Safety
 /// Module contract.
-unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a> {
+unsafe fn context<'a, 's>(table: &'a bg_static_animation_table_t, scratch: &'s Scratch) -> SlotContext<'a, Expr<'s>, X87Floats<'s>> {
     // SAFETY: plain reads of three handles of the game's `bgs`.
     let b = unsafe { bgs.as_ptr() };
     let (torso, legs, root) = unsafe { ((*b).resolvedTorsoAnimHandle, (*b).resolvedLegsAnimHandle, (*b).rootAnimHandle) };
@@ -128,9 +120,7 @@ unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a>
         legs,
         root,
         behaviour: BEHAVIOUR,
-        quiet_origin_copy: cfg!(target_arch = "x86") || (cfg!(target_arch = "x86_64") && !cfg!(feature = "cgame")),
-        wide_constants: cfg!(target_arch = "x86") && cfg!(feature = "cgame"),
-        precision: crate::ffi::x87::precision(),
+        floats: floats::floats(scratch),
     }
 }
 
@@ -139,7 +129,8 @@ unsafe fn context<'a>(table: &'a bg_static_animation_table_t) -> SlotContext<'a>
 unsafe extern "C" fn BG_PlayerAnimation_VerifyAnim(animTree: *mut c_void, slot: *mut bg_anim_slot_t) {
     // SAFETY: module contract; the caller's slot (or NULL).
     let (Some(table), Some(slot)) = (unsafe { table() }, unsafe { slot.as_mut() }) else { return };
-    frame::verify_anim(&unsafe { context(table) }, animTree, slot, &mut Slots)
+    let scratch = Scratch::new();
+    frame::verify_anim(&unsafe { context(table, &scratch) }, animTree, slot, &mut Slots)
 }
 
 /// Which of its client's slots `slot` is, and the client row.
@@ -158,10 +149,11 @@ unsafe fn slot_of(ci: *mut clientInfo_t, slot: *mut bg_anim_slot_t) -> Option<(b
 /// `void BG_SetNewAnimation(clientInfo_t *ci, bg_anim_slot_t *slot, uint32_t animationWord, qboolean forceDeathRestart);`
 #[no_mangle]
 unsafe extern "C" fn BG_SetNewAnimation(ci: *mut clientInfo_t, slot: *mut bg_anim_slot_t, animationWord: u32, forceDeathRestart: qboolean) {
+    let scratch = Scratch::new();
     guard(|| {
         // SAFETY: module contract; caller-provided records (or NULL).
         let (Some(table), Some((legs, mut copy))) = (unsafe { table() }, unsafe { slot_of(ci, slot) }) else { return Ok(()) };
-        let ctx = unsafe { context(table) };
+        let ctx = unsafe { context(table, &scratch) };
         // SAFETY: the client row; its slots are not reached through it.
         let result = frame::set_new_animation(&ctx, unsafe { &mut *ci }, &mut copy, legs, animationWord, forceDeathRestart != 0, &mut Slots);
         // SAFETY: the caller's slot.
@@ -173,12 +165,13 @@ unsafe extern "C" fn BG_SetNewAnimation(ci: *mut clientInfo_t, slot: *mut bg_ani
 /// `void BG_RunLerpFrameRate(clientInfo_t *ci, bg_anim_slot_t *slot, uint32_t animationWord, const entityState_t *entity);`
 #[no_mangle]
 unsafe extern "C" fn BG_RunLerpFrameRate(ci: *mut clientInfo_t, slot: *mut bg_anim_slot_t, animationWord: u32, entity: *const entityState_t) {
+    let scratch = Scratch::new();
     guard(|| {
         // SAFETY: module contract; caller-provided records (or NULL).
         let (Some(table), Some((legs, mut copy))) = (unsafe { table() }, unsafe { slot_of(ci, slot) }) else { return Ok(()) };
         let Some(es) = (unsafe { entity.as_ref() }) else { return Ok(()) };
-        let es = *es;
-        let ctx = unsafe { context(table) };
+        let es = frame::EntitySample { flags: es.eFlags, origin: es.trBase };
+        let ctx = unsafe { context(table, &scratch) };
         // SAFETY: as in BG_SetNewAnimation.
         let result = frame::run_lerp_frame_rate(&ctx, unsafe { &mut *ci }, &mut copy, legs, animationWord, &es, &mut Slots);
         unsafe { slot.write(copy) };

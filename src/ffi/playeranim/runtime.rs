@@ -250,7 +250,8 @@ unsafe extern "C" fn BG_FindAnimTrees() {
 #[no_mangle]
 unsafe extern "C" fn BG_FinalizePlayerAnims() {
     // SAFETY: module contract.
-    guard(|| unsafe { player_anim() }.finalize_player_anims(&mut Engine, &mut Finalize, weapons()))
+    let scratch = crate::ffi::floats::Scratch::new();
+    guard(|| unsafe { player_anim() }.finalize_player_anims(&mut Engine, &mut Finalize, crate::ffi::floats::x87(&scratch), weapons()))
 }
 
 /// `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`

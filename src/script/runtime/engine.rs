@@ -42,14 +42,6 @@ pub trait FinalizeEngine {
     fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]);
     /// `trap_XAnimIsLooped`.
     fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool;
-    /// The x87 precision control the process runs at now (the move-speed
-    /// arithmetic follows it, as the C original's x87 code does). The
-    /// default, 64 bits, is the process default on Linux and what a program
-    /// that does not model the x87 environment gets (the units' engine reads
-    /// the live control word: `ffi::x87`).
-    fn x87_precision(&mut self) -> crate::x87_model::Precision {
-        crate::x87_model::Precision::Extended
-    }
 }
 
 /// Engine services used by `BG_FindAnims`, `BG_FindAnimTree` and

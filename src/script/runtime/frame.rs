@@ -3,47 +3,32 @@
 //! and the two animation slots (blend and stance timers, loop start phase,
 //! animation rate from movement).
 //!
-//! Every float step is computed as the C original computes it on the
-//! target: on x86_64 `float`/`double` are SSE and `long double` the x87; on
-//! i686 every expression runs on the x87 and is rounded where the original
-//! (built at -O0) stores it. The x87 steps go through [`F80`], the
-//! software x87 (`crate::x87_model`), each rounding under the precision
-//! control the export read on entry (the x87's own: the original's code
-//! runs under the live control word). Which platform behaviour a unit has
-//! is [`Behaviour`]; the arithmetic follows it and the target together.
+//! Every float formula is written once, over the arithmetic of the build it
+//! replaces ([`Floats`]: `crate::arith`), each step the C's own, with its
+//! rounding points where the C has them. Which platform behaviour a unit
+//! has is [`Behaviour`]: the two behaviours are two bodies of C code, and
+//! two bodies here.
 
 use super::{checked_entry_index, update_condition_value, ClientInfos};
 use crate::abi::bg::*;
 use crate::abi::common::{scr_anim_t, XAnim};
+use crate::arith::{Arith, CType::*, Decimal, Mem, LOOP_PHASE_PER_CLIENT, MILLISECONDS_TO_SECONDS, RATE_ZERO_EPSILON};
 use crate::error::Failure;
 use crate::flavour::Behaviour;
 use crate::math::sqrt_f64;
-use crate::x87_model::{Precision, F80};
+use crate::x87_model::F80;
+use core::cmp::Ordering;
 use core::ffi::{c_char, c_void};
 
-/// Whether the C original's float expressions run on the x87 (under the
-/// precision control), rounded where it stores them: on every x86 target (its
-/// units are built with the x87 model of the original binaries). The
-/// exception is the cgame's controller lerps on x86_64, which are SSE there
-/// ([`LerpArithmetic`]).
-const X87_EXPRESSIONS: bool = cfg!(any(target_arch = "x86", target_arch = "x86_64"));
-
-/// How the controller lerps compute: on the x87 ([`LerpArithmetic::X87`],
-/// under its precision control) or in SSE binary32/binary64 (the cgame's
-/// x86_64 build).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LerpArithmetic {
-    X87(Precision),
-    Sse,
-}
-
-/// The precision of the x87 when `arithmetic` is the x87 (never on
-/// targets without one), `None` for binary32/binary64 arithmetic.
-fn lerp_x87(arithmetic: LerpArithmetic) -> Option<Precision> {
-    match arithmetic {
-        LerpArithmetic::X87(pc) if X87_EXPRESSIONS => Some(pc),
-        _ => None,
-    }
+/// The arithmetic of a unit's float code: `expr` computes the C's
+/// expressions, `x87` the original's x87 blocks (its inline assembly and
+/// its `long double` code). Where the C's expressions run on the x87 too,
+/// the two are the same machine; the cgame's x86_64 build computes its
+/// expressions in SSE and keeps the x87 for those blocks.
+#[derive(Clone, Copy, Debug)]
+pub struct Floats<E, X> {
+    pub expr: E,
+    pub x87: X,
 }
 
 /// `BG_ANIM_CROUCH_STATE_MASK` (low byte of `stateFlags`).
@@ -199,80 +184,68 @@ pub fn anim_player_conditions(
 
 // ---- controller lerps -------------------------------------------------------------------
 
-fn x(v: f32) -> F80 {
-    F80::from_f32(v)
-}
-
-/// `a + b` rounded to binary32 (on the x87 at `x87`'s precision, when
-/// given).
-fn add_f32(x87: Option<Precision>, a: f32, b: f32) -> f32 {
-    match x87 {
-        Some(pc) => x(a).add(x(b), pc).to_f32(),
-        None => a + b,
-    }
-}
-
-/// `a - b` rounded to binary32.
-fn sub_f32(x87: Option<Precision>, a: f32, b: f32) -> f32 {
-    match x87 {
-        Some(pc) => x(a).sub(x(b), pc).to_f32(),
-        None => a - b,
-    }
-}
-
-/// A binary32 copy: through the x87 when `x87` is given (a signalling NaN
-/// comes back quiet), a plain move otherwise.
-fn copy_f32(x87: Option<Precision>, v: f32) -> f32 {
-    if x87.is_some() { x(v).to_f32() } else { v }
-}
-
-/// The x87 of the expressions outside the lerps at precision `pc`, when the
-/// target's are x87 ([`X87_EXPRESSIONS`]).
-fn expressions_x87(pc: Precision) -> Option<Precision> {
-    X87_EXPRESSIONS.then_some(pc)
-}
+/// `0.5f`, `1.5f`, `3.0f`, `130.0f`: literals exact in binary32.
+const HALF: Decimal = Decimal::exact(0.5, 0x3ffe, 1 << 63);
+const THREE_HALVES: Decimal = Decimal::exact(1.5, 0x3fff, 0xc000_0000_0000_0000);
+const THREE: Decimal = Decimal::exact(3.0, 0x4000, 0xc000_0000_0000_0000);
+const RATE_SPEED_RANGE: Decimal = Decimal::exact(130.0, 0x4006, 0x8200_0000_0000_0000);
 
 /// `BG_LerpAngles(target, maxStep, current)`: each lane steps towards the
 /// target by at most `maxStep`.
-pub fn lerp_angles(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f32; 3], max_step: f32, current: &mut [f32; 3]) {
-    let x87 = lerp_x87(arithmetic);
+///
+/// The comparisons are of two binary32 values (or a binary64 and a
+/// binary32), exact on every machine.
+pub fn lerp_angles<A: Arith>(behaviour: Behaviour, a: A, target: &[f32; 3], max_step: f32, current: &mut [f32; 3]) {
     for lane in 0..3 {
+        let (t, c) = (target[lane], current[lane]);
         let (up, down) = match behaviour {
             Behaviour::Linux => {
-                let delta = sub_f32(x87, target[lane], current[lane]);
+                // float delta = target - current
+                let delta = a.store_f32(a.sub(Float, a.load_f32(t), a.load_f32(c)));
                 (delta > max_step, delta < -max_step)
             }
             Behaviour::Windows => {
-                let delta = match x87 {
-                    Some(pc) => x(target[lane]).sub(x(current[lane]), pc).to_f64(),
-                    None => f64::from(target[lane]) - f64::from(current[lane]),
-                };
-                (delta > f64::from(max_step), delta < -f64::from(max_step))
+                // double delta = (double)target - current
+                let delta = a.assign(Double, a.sub(Double, a.load_f32(t), a.load_f32(c)));
+                let order = |bound: f32| a.compare(delta, a.load_f32(bound));
+                (order(max_step) == Some(Ordering::Greater), order(-max_step) == Some(Ordering::Less))
             }
         };
+        let ty = match behaviour {
+            Behaviour::Linux => Float,
+            Behaviour::Windows => Double, // (float)((double)current ± maxStep)
+        };
         current[lane] = if up {
-            add_f32(x87, current[lane], max_step)
+            a.store_f32(a.add(ty, a.load_f32(c), a.load_f32(max_step)))
         } else if down {
-            sub_f32(x87, current[lane], max_step)
+            a.store_f32(a.sub(ty, a.load_f32(c), a.load_f32(max_step)))
         } else {
-            copy_f32(x87, target[lane])
+            a.copy_f32(t)
         };
     }
 }
 
-/// `Q_rsqrt` (the unit's own): one Newton step from the magic estimate.
-fn q_rsqrt(x87: Option<Precision>, number: f32) -> f32 {
-    let estimate = f32::from_bits(0x5f37_59dfu32.wrapping_sub(((number.to_bits() as i32) >> 1) as u32));
-    match x87 {
-        Some(pc) => {
-            let half = x(number).mul(x(0.5), pc).to_f32();
-            x(estimate).mul(x(1.5).sub(x(half).mul(x(estimate), pc).mul(x(estimate), pc), pc), pc).to_f32()
-        }
-        None => {
-            let half = number * 0.5;
-            estimate * (1.5 - half * estimate * estimate)
-        }
-    }
+/// `Q_rsqrt` (the unit's own): one Newton step from the magic estimate,
+/// `y * (1.5f - x2 * y * y)` with `x2 = number * 0.5f` stored.
+#[inline(always)]
+fn q_rsqrt<A: Arith>(a: A, number: f32) -> f32 {
+    let estimate = rsqrt_estimate(number.to_bits());
+    let half = a.assign(Float, a.mul(Float, a.load_f32(number), a.constant(HALF)));
+    let y = a.load_f32(estimate);
+    let step = a.sub(Float, a.constant(THREE_HALVES), a.mul(Float, a.mul(Float, half, y), y));
+    a.store_f32(a.mul(Float, y, step))
+}
+
+/// The three lanes of a vector, each computed by `f` in lane order.
+#[inline(always)]
+fn lanes<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+    [f(0), f(1), f(2)]
+}
+
+/// `0x5f3759df - (bits >> 1)`, the inverse square root's estimate.
+#[inline(always)]
+fn rsqrt_estimate(bits: u32) -> f32 {
+    f32::from_bits(0x5f37_59dfu32.wrapping_sub(((bits as i32) >> 1) as u32))
 }
 
 /// `BG_LerpOffset(target, scale, current)`: moves `current` towards
@@ -282,89 +255,64 @@ fn q_rsqrt(x87: Option<Precision>, number: f32) -> f32 {
 /// widened to a double and reads its float result's bits as an integer (a
 /// call-site ABI defect, reproduced: the step is `int_bits * scale`).
 /// Windows: the inverse square root is inlined over the double length.
-pub fn lerp_offset(behaviour: Behaviour, arithmetic: LerpArithmetic, target: &[f32; 3], scale: f32, current: &mut [f32; 3]) {
-    let x87 = lerp_x87(arithmetic);
+pub fn lerp_offset<A: Arith>(behaviour: Behaviour, a: A, target: &[f32; 3], scale: f32, current: &mut [f32; 3]) {
     match behaviour {
         Behaviour::Linux => {
-            let delta = [0, 1, 2].map(|i| sub_f32(x87, target[i], current[i]));
-            let length_squared = match x87 {
-                Some(pc) => {
-                    let square = |v: f32| x(v).mul(x(v), pc);
-                    square(delta[0]).add(square(delta[1]), pc).add(square(delta[2]), pc).to_f32()
-                }
-                None => delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2],
-            };
+            // float delta[i] = target[i] - current[i]
+            let delta = lanes(|i| a.store_f32(a.sub(Float, a.load_f32(target[i]), a.load_f32(current[i]))));
+            let square = |v: f32| a.mul(Float, a.load_f32(v), a.load_f32(v));
+            let length_squared = a.store_f32(a.add(Float, a.add(Float, square(delta[0]), square(delta[1])), square(delta[2])));
             if length_squared == 0.0 {
                 return;
             }
-            let low_word = f64::from(length_squared).to_bits() as u32;
-            let word = q_rsqrt(x87, f32::from_bits(low_word)).to_bits() as i32;
-            let step = match x87 {
-                Some(pc) => F80::from_i32(word).mul(x(scale), pc).to_f32(),
-                None => (f64::from(word) * f64::from(scale)) as f32,
-            };
+            // the low word of (double)lengthSquared, as Q_rsqrt's argument
+            let low_word = a.widen(length_squared).to_bits() as u32;
+            let word = q_rsqrt(a, a.pass_f32(f32::from_bits(low_word))).to_bits() as i32;
+            // (float)((double)returnWord * scale)
+            let step = a.store_f32(a.mul(Double, a.load_i32(Double, word), a.load_f32(scale)));
             if step < 1.0 {
                 for lane in 0..3 {
-                    current[lane] = match x87 {
-                        Some(pc) => x(delta[lane]).mul(x(step), pc).add(x(current[lane]), pc).to_f32(),
-                        None => current[lane] + delta[lane] * step,
-                    };
+                    // current + delta * step
+                    let product = a.mul_mem(Float, a.load_f32(delta[lane]), Mem::F32(step));
+                    current[lane] = a.store_f32(a.add(Float, a.load_f32(current[lane]), product));
                 }
             } else {
                 for lane in 0..3 {
-                    current[lane] = copy_f32(x87, target[lane]);
+                    current[lane] = a.copy_f32(target[lane]);
                 }
             }
         }
         Behaviour::Windows => {
-            if let Some(pc) = x87 {
-                let d0 = x(target[0]).sub(x(current[0]), pc).to_f32();
-                let d1 = x(target[1]).sub(x(current[1]), pc).to_f32();
-                let wide2 = x(target[2]).sub(x(current[2]), pc).to_f64();
-                let d2 = F80::from_f64(wide2).to_f32();
-                let length_squared = F80::from_f64(wide2)
-                    .mul(x(d2), pc)
-                    .add(x(d1).mul(x(d1), pc), pc)
-                    .add(x(d0).mul(x(d0), pc), pc)
-                    .to_f64();
-                if length_squared == 0.0 {
-                    return;
+            // float delta[0..1] = (float)((double)target - current);
+            // double delta2Wide = (double)target[2] - current[2];
+            let d0 = a.store_f32(a.sub(Double, a.load_f32(target[0]), a.load_f32(current[0])));
+            let d1 = a.store_f32(a.sub(Double, a.load_f32(target[1]), a.load_f32(current[1])));
+            let wide2 = a.store_f64(a.sub(Double, a.load_f32(target[2]), a.load_f32(current[2])));
+            let d2 = a.store_f32(a.load_f64(wide2));
+            // (delta2Wide * delta[2] + delta[1]²) + delta[0]²
+            let square = |v: f32| a.mul(Double, a.load_f32(v), a.load_f32(v));
+            let product = a.mul_mem(Double, a.load_f32(d2), Mem::F64(wide2));
+            let length_squared = a.store_f64(a.add(Double, a.add(Double, product, square(d1)), square(d0)));
+            if length_squared == 0.0 {
+                return;
+            }
+            let estimate = rsqrt_estimate(a.store_f32(a.load_f64(length_squared)).to_bits());
+            // ((double)1.5f - ((lengthSquared * 0.5f * estimate) * estimate)) * estimate
+            let (ls, y) = (a.load_f64(length_squared), a.load_f32(estimate));
+            let inner = a.mul(Double, a.mul(Double, a.mul(Double, ls, a.constant(HALF)), y), y);
+            let factor = a.store_f64(a.mul(Double, a.sub(Double, a.constant(THREE_HALVES), inner), y));
+            // factor *= scale
+            let factor = a.store_f64(a.mul(Double, a.load_f64(factor), a.load_f32(scale)));
+            if factor.partial_cmp(&1.0) != Some(Ordering::Less) {
+                for lane in 0..3 {
+                    current[lane] = a.copy_f32(target[lane]);
                 }
-                let bits = F80::from_f64(length_squared).to_f32().to_bits();
-                let estimate = f32::from_bits(0x5f37_59dfu32.wrapping_sub(((bits as i32) >> 1) as u32));
-                let ls = F80::from_f64(length_squared);
-                let factor = x(1.5).sub(ls.mul(x(0.5), pc).mul(x(estimate), pc).mul(x(estimate), pc), pc).mul(x(estimate), pc).to_f64();
-                let factor = F80::from_f64(factor).mul(x(scale), pc).to_f64();
-                if factor.partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
-                    for lane in 0..3 {
-                        current[lane] = copy_f32(x87, target[lane]);
-                    }
-                    return;
-                }
-                let f = F80::from_f64(factor);
-                current[0] = x(current[0]).add(x(d0).mul(f, pc), pc).to_f32();
-                current[1] = x(current[1]).add(x(d1).mul(f, pc), pc).to_f32();
-                current[2] = x(current[2]).add(x(d2).mul(f, pc), pc).to_f32();
-            } else {
-                let d0 = (f64::from(target[0]) - f64::from(current[0])) as f32;
-                let d1 = (f64::from(target[1]) - f64::from(current[1])) as f32;
-                let wide2 = f64::from(target[2]) - f64::from(current[2]);
-                let d2 = wide2 as f32;
-                let length_squared = (wide2 * f64::from(d2) + f64::from(d1) * f64::from(d1)) + f64::from(d0) * f64::from(d0);
-                if length_squared == 0.0 {
-                    return;
-                }
-                let bits = (length_squared as f32).to_bits();
-                let estimate = f64::from(f32::from_bits(0x5f37_59dfu32.wrapping_sub(((bits as i32) >> 1) as u32)));
-                let mut factor = (1.5 - ((length_squared * 0.5 * estimate) * estimate)) * estimate;
-                factor *= f64::from(scale);
-                if factor.partial_cmp(&1.0) != Some(core::cmp::Ordering::Less) {
-                    *current = *target;
-                    return;
-                }
-                current[0] = (f64::from(current[0]) + f64::from(d0) * factor) as f32;
-                current[1] = (f64::from(current[1]) + f64::from(d1) * factor) as f32;
-                current[2] = (f64::from(current[2]) + f64::from(d2) * factor) as f32;
+                return;
+            }
+            for (lane, d) in [d0, d1, d2].into_iter().enumerate() {
+                // (float)((double)current + (double)delta * factor)
+                let product = a.mul_mem(Double, a.load_f32(d), Mem::F64(factor));
+                current[lane] = a.store_f32(a.add(Double, a.load_f32(current[lane]), product));
             }
         }
     }
@@ -412,64 +360,30 @@ pub trait SlotEngine: WeaponClasses {
 }
 
 /// What the slot functions read of the module state besides the slot and
-/// its client: the published table (at its address) and `bgs`'s handles.
+/// its client: the published table (at its address) and `bgs`'s handles;
+/// and how the unit computes.
 #[derive(Clone, Copy)]
-pub struct SlotContext<'a> {
+pub struct SlotContext<'a, E, X> {
     pub table: &'a bg_static_animation_table_t,
     pub torso: scr_anim_t,
     pub legs: scr_anim_t,
     pub root: scr_anim_t,
     pub behaviour: Behaviour,
-    /// The original's code copies `trBase` into `lastOrigin` through the
-    /// x87 (a signalling NaN comes back quiet): on i686, and on x86_64 in
-    /// the game flavours (the cgame's x86_64 copy is a plain move).
-    pub quiet_origin_copy: bool,
-    /// The cgame's i686 code evaluates with ISO excess precision: a float
-    /// constant is the `long double` value of its decimal literal, and a
-    /// cast rounds (`Constant`).
-    pub wide_constants: bool,
-    /// The x87 precision control the arithmetic rounds at (read once per
-    /// exported call; 64 bits on targets without an x87).
-    pub precision: Precision,
+    pub floats: Floats<E, X>,
 }
 
-/// A float constant of the slot code: `num / den` written as a decimal
-/// `float` literal.
-#[derive(Clone, Copy)]
-struct Constant {
-    value: f32,
-    num: i32,
-    den: i32,
-}
-
-const MILLISECONDS_TO_SECONDS: Constant = Constant { value: 0.001, num: 1, den: 1000 };
-const LOOP_PHASE_PER_CLIENT: Constant = Constant { value: 0.36, num: 36, den: 100 };
-const RATE_ZERO_EPSILON: Constant = Constant { value: 0.01, num: 1, den: 100 };
-
-impl SlotContext<'_> {
-    /// The constant as an operand of an x87 chain: the float itself, or,
-    /// with [`SlotContext::wide_constants`], the decimal's extended value
-    /// (the compiler's: the quotient correctly rounded to the 64-bit
-    /// significand, whatever the precision control at run time).
-    fn constant(&self, c: Constant) -> F80 {
-        if self.wide_constants { F80::from_i32(c.num).div(F80::from_i32(c.den), Precision::Extended) } else { x(c.value) }
-    }
-
+impl<E: Arith, X: Arith> SlotContext<'_, E, X> {
     /// `(float)blendTime * 0.001f`.
+    #[inline(always)]
     fn blend_seconds(&self, blend: i32) -> f32 {
-        if !X87_EXPRESSIONS {
-            blend as f32 * MILLISECONDS_TO_SECONDS.value
-        } else if self.wide_constants {
-            x(blend as f32).mul(self.constant(MILLISECONDS_TO_SECONDS), self.precision).to_f32()
-        } else {
-            F80::from_i32(blend).mul(self.constant(MILLISECONDS_TO_SECONDS), self.precision).to_f32()
-        }
+        let e = self.floats.expr;
+        e.store_f32(e.mul(Float, e.load_i32(Float, blend), e.constant(MILLISECONDS_TO_SECONDS)))
     }
 }
 
 const ENTRY_SIZE: usize = core::mem::size_of::<bg_static_animation_t>();
 
-impl<'a> SlotContext<'a> {
+impl<'a, E, X> SlotContext<'a, E, X> {
     fn base(&self) -> usize {
         self.table as *const bg_static_animation_table_t as usize
     }
@@ -520,44 +434,57 @@ fn entry_name(entry: &bg_static_animation_t) -> &[u8] {
 /// The start phase of a moving loop: `clientNum * 0.36 + (time % duration)
 /// / duration`, less its integer part (truncated). Linux: one `long
 /// double` chain rounded to float, the difference in `long double`;
-/// Windows: binary64.
+/// Windows: binary64, the integer part by `_ftol2`'s low word.
 ///
 /// A zero duration (the C divides by zero and traps) and `INT_MIN % -1`
 /// give a remainder of 0 (docs/DIVERGENCES.md).
-fn initial_loop_time(ctx: &SlotContext<'_>, client_num: i32, time: i32, duration: i32) -> f32 {
-    let per_client = ctx.constant(LOOP_PHASE_PER_CLIENT);
-    let pc = ctx.precision;
+#[inline(always)]
+fn initial_loop_time<E: Arith, X: Arith>(ctx: &SlotContext<'_, E, X>, client_num: i32, time: i32, duration: i32) -> f32 {
+    let e = ctx.floats.expr;
     let remainder = if duration == 0 { 0 } else { time.wrapping_rem(duration) };
     match ctx.behaviour {
         Behaviour::Linux => {
-            let phase = F80::from_i32(client_num)
-                .mul(per_client, pc)
-                .add(F80::from_i32(remainder).div(F80::from_i32(duration), pc), pc)
-                .to_f32();
-            let integer = x(phase).to_i32_trunc();
-            x(phase).sub(F80::from_i32(integer), pc).to_f32()
+            // (float)((long double)clientNum * (long double)0.36f + (long double)remainder / (long double)duration)
+            let per_client = e.mul(LongDouble, e.load_i32(LongDouble, client_num), e.cast(LongDouble, e.constant(LOOP_PHASE_PER_CLIENT)));
+            let fraction = e.div(LongDouble, e.load_i32(LongDouble, remainder), e.load_i32(LongDouble, duration));
+            let phase = e.store_f32(e.add(LongDouble, per_client, fraction));
+            let integer = e.trunc_i32(e.load_f32(phase));
+            // (float)((long double)phase - (long double)integer)
+            e.store_f32(e.sub(LongDouble, e.load_f32(phase), e.load_i32(LongDouble, integer)))
         }
         Behaviour::Windows => {
-            if X87_EXPRESSIONS {
-                let phase = F80::from_i32(remainder)
-                    .div(F80::from_i32(duration), pc)
-                    .add(F80::from_i32(client_num).mul(per_client, pc), pc)
-                    .to_f64();
-                let integer = F80::from_f64(phase).to_i32_trunc();
-                F80::from_f64(phase).sub(F80::from_i32(integer), pc).to_f32()
-            } else {
-                let phase = f64::from(remainder) / f64::from(duration) + f64::from(client_num) * f64::from(0.36f32);
-                let integer = F80::from_f64(phase).to_i32_trunc();
-                (phase - f64::from(integer)) as f32
-            }
+            // double phase = (double)remainder / duration + (double)clientNum * 0.36f
+            let fraction = e.div(Double, e.load_i32(Double, remainder), e.load_i32(Double, duration));
+            let per_client = e.mul(Double, e.load_i32(Double, client_num), e.constant(LOOP_PHASE_PER_CLIENT));
+            let phase = e.store_f64(e.add(Double, fraction, per_client));
+            let integer = ftol2_low(e, e.cast(LongDouble, e.load_f64(phase)));
+            // (float)(phase - integer)
+            e.store_f32(e.sub(Double, e.load_f64(phase), e.load_i32(Double, integer)))
         }
+    }
+}
+
+/// The Windows builds' conversion of a `long double` to `int32_t`, MSVC's
+/// `_ftol2` as the engine models it: the low 32 bits of the truncated
+/// 64-bit integer, and 0 outside `[-2^63, 2^63 - 0.5)` (the helper's first
+/// step rounds to nearest, so from `2^63 - 0.5` on it already has the
+/// 64-bit indefinite, whose low word is 0), NaN included.
+#[inline(always)]
+pub fn ftol2_low<A: Arith>(a: A, v: A::V) -> i32 {
+    let low = a.long_double(F80::from_parts(0xc03e, 1 << 63)); // -2^63
+    let high = a.long_double(F80::from_parts(0x403d, u64::MAX)); // 2^63 - 0.5
+    let at_least = matches!(a.compare(v, low), Some(Ordering::Greater | Ordering::Equal));
+    if at_least && a.lt(v, high) {
+        a.trunc_i64(v) as u32 as i32
+    } else {
+        0
     }
 }
 
 /// Whether the stance (crouch, then prone) differs between two animation
 /// words; the two queries of each pair run in the original's order (Linux:
 /// the new word first).
-fn stance_changed(ctx: &SlotContext<'_>, old: u32, new: u32) -> Result<bool, Failure<'static>> {
+fn stance_changed<E, X>(ctx: &SlotContext<'_, E, X>, old: u32, new: u32) -> Result<bool, Failure<'static>> {
     let pair = |f: fn(&bg_static_animation_table_t, u32) -> Result<bool, Failure<'static>>| -> Result<(bool, bool), Failure<'static>> {
         match ctx.behaviour {
             Behaviour::Windows => {
@@ -580,7 +507,7 @@ fn stance_changed(ctx: &SlotContext<'_>, old: u32, new: u32) -> Result<bool, Fai
 
 /// `BG_PlayerAnimation_VerifyAnim(tree, slot)`: a slot whose animation has
 /// no weight left in the tree is reset.
-pub fn verify_anim(ctx: &SlotContext<'_>, tree: *mut c_void, slot: &mut bg_anim_slot_t, engine: &mut impl SlotEngine) {
+pub fn verify_anim<E, X>(ctx: &SlotContext<'_, E, X>, tree: *mut c_void, slot: &mut bg_anim_slot_t, engine: &mut impl SlotEngine) {
     let tree_index = engine.anims_index(ctx.anims()) as u16;
     if slot.animationWord != 0 && engine.weight(tree, slot_xanim(tree_index, slot.animationWord)) == 0.0 {
         slot.animationWord = 0;
@@ -593,8 +520,8 @@ pub fn verify_anim(ctx: &SlotContext<'_>, tree: *mut c_void, slot: &mut bg_anim_
 /// caller's slot (`is_legs`: it is `ci`'s legs slot); `ci`'s own slot
 /// fields are not read or written here.
 #[allow(clippy::too_many_arguments)]
-pub fn set_new_animation<'a>(
-    ctx: &SlotContext<'a>,
+pub fn set_new_animation<'a, E: Arith, X: Arith>(
+    ctx: &SlotContext<'a, E, X>,
     ci: &mut clientInfo_t,
     slot: &mut bg_anim_slot_t,
     is_legs: bool,
@@ -662,7 +589,8 @@ pub fn set_new_animation<'a>(
                 }
                 start_time = initial_loop_time(ctx, ci.clientNum, engine.time(), duration);
             } else {
-                start_time = engine.anim_time(tree, old_anim);
+                // a float returned through the ABI
+                start_time = ctx.floats.expr.pass_f32(engine.anim_time(tree, old_anim));
             }
         }
     }
@@ -695,7 +623,7 @@ pub fn set_new_animation<'a>(
         let blend = ctx.blend_seconds(slot.blendTime);
         engine.set_complete_goal_weight(tree, new_anim, 1.0, blend, 1.0, entry.usedByScript as u16, !is_legs);
         if set_start {
-            engine.set_time(tree, new_anim, start_time);
+            engine.set_time(tree, new_anim, ctx.floats.expr.pass_f32(start_time));
         }
     } else {
         if engine.is_looped(new_anim) {
@@ -721,36 +649,49 @@ pub fn set_new_animation<'a>(
 
 /// `VectorDistance(first, second)` (the unit's own).
 ///
-/// Linux: the differences `second - first` stored to float, their squares
-/// summed on the x87 and stored to a double, `sqrt` of it. Windows: the
-/// differences `first - second`, squares summed z, y, x on the x87 and
-/// `fsqrt` rounded to float.
-fn vector_distance(behaviour: Behaviour, pc: Precision, first: &[f32; 3], second: &[f32; 3]) -> f32 {
-    let square = |v: f32| x(v).mul(x(v), pc);
+/// Linux: one x87 block (the original's inline assembly): each difference
+/// `second - first` with `first` read from memory by the subtraction,
+/// stored to float; the squares summed x, y, z (each a register times its
+/// stored float from memory), stored to a double, then `sqrt` of it
+/// (glibc's, correctly rounded) rounded to float. Windows: the differences
+/// `first - second` are C float expressions, then one x87 block sums the
+/// squares z, y, x and takes `fsqrt`, stored to float.
+#[inline(always)]
+fn vector_distance<E: Arith, X: Arith>(behaviour: Behaviour, f: Floats<E, X>, first: &[f32; 3], second: &[f32; 3]) -> f32 {
+    let (e, x) = (f.expr, f.x87);
+    let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
     match behaviour {
         Behaviour::Linux => {
-            let d = [0, 1, 2].map(|i| x(second[i]).sub(x(first[i]), pc).to_f32());
-            let sum = square(d[0]).add(square(d[1]), pc).add(square(d[2]), pc).to_f64();
-            sqrt_f64(sum) as f32
+            let d = lanes(|i| x.store_f32(x.sub_mem(LongDouble, x.load_f32(second[i]), Mem::F32(first[i]))));
+            let sum = x.store_f64(x.add(LongDouble, x.add(LongDouble, square(d[0]), square(d[1])), square(d[2])));
+            x.store_f32(x.load_f64(sqrt_f64(sum)))
         }
         Behaviour::Windows => {
-            let d = [0, 1, 2].map(|i| sub_f32(expressions_x87(pc), first[i], second[i]));
-            square(d[2]).add(square(d[1]), pc).add(square(d[0]), pc).sqrt(pc).to_f32()
+            let d = lanes(|i| e.store_f32(e.sub(Float, e.load_f32(first[i]), e.load_f32(second[i]))));
+            x.store_f32(x.sqrt(LongDouble, x.add(LongDouble, x.add(LongDouble, square(d[2]), square(d[1])), square(d[0]))))
         }
     }
+}
+
+/// What `BG_RunLerpFrameRate` reads of the entity state: `eFlags` and
+/// `pos.trBase`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EntitySample {
+    pub flags: u32,
+    pub origin: [f32; 3],
 }
 
 /// `BG_RunLerpFrameRate(ci, slot, word, es)`: starts `word` when it is new,
 /// then sets the animation rate from the entity's movement since the last
 /// sample.
 #[allow(clippy::too_many_arguments)]
-pub fn run_lerp_frame_rate<'a>(
-    ctx: &SlotContext<'a>,
+pub fn run_lerp_frame_rate<'a, E: Arith, X: Arith>(
+    ctx: &SlotContext<'a, E, X>,
     ci: &mut clientInfo_t,
     slot: &mut bg_anim_slot_t,
     is_legs: bool,
     word: u32,
-    es: &entityState_t,
+    entity: &EntitySample,
     engine: &mut impl SlotEngine,
 ) -> Result<(), Failure<'a>> {
     let entries = &ctx.table.entries;
@@ -758,7 +699,7 @@ pub fn run_lerp_frame_rate<'a>(
     let tree = ci.animTree;
     let tree_index = engine.anims_index(ctx.anims()) as u16;
     if word != slot.animationWord || (ctx.entry(slot).is_none() && word & !ANIM_TOGGLEBIT != 0) {
-        set_new_animation(ctx, ci, slot, is_legs, word, (es.eFlags >> 10) & 1 != 0, engine)?;
+        set_new_animation(ctx, ci, slot, is_legs, word, (entity.flags >> 10) & 1 != 0, engine)?;
     }
     if word & !ANIM_TOGGLEBIT == 0 {
         return Ok(());
@@ -767,9 +708,10 @@ pub fn run_lerp_frame_rate<'a>(
     // that is no entry) nothing more is done (docs/DIVERGENCES.md).
     let Some(current) = ctx.entry(slot) else { return Ok(()) };
     let entry = &entries[current];
+    let e = ctx.floats.expr;
     let copy_origin = |slot: &mut bg_anim_slot_t| {
         for i in 0..3 {
-            slot.lastOrigin[i] = if ctx.quiet_origin_copy { x(es.trBase[i]).to_f32() } else { es.trBase[i] };
+            slot.lastOrigin[i] = e.copy_f32(entity.origin[i]);
         }
     };
     let sample = engine.sample_time();
@@ -779,33 +721,28 @@ pub fn run_lerp_frame_rate<'a>(
         copy_origin(slot);
     } else if sample != slot.lastUpdateTime {
         let distance = if vertical {
-            sub_f32(expressions_x87(ctx.precision), slot.lastOrigin[2], es.trBase[2]).abs()
+            // fabsf(lastOrigin[2] - trBase[2]) (the magnitude commutes with the rounding)
+            e.store_f32(e.sub(Float, e.load_f32(slot.lastOrigin[2]), e.load_f32(entity.origin[2]))).abs()
         } else {
-            vector_distance(ctx.behaviour, ctx.precision, &slot.lastOrigin, &es.trBase)
+            vector_distance(ctx.behaviour, ctx.floats, &slot.lastOrigin, &entity.origin)
         };
         let elapsed = sample.wrapping_sub(slot.lastUpdateTime);
-        let (speed, rate) = if ctx.behaviour == Behaviour::Linux || X87_EXPRESSIONS {
-            // `(double)0.001f` rounds the wide constant to binary64.
-            let seconds = if ctx.wide_constants {
-                F80::from_f64(ctx.constant(MILLISECONDS_TO_SECONDS).to_f64())
-            } else {
-                x(MILLISECONDS_TO_SECONDS.value)
-            };
-            let pc = ctx.precision;
-            let speed = x(distance).div(F80::from_i32(elapsed).mul(seconds, pc), pc).to_f32();
-            (speed, x(speed).div(F80::from_i32(entry.moveSpeed), pc).to_f32())
-        } else {
-            let speed = (f64::from(distance) / (f64::from(elapsed) * f64::from(0.001f32))) as f32;
-            (speed, (f64::from(speed) / f64::from(entry.moveSpeed)) as f32)
+        // Linux: (float)((long double)distance / ((long double)elapsed * (long double)0.001f)),
+        // then (float)((long double)speed / (long double)moveSpeed); Windows: the same in double.
+        let ty = match ctx.behaviour {
+            Behaviour::Linux => LongDouble,
+            Behaviour::Windows => Double,
         };
-        slot.animRate = rate;
+        let seconds = e.mul(ty, e.load_i32(ty, elapsed), e.cast(ty, e.constant(MILLISECONDS_TO_SECONDS)));
+        let speed = e.store_f32(e.div(ty, e.load_f32(distance), seconds));
+        slot.animRate = e.store_f32(e.div(ty, e.load_f32(speed), e.load_i32(ty, entry.moveSpeed)));
         slot.lastUpdateTime = sample;
         copy_origin(slot);
         if slot.animRate < 0.1 {
-            // `animRate >= 0.01f`: against the wide constant with
-            // `wide_constants` (0.01f itself is below it).
-            let epsilon = ctx.constant(RATE_ZERO_EPSILON);
-            let at_least = epsilon.lt(x(slot.animRate)) || epsilon.eq(x(slot.animRate));
+            // animRate >= 0.01f (with ISO excess precision the literal is
+            // the decimal's extended value, above 0.01f)
+            let order = e.compare(e.load_f32(slot.animRate), e.constant(RATE_ZERO_EPSILON));
+            let at_least = matches!(order, Some(Ordering::Greater | Ordering::Equal));
             slot.animRate = if at_least || !vertical { 0.1 } else { 0.0 };
         } else if slot.animRate > 2.0 {
             if entry.flags & BG_ANIM_ENTRY_VERTICAL_MOTION == 0 {
@@ -816,12 +753,9 @@ pub fn run_lerp_frame_rate<'a>(
                         slot.animRate = 3.0;
                     }
                 } else {
-                    let steps = entry.moveSpeed - 20;
-                    let max_rate = if X87_EXPRESSIONS {
-                        x(3.0).sub(F80::from_i32(steps).div(x(130.0), ctx.precision), ctx.precision).to_f32()
-                    } else {
-                        3.0 - steps as f32 / 130.0
-                    };
+                    // 3.0f - (float)(moveSpeed - 20) / 130.0f
+                    let steps = e.load_i32(Float, entry.moveSpeed - 20);
+                    let max_rate = e.store_f32(e.sub(Float, e.constant(THREE), e.div(Float, steps, e.constant(RATE_SPEED_RANGE))));
                     if slot.animRate > max_rate {
                         slot.animRate = max_rate;
                     }
@@ -839,7 +773,7 @@ pub fn run_lerp_frame_rate<'a>(
         }
     }
     if slot.animationWord != 0 {
-        engine.set_anim_rate(tree, slot_xanim(tree_index, slot.animationWord), slot.animRate);
+        engine.set_anim_rate(tree, slot_xanim(tree_index, slot.animationWord), e.pass_f32(slot.animRate));
     }
     Ok(())
 }
@@ -847,6 +781,8 @@ pub fn run_lerp_frame_rate<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arith::{Native, Soft, X87};
+    use crate::x87_model::Precision;
     use alloc::boxed::Box;
 
     /// An empty table on the heap (too large for a test thread's stack).
@@ -856,48 +792,72 @@ mod tests {
         unsafe { Box::new_zeroed().assume_init() }
     }
 
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    /// The game unit's arithmetic at 64 bits, on the software x87.
+    const GAME: X87<Soft> = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false };
+
     fn bits(v: [u32; 3]) -> [f32; 3] {
         v.map(f32::from_bits)
     }
 
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[test]
     fn linux_lerp_offset_reads_the_rsqrt_result_as_an_integer() {
         // bg-rest lerpo_001: the step is Q_rsqrt's float bits times the
         // scale, as the C original's game unit computes it.
         let target = bits([0x3dcc_cccd, 0x0080_0000, 0x7fc0_0000]);
         let mut current = bits([0x33d6_bf95, 0x3f80_0001, 0x0da2_4260]);
-        lerp_offset(Behaviour::Linux, LerpArithmetic::X87(Precision::Extended), &target, f32::from_bits(0xbf80_0000), &mut current);
+        lerp_offset(Behaviour::Linux, GAME, &target, f32::from_bits(0xbf80_0000), &mut current);
         assert_eq!(current.map(f32::to_bits), [0xcd18_dbfc, 0x4ebf_1309, 0x7fc0_0000]);
     }
 
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[test]
     fn lerp_angles_steps_and_quiets_a_copied_signalling_nan() {
         // bg-rest lerpa_001 (game): lane 1 copies its signalling-NaN target.
         let target = bits([0x7f80_0000, 0x7f80_0001, 0x3dcc_cccd]);
         let mut current = bits([0x4b00_0000, 0x33d6_bf95, 0x2edb_e6ff]);
-        lerp_angles(Behaviour::Linux, LerpArithmetic::X87(Precision::Extended), &target, f32::from_bits(0x60ad_78ec), &mut current);
+        lerp_angles(Behaviour::Linux, GAME, &target, f32::from_bits(0x60ad_78ec), &mut current);
         assert_eq!(current.map(f32::to_bits), [0x60ad_78ec, 0x7fc0_0001, 0x3dcc_cccd]);
+        // binary32/binary64 (the cgame's x86_64 build): the copy is a move
         let mut current = [180.0, 90.0, 0.0];
-        lerp_angles(Behaviour::Windows, LerpArithmetic::Sse, &[360.0, -1.0, -180.0], 0.1, &mut current);
+        lerp_angles(Behaviour::Windows, Native, &[360.0, -1.0, -180.0], 0.1, &mut current);
         assert_eq!(current.map(f32::to_bits), [0x4334_199a, 0x42b3_cccd, 0xbdcc_cccd]);
+        let mut current = [0.0; 3];
+        lerp_angles(Behaviour::Windows, Native, &bits([0x7f80_0001; 3]), 1.0, &mut current);
+        assert_eq!(current.map(f32::to_bits), [0x7f80_0001; 3]);
+    }
+
+    /// The subtraction of the Linux x87 block reads `first` from memory:
+    /// a signalling NaN there meets a quiet one loaded from `second`, and
+    /// the x87 gives the quiet operand; the Windows C subtraction in SSE
+    /// gives its first operand, quieted.
+    #[test]
+    fn vector_distance_takes_the_subtrahend_from_memory() {
+        let f = Floats { expr: GAME, x87: GAME };
+        let first = bits([0x7f80_0001, 0, 0]); // signalling, payload 1
+        let second = bits([0x7fc0_1000, 0, 0]); // quiet, larger payload
+        assert_eq!(vector_distance(Behaviour::Linux, f, &first, &second).to_bits(), 0x7fc0_1000);
+        let first = bits([0x7fc0_0001, 0, 0]);
+        let second = bits([0x7f80_1000, 0, 0]);
+        // both loaded: the larger significand
+        assert_eq!(vector_distance(Behaviour::Windows, f, &first, &second).to_bits(), 0x7fc0_1000);
+        let sse = Floats { expr: Native, x87: GAME };
+        assert_eq!(vector_distance(Behaviour::Windows, sse, &first, &second).to_bits(), 0x7fc0_0001);
+    }
+
+    fn context(table: &bg_static_animation_table_t, behaviour: Behaviour) -> SlotContext<'_, X87<Soft>, X87<Soft>> {
+        SlotContext {
+            table,
+            torso: scr_anim_t::default(),
+            legs: scr_anim_t::default(),
+            root: scr_anim_t::default(),
+            behaviour,
+            floats: Floats { expr: GAME, x87: GAME },
+        }
     }
 
     #[test]
     fn a_slot_entry_round_trips_except_entry_0_on_64_bit() {
         let table = zeroed_table();
-        let ctx = SlotContext {
-            table: &table,
-            torso: scr_anim_t::default(),
-            legs: scr_anim_t::default(),
-            root: scr_anim_t::default(),
-            behaviour: Behaviour::Linux,
-            quiet_origin_copy: false,
-            wide_constants: false,
-            precision: Precision::Extended,
-        };
+        let ctx = context(&table, Behaviour::Linux);
         let mut slot = bg_anim_slot_t::default();
         ctx.set_entry(&mut slot, Some(7));
         assert_eq!(ctx.entry(&slot), Some(7));
@@ -911,23 +871,38 @@ mod tests {
     #[test]
     fn the_loop_phase_is_the_fractional_part() {
         let table = zeroed_table();
-        let mut ctx = SlotContext {
-            table: &table,
-            torso: scr_anim_t::default(),
-            legs: scr_anim_t::default(),
-            root: scr_anim_t::default(),
-            behaviour: Behaviour::Linux,
-            quiet_origin_copy: false,
-            wide_constants: false,
-            precision: Precision::Extended,
-        };
+        let mut ctx = context(&table, Behaviour::Linux);
         // client 3: 1.08 + 250/1000 = 1.33 -> 0.33
         let phase = initial_loop_time(&ctx, 3, 1250, 1000);
         assert!((phase - 0.33).abs() < 1e-6, "{phase}");
         ctx.behaviour = Behaviour::Windows;
         let phase = initial_loop_time(&ctx, 3, 1250, 1000);
         assert!((phase - 0.33).abs() < 1e-6, "{phase}");
-        // a zero duration divides 0 by 0: NaN, converted to INT32_MIN
+        // a zero duration divides 0 by 0: NaN, whose integer part is 0
         assert!(initial_loop_time(&ctx, 0, 5, 0).is_nan());
+    }
+
+    #[test]
+    fn ftol2_keeps_the_low_word_and_zeroes_the_top_half_ulp() {
+        let t = |v: F80| ftol2_low(GAME, v);
+        assert_eq!(t(F80::from_f64(4294967298.75)), 2); // 2^32 + 2
+        assert_eq!(t(F80::from_f64(-1.5)), -1);
+        assert_eq!(t(F80::from_parts(0x403d, u64::MAX - 1)), -1); // 2^63 - 1: its low word
+        assert_eq!(t(F80::from_parts(0x403d, u64::MAX)), 0); // 2^63 - 0.5
+        assert_eq!(t(F80::from_parts(0xc03e, 1 << 63)), 0); // -2^63: low word 0
+        assert_eq!(t(F80::INDEFINITE), 0);
+    }
+
+    #[test]
+    fn the_decimal_literals_are_the_extended_quotients() {
+        for (c, num, den) in [(MILLISECONDS_TO_SECONDS, 1, 1000), (LOOP_PHASE_PER_CLIENT, 36, 100), (RATE_ZERO_EPSILON, 1, 100)] {
+            let q = F80::from_i32(num).div(F80::from_i32(den), Precision::Extended);
+            assert_eq!((c.extended.sign_exponent(), c.extended.significand()), (q.sign_exponent(), q.significand()));
+            assert_eq!(q.to_f32(), c.float);
+        }
+        for c in [HALF, THREE_HALVES, THREE, RATE_SPEED_RANGE] {
+            let v = F80::from_f32(c.float);
+            assert_eq!((c.extended.sign_exponent(), c.extended.significand()), (v.sign_exponent(), v.significand()));
+        }
     }
 }

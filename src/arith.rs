@@ -1,0 +1,563 @@
+//! The arithmetic of the float formulas: one interface, [`Arith`], over
+//! which each formula of the module is written once (the controller lerps,
+//! the loop phase, the distance and the rate of the slots, the move speed of
+//! the finalize step, the engine length), and the implementations a unit
+//! picks for the build of the C original it replaces.
+//!
+//! An operation is a step of the C's own code, with the C type of its
+//! expression ([`CType`]) and, where the original's code takes an operand
+//! straight from memory, that operand's form ([`Mem`]). What the type and
+//! the form mean is the implementation's:
+//!
+//! * [`X87`]: every expression on the x87, the C built for it (gcc's
+//!   `FLT_EVAL_METHOD` 2). Each operation is one x87 instruction over
+//!   80-bit registers, rounding under the precision control; a value is
+//!   rounded only where the code stores it ([`Arith::assign`],
+//!   [`Arith::store_f32`]), and with ISO excess precision also where it
+//!   casts ([`Arith::cast`]). A memory operand is not loaded first, so a
+//!   signalling NaN there meets the x87's rule for a signalling and a quiet
+//!   operand. The machine ([`X87Machine`]) is the hardware (the units'
+//!   crate, on x86) or the software x87 ([`Soft`]), bit for bit the same.
+//! * [`Native`]: binary32 and binary64 as the target computes them (the
+//!   cgame's SSE build on x86_64); `long double` is binary64.
+//!
+//! A signalling NaN is a value like any other: what quiets it is a step
+//! that quiets it on the original's machine (an x87 load, an operation),
+//! and nothing else.
+
+use crate::x87_model::{Precision, F80};
+use core::cmp::Ordering;
+
+/// The C type of an expression (after the usual arithmetic conversions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CType {
+    Float,
+    Double,
+    LongDouble,
+}
+
+/// An operand the original's code reads straight from memory (`fsub
+/// dword ptr [m]`): not loaded into a register first.
+#[derive(Clone, Copy, Debug)]
+pub enum Mem {
+    F32(f32),
+    F64(f64),
+    I32(i32),
+}
+
+/// A floating constant of the C source, written as a decimal: its value as
+/// the `float` the literal names, and the literal's own value at the x87's
+/// extended precision (what a build with ISO excess precision evaluates it
+/// to: gcc rounds the decimal to the 64-bit significand).
+#[derive(Clone, Copy, Debug)]
+pub struct Decimal {
+    pub float: f32,
+    pub extended: F80,
+}
+
+impl Decimal {
+    /// A literal whose binary32 value is exact (`0.5f`, `130.0f`): the
+    /// same value at every precision.
+    pub const fn exact(float: f32, sign_exponent: u16, significand: u64) -> Decimal {
+        Decimal { float, extended: F80::from_parts(sign_exponent, significand) }
+    }
+}
+
+/// `0.001f`, the milliseconds-to-seconds factor: `1/1000` extended is
+/// `0x3ff5 0x83126e978d4fdf3b`.
+pub const MILLISECONDS_TO_SECONDS: Decimal = Decimal { float: 0.001, extended: F80::from_parts(0x3ff5, 0x8312_6e97_8d4f_df3b) };
+/// `0.36f`, the per-client loop phase: `0x3ffd 0xb851eb851eb851ec`.
+pub const LOOP_PHASE_PER_CLIENT: Decimal = Decimal { float: 0.36, extended: F80::from_parts(0x3ffd, 0xb851_eb85_1eb8_51ec) };
+/// `0.01f`, the rate under which a vertical move stops: `0x3ff8 0xa3d70a3d70a3d70a`.
+pub const RATE_ZERO_EPSILON: Decimal = Decimal { float: 0.01, extended: F80::from_parts(0x3ff8, 0xa3d7_0a3d_70a3_d70a) };
+
+/// The float arithmetic of one build of the C original (module docs).
+///
+/// Every method is one step of the C's code; `V` is a value in the middle
+/// of an expression (an x87 register, or a binary32/binary64 value).
+pub trait Arith: Copy {
+    /// A value in the middle of an expression.
+    type V: Copy;
+
+    /// A `float` object read into an expression (`fld dword ptr`).
+    fn load_f32(self, v: f32) -> Self::V;
+    /// A `double` object read into an expression (`fld qword ptr`).
+    fn load_f64(self, v: f64) -> Self::V;
+    /// An `int32_t` converted to `ty` (`(float)i`; `fild`).
+    fn load_i32(self, ty: CType, v: i32) -> Self::V;
+    /// A `float` literal.
+    fn constant(self, c: Decimal) -> Self::V;
+    /// A `long double` literal.
+    fn long_double(self, v: F80) -> Self::V;
+
+    /// `a + b` of type `ty`.
+    fn add(self, ty: CType, a: Self::V, b: Self::V) -> Self::V;
+    /// `a - b` of type `ty`.
+    fn sub(self, ty: CType, a: Self::V, b: Self::V) -> Self::V;
+    /// `a * b` of type `ty`.
+    fn mul(self, ty: CType, a: Self::V, b: Self::V) -> Self::V;
+    /// `a / b` of type `ty`.
+    fn div(self, ty: CType, a: Self::V, b: Self::V) -> Self::V;
+    /// `a - m`, `m` read from memory by the instruction itself (`fsub m`).
+    #[inline(always)]
+    fn sub_mem(self, ty: CType, a: Self::V, m: Mem) -> Self::V {
+        let b = self.load_mem(ty, m);
+        self.sub(ty, a, b)
+    }
+    /// `a * m`, `m` read from memory by the instruction itself (`fmul m`).
+    #[inline(always)]
+    fn mul_mem(self, ty: CType, a: Self::V, m: Mem) -> Self::V {
+        let b = self.load_mem(ty, m);
+        self.mul(ty, a, b)
+    }
+    /// The square root of type `ty` (`fsqrt`, `sqrtl`).
+    fn sqrt(self, ty: CType, a: Self::V) -> Self::V;
+
+    /// An explicit `(ty)` cast inside an expression.
+    fn cast(self, ty: CType, a: Self::V) -> Self::V;
+    /// The value stored to an object of type `ty` and read back (an
+    /// assignment to a variable the code reads later).
+    #[inline(always)]
+    fn assign(self, ty: CType, a: Self::V) -> Self::V {
+        match ty {
+            CType::Float => self.load_f32(self.store_f32(a)),
+            CType::Double => self.load_f64(self.store_f64(a)),
+            CType::LongDouble => a,
+        }
+    }
+    /// The value stored to a `float` object.
+    fn store_f32(self, a: Self::V) -> f32;
+    /// `(double)v` of a `float` object, stored to a `double` (exact; a
+    /// signalling NaN comes back quiet on every machine).
+    fn widen(self, v: f32) -> f64;
+    /// The value stored to a `double` object.
+    fn store_f64(self, a: Self::V) -> f64;
+    /// `(int32_t)a`, truncating (`fistp` under round toward zero: the
+    /// integer indefinite `INT32_MIN` out of range).
+    fn trunc_i32(self, a: Self::V) -> i32;
+    /// `(int64_t)a`, truncating (the indefinite `INT64_MIN` out of range).
+    fn trunc_i64(self, a: Self::V) -> i64;
+    /// The order of `a` and `b`, `None` when unordered.
+    fn compare(self, a: Self::V, b: Self::V) -> Option<Ordering>;
+
+    /// A `float` copied from one object to another by the code (`fld` and
+    /// `fstp` on the x87, which quiet a signalling NaN; a plain move
+    /// elsewhere).
+    fn copy_f32(self, v: f32) -> f32;
+    /// A `float` handed to a function, or returned by one, as the ABI of
+    /// the build moves it (the 32-bit x86 ABI's stack slot and `st(0)`,
+    /// through the x87; registers elsewhere).
+    fn pass_f32(self, v: f32) -> f32;
+
+    /// `a < b` (false when unordered).
+    #[inline(always)]
+    fn lt(self, a: Self::V, b: Self::V) -> bool {
+        self.compare(a, b) == Some(Ordering::Less)
+    }
+    /// `a == b` (false when unordered).
+    #[inline(always)]
+    fn eq(self, a: Self::V, b: Self::V) -> bool {
+        self.compare(a, b) == Some(Ordering::Equal)
+    }
+
+    /// A memory operand as a value of type `ty` (for the default memory
+    /// forms).
+    #[inline(always)]
+    fn load_mem(self, ty: CType, m: Mem) -> Self::V {
+        match m {
+            Mem::F32(v) => self.load_f32(v),
+            Mem::F64(v) => self.load_f64(v),
+            Mem::I32(v) => self.load_i32(ty, v),
+        }
+    }
+}
+
+// ---- the x87 ---------------------------------------------------------------------
+
+/// The x87 instructions the formulas use, each exactly the instruction's:
+/// loads, stores, the four operations in register and memory form, the
+/// square root, the comparison and the truncating integer stores, with the
+/// exceptions masked and round to nearest.
+pub trait X87Machine: Copy {
+    /// A register's value.
+    type R: Copy;
+    /// `fld dword ptr` (a signalling NaN comes back quiet).
+    fn fld_f32(self, v: f32) -> Self::R;
+    /// `fld qword ptr`.
+    fn fld_f64(self, v: f64) -> Self::R;
+    /// `fild dword ptr`.
+    fn fild(self, v: i32) -> Self::R;
+    /// `fld tbyte ptr` of an extended constant.
+    fn fld_f80(self, v: F80) -> Self::R;
+    /// `fadd`, `fsub`, `fmul`, `fdiv` of two registers: `a op b`.
+    fn fadd(self, a: Self::R, b: Self::R) -> Self::R;
+    fn fsub(self, a: Self::R, b: Self::R) -> Self::R;
+    fn fmul(self, a: Self::R, b: Self::R) -> Self::R;
+    fn fdiv(self, a: Self::R, b: Self::R) -> Self::R;
+    /// `fsub`, `fmul` with a memory operand: `a op m`.
+    fn fsub_m(self, a: Self::R, m: Mem) -> Self::R;
+    fn fmul_m(self, a: Self::R, m: Mem) -> Self::R;
+    /// `fsqrt`.
+    fn fsqrt(self, a: Self::R) -> Self::R;
+    /// `fstp dword ptr`.
+    fn fst_f32(self, a: Self::R) -> f32;
+    /// `fld dword ptr`, then `fstp qword ptr`: a binary32 widened.
+    #[inline(always)]
+    fn widen(self, v: f32) -> f64 {
+        self.fst_f64(self.fld_f32(v))
+    }
+    /// `fstp qword ptr`.
+    fn fst_f64(self, a: Self::R) -> f64;
+    /// `fistp dword ptr` under round toward zero.
+    fn fistp_trunc_i32(self, a: Self::R) -> i32;
+    /// `fistp qword ptr` under round toward zero.
+    fn fistp_trunc_i64(self, a: Self::R) -> i64;
+    /// `fucomi`: the order of `a` and `b`.
+    fn fucom(self, a: Self::R, b: Self::R) -> Option<Ordering>;
+}
+
+/// The C built for the x87 (module docs) on machine `M`.
+#[derive(Clone, Copy, Debug)]
+pub struct X87<M> {
+    pub machine: M,
+    /// ISO excess precision (gcc's `-fexcess-precision=standard`, implied
+    /// by `-std=c11`): a cast rounds, and a floating literal is its
+    /// decimal's extended value. Otherwise (`=fast`) neither.
+    pub iso: bool,
+    /// The 32-bit ABI: a `float` argument or result moves through the x87.
+    pub stack_floats: bool,
+}
+
+impl<M: X87Machine> Arith for X87<M> {
+    type V = M::R;
+
+    #[inline(always)]
+    fn load_f32(self, v: f32) -> M::R {
+        self.machine.fld_f32(v)
+    }
+    #[inline(always)]
+    fn load_f64(self, v: f64) -> M::R {
+        self.machine.fld_f64(v)
+    }
+    #[inline(always)]
+    fn load_i32(self, ty: CType, v: i32) -> M::R {
+        let wide = self.machine.fild(v);
+        self.cast(ty, wide)
+    }
+    #[inline(always)]
+    fn constant(self, c: Decimal) -> M::R {
+        if self.iso {
+            self.machine.fld_f80(c.extended)
+        } else {
+            self.machine.fld_f32(c.float)
+        }
+    }
+    #[inline(always)]
+    fn long_double(self, v: F80) -> M::R {
+        self.machine.fld_f80(v)
+    }
+    #[inline(always)]
+    fn add(self, _: CType, a: M::R, b: M::R) -> M::R {
+        self.machine.fadd(a, b)
+    }
+    #[inline(always)]
+    fn sub(self, _: CType, a: M::R, b: M::R) -> M::R {
+        self.machine.fsub(a, b)
+    }
+    #[inline(always)]
+    fn mul(self, _: CType, a: M::R, b: M::R) -> M::R {
+        self.machine.fmul(a, b)
+    }
+    #[inline(always)]
+    fn div(self, _: CType, a: M::R, b: M::R) -> M::R {
+        self.machine.fdiv(a, b)
+    }
+    #[inline(always)]
+    fn sub_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+        self.machine.fsub_m(a, m)
+    }
+    #[inline(always)]
+    fn mul_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+        self.machine.fmul_m(a, m)
+    }
+    #[inline(always)]
+    fn sqrt(self, _: CType, a: M::R) -> M::R {
+        self.machine.fsqrt(a)
+    }
+    #[inline(always)]
+    fn cast(self, ty: CType, a: M::R) -> M::R {
+        if self.iso {
+            self.assign(ty, a)
+        } else {
+            a
+        }
+    }
+    #[inline(always)]
+    fn store_f32(self, a: M::R) -> f32 {
+        self.machine.fst_f32(a)
+    }
+    #[inline(always)]
+    fn store_f64(self, a: M::R) -> f64 {
+        self.machine.fst_f64(a)
+    }
+    #[inline(always)]
+    fn widen(self, v: f32) -> f64 {
+        self.machine.widen(v)
+    }
+    #[inline(always)]
+    fn trunc_i32(self, a: M::R) -> i32 {
+        self.machine.fistp_trunc_i32(a)
+    }
+    #[inline(always)]
+    fn trunc_i64(self, a: M::R) -> i64 {
+        self.machine.fistp_trunc_i64(a)
+    }
+    #[inline(always)]
+    fn compare(self, a: M::R, b: M::R) -> Option<Ordering> {
+        self.machine.fucom(a, b)
+    }
+    #[inline(always)]
+    fn copy_f32(self, v: f32) -> f32 {
+        self.machine.fst_f32(self.machine.fld_f32(v))
+    }
+    #[inline(always)]
+    fn pass_f32(self, v: f32) -> f32 {
+        if self.stack_floats {
+            self.copy_f32(v)
+        } else {
+            v
+        }
+    }
+}
+
+/// The software x87 ([`F80`]) under the precision control `pc`: the x87
+/// of targets without one, and the model the hardware is tested against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Soft {
+    pub pc: Precision,
+}
+
+impl X87Machine for Soft {
+    type R = F80;
+
+    #[inline]
+    fn fld_f32(self, v: f32) -> F80 {
+        F80::from_f32(v)
+    }
+    #[inline]
+    fn fld_f64(self, v: f64) -> F80 {
+        F80::from_f64(v)
+    }
+    #[inline]
+    fn fild(self, v: i32) -> F80 {
+        F80::from_i32(v)
+    }
+    #[inline]
+    fn fld_f80(self, v: F80) -> F80 {
+        v
+    }
+    #[inline]
+    fn fadd(self, a: F80, b: F80) -> F80 {
+        a.add(b, self.pc)
+    }
+    #[inline]
+    fn fsub(self, a: F80, b: F80) -> F80 {
+        a.sub(b, self.pc)
+    }
+    #[inline]
+    fn fmul(self, a: F80, b: F80) -> F80 {
+        a.mul(b, self.pc)
+    }
+    #[inline]
+    fn fdiv(self, a: F80, b: F80) -> F80 {
+        a.div(b, self.pc)
+    }
+    #[inline]
+    fn fsub_m(self, a: F80, m: Mem) -> F80 {
+        a.sub(operand(m), self.pc)
+    }
+    #[inline]
+    fn fmul_m(self, a: F80, m: Mem) -> F80 {
+        a.mul(operand(m), self.pc)
+    }
+    #[inline]
+    fn fsqrt(self, a: F80) -> F80 {
+        a.sqrt(self.pc)
+    }
+    #[inline]
+    fn fst_f32(self, a: F80) -> f32 {
+        a.to_f32()
+    }
+    #[inline]
+    fn fst_f64(self, a: F80) -> f64 {
+        a.to_f64()
+    }
+    #[inline]
+    fn fistp_trunc_i32(self, a: F80) -> i32 {
+        a.to_i32_trunc()
+    }
+    #[inline]
+    fn fistp_trunc_i64(self, a: F80) -> i64 {
+        a.to_i64_trunc()
+    }
+    #[inline]
+    fn fucom(self, a: F80, b: F80) -> Option<Ordering> {
+        a.compare(b)
+    }
+}
+
+/// A memory operand as the instruction reads it.
+#[inline(always)]
+fn operand(m: Mem) -> F80 {
+    match m {
+        Mem::F32(v) => F80::operand_f32(v),
+        Mem::F64(v) => F80::operand_f64(v),
+        Mem::I32(v) => F80::from_i32(v),
+    }
+}
+
+// ---- binary32 and binary64 -------------------------------------------------------------
+
+/// Binary32 and binary64 as the target computes them (the cgame's SSE
+/// build on x86_64); `long double` is binary64. A `float` value travels as
+/// the binary64 of the same bits' value, a signalling NaN kept signalling
+/// ([`widen`]), so that each `float` operation is the target's own on the
+/// original operands.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Native;
+
+/// The binary64 of a binary32, exact, a NaN's sign, payload and kind kept.
+#[inline]
+pub fn widen(v: f32) -> f64 {
+    if v.is_nan() {
+        let bits = v.to_bits();
+        f64::from_bits(u64::from(bits >> 31) << 63 | 0x7ff0_0000_0000_0000 | u64::from(bits & 0x007f_ffff) << 29)
+    } else {
+        f64::from(v)
+    }
+}
+
+/// The binary32 of a binary64 that holds one ([`widen`]'s inverse, a
+/// signalling NaN kept signalling), or the binary64 rounded to nearest as
+/// the target converts it.
+#[inline]
+pub fn narrow(v: f64) -> f32 {
+    if v.is_nan() {
+        let bits = v.to_bits();
+        let same = f32::from_bits(((bits >> 63) as u32) << 31 | 0x7f80_0000 | ((bits >> 29) as u32 & 0x007f_ffff));
+        // a payload only in the dropped bits: the conversion's quiet NaN
+        if same.is_nan() { same } else { v as f32 }
+    } else {
+        v as f32
+    }
+}
+
+impl Native {
+    #[inline(always)]
+    fn float(self, a: f64, b: f64, op: fn(f32, f32) -> f32, wide: fn(f64, f64) -> f64, ty: CType) -> f64 {
+        match ty {
+            CType::Float => widen(op(narrow(a), narrow(b))),
+            CType::Double | CType::LongDouble => wide(a, b),
+        }
+    }
+}
+
+impl Arith for Native {
+    type V = f64;
+
+    #[inline(always)]
+    fn load_f32(self, v: f32) -> f64 {
+        widen(v)
+    }
+    #[inline(always)]
+    fn load_f64(self, v: f64) -> f64 {
+        v
+    }
+    #[inline(always)]
+    fn load_i32(self, ty: CType, v: i32) -> f64 {
+        match ty {
+            CType::Float => f64::from(v as f32),
+            CType::Double | CType::LongDouble => f64::from(v),
+        }
+    }
+    #[inline(always)]
+    fn constant(self, c: Decimal) -> f64 {
+        f64::from(c.float)
+    }
+    #[inline(always)]
+    fn long_double(self, v: F80) -> f64 {
+        v.to_f64()
+    }
+    #[inline(always)]
+    fn add(self, ty: CType, a: f64, b: f64) -> f64 {
+        self.float(a, b, |x, y| x + y, |x, y| x + y, ty)
+    }
+    #[inline(always)]
+    fn sub(self, ty: CType, a: f64, b: f64) -> f64 {
+        self.float(a, b, |x, y| x - y, |x, y| x - y, ty)
+    }
+    #[inline(always)]
+    fn mul(self, ty: CType, a: f64, b: f64) -> f64 {
+        self.float(a, b, |x, y| x * y, |x, y| x * y, ty)
+    }
+    #[inline(always)]
+    fn div(self, ty: CType, a: f64, b: f64) -> f64 {
+        self.float(a, b, |x, y| x / y, |x, y| x / y, ty)
+    }
+    #[inline(always)]
+    fn sqrt(self, ty: CType, a: f64) -> f64 {
+        match ty {
+            CType::Float => widen(crate::math::sqrt_f32(narrow(a))),
+            CType::Double | CType::LongDouble => crate::math::sqrt_f64(a),
+        }
+    }
+    #[inline(always)]
+    fn cast(self, ty: CType, a: f64) -> f64 {
+        match ty {
+            CType::Float => widen(narrow(a)),
+            CType::Double | CType::LongDouble => a,
+        }
+    }
+    #[inline(always)]
+    fn store_f32(self, a: f64) -> f32 {
+        narrow(a)
+    }
+    #[inline(always)]
+    fn store_f64(self, a: f64) -> f64 {
+        a
+    }
+    #[inline(always)]
+    fn widen(self, v: f32) -> f64 {
+        f64::from(v)
+    }
+    #[inline(always)]
+    fn trunc_i32(self, a: f64) -> i32 {
+        // the x86 conversions' (`cvttsd2si`'s and `fistp`'s) indefinite
+        if a > -2_147_483_649.0 && a < 2_147_483_648.0 {
+            a as i32
+        } else {
+            i32::MIN
+        }
+    }
+    #[inline(always)]
+    fn trunc_i64(self, a: f64) -> i64 {
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        if (-TWO_63..TWO_63).contains(&a) {
+            a as i64
+        } else {
+            i64::MIN
+        }
+    }
+    #[inline(always)]
+    fn compare(self, a: f64, b: f64) -> Option<Ordering> {
+        a.partial_cmp(&b)
+    }
+    #[inline(always)]
+    fn copy_f32(self, v: f32) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn pass_f32(self, v: f32) -> f32 {
+        v
+    }
+}
