@@ -502,11 +502,82 @@ impl X87Machine for Hardware<'_> {
 #[cfg(all(test, not(miri)))]
 mod tests {
     use super::{Hardware, Leaf, Operand, Scratch};
-    use crate::arith::{Mem, Soft, X87Machine};
+    use crate::arith::{Mem, X87Machine};
     use crate::testing::Rng;
     use crate::x87_model::{Precision, F80};
     use core::arch::asm;
     use std::vec::Vec;
+
+    /// The reference: the extended model (`F80`), each instruction its
+    /// operation under the precision control `pc`.
+    #[derive(Clone, Copy)]
+    struct Soft {
+        pc: Precision,
+    }
+
+    impl Soft {
+        fn fld_f32(self, v: f32) -> F80 {
+            F80::from_f32(v)
+        }
+        fn fld_f64(self, v: f64) -> F80 {
+            F80::from_f64(v)
+        }
+        fn fild(self, v: i32) -> F80 {
+            F80::from_i32(v)
+        }
+        fn fld_f80(self, v: F80) -> F80 {
+            v
+        }
+        fn fadd(self, a: F80, b: F80) -> F80 {
+            a.add(b, self.pc)
+        }
+        fn fsub(self, a: F80, b: F80) -> F80 {
+            a.sub(b, self.pc)
+        }
+        fn fmul(self, a: F80, b: F80) -> F80 {
+            a.mul(b, self.pc)
+        }
+        fn fdiv(self, a: F80, b: F80) -> F80 {
+            a.div(b, self.pc)
+        }
+        fn fsub_m(self, a: F80, m: Mem) -> F80 {
+            a.sub(operand(m), self.pc)
+        }
+        fn fmul_m(self, a: F80, m: Mem) -> F80 {
+            a.mul(operand(m), self.pc)
+        }
+        fn fsqrt(self, a: F80) -> F80 {
+            a.sqrt(self.pc)
+        }
+        fn fst_f32(self, a: F80) -> f32 {
+            a.to_f32()
+        }
+        fn fst_f64(self, a: F80) -> f64 {
+            a.to_f64()
+        }
+        fn widen(self, v: f32) -> f64 {
+            F80::from_f32(v).to_f64()
+        }
+        fn fistp_trunc_i32(self, a: F80) -> i32 {
+            a.to_i32_trunc()
+        }
+        fn fistp_trunc_i64(self, a: F80) -> i64 {
+            a.to_i64_trunc()
+        }
+        fn fucom(self, a: F80, b: F80) -> Option<core::cmp::Ordering> {
+            a.compare(b)
+        }
+    }
+
+    /// A memory operand as the instruction reads it (a signalling NaN not
+    /// quieted).
+    fn operand(m: Mem) -> F80 {
+        match m {
+            Mem::F32(v) => F80::operand_f32(v),
+            Mem::F64(v) => F80::operand_f64(v),
+            Mem::I32(v) => F80::from_i32(v),
+        }
+    }
 
     /// Operand pairs per operation and precision.
     const PAIRS: usize = 200_000;

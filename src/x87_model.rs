@@ -81,6 +81,18 @@ struct Unpacked {
     significand: u64,
 }
 
+/// `$f::<BITS>($args)` with `BITS` the precision control's significand
+/// width, a constant in each arm.
+macro_rules! fast {
+    ($pc:expr, $f:ident :: $name:ident ($($arg:expr),*)) => {
+        match $pc {
+            Precision::Extended => $f::$name::<64>($($arg),*),
+            Precision::Double => $f::$name::<53>($($arg),*),
+            Precision::Single => $f::$name::<24>($($arg),*),
+        }
+    };
+}
+
 /// `value >> shift`, any bit shifted out kept in bit 0 (sticky).
 #[inline]
 fn shift_right_jam(value: u128, shift: u32) -> u128 {
@@ -291,16 +303,44 @@ impl F80 {
     }
 
     /// `fld` of a binary32.
+    #[inline(always)]
     pub fn from_f32(v: f32) -> F80 {
+        let bits = v.to_bits();
+        let exponent = (bits >> 23) & 0xff;
+        if exponent.wrapping_sub(1) < 0xfe {
+            // normal: the significand widened, the exponent rebiased
+            let sign = ((bits >> 31) as u16) << 15;
+            return F80 { sign_exponent: sign | (exponent as u16 + (BIAS as u16 - 127)), significand: INTEGER_BIT | u64::from(bits & 0x007f_ffff) << 40 };
+        }
+        F80::load_f32(v)
+    }
+
+    /// `fld` of a binary32, every case.
+    #[cold]
+    fn load_f32(v: f32) -> F80 {
         F80::from_binary(u64::from(v.to_bits()), 23, 8)
     }
 
     /// `fld` of a binary64.
+    #[inline(always)]
     pub fn from_f64(v: f64) -> F80 {
+        let bits = v.to_bits();
+        let exponent = ((bits >> 52) & 0x7ff) as u16;
+        if exponent.wrapping_sub(1) < 0x7fe {
+            let sign = ((bits >> 63) as u16) << 15;
+            return F80 { sign_exponent: sign | (exponent + (BIAS as u16 - 1023)), significand: INTEGER_BIT | (bits & 0x000f_ffff_ffff_ffff) << 11 };
+        }
+        F80::load_f64(v)
+    }
+
+    /// `fld` of a binary64, every case.
+    #[cold]
+    fn load_f64(v: f64) -> F80 {
         F80::from_binary(v.to_bits(), 52, 11)
     }
 
     /// `fild` of an int32 (exact).
+    #[inline(always)]
     pub fn from_i32(v: i32) -> F80 {
         if v == 0 {
             return F80::zero(false);
@@ -348,13 +388,53 @@ impl F80 {
     }
 
     /// `fstp` to binary32.
+    #[inline(always)]
     pub fn to_f32(self) -> f32 {
+        if let Some(bits) = self.store_normal::<23, 8>() {
+            return f32::from_bits(bits as u32);
+        }
+        self.store_f32()
+    }
+
+    /// `fstp` to binary32, every case.
+    #[cold]
+    fn store_f32(self) -> f32 {
         f32::from_bits(self.to_binary(23, 8) as u32)
     }
 
     /// `fstp` to binary64.
+    #[inline(always)]
     pub fn to_f64(self) -> f64 {
+        if let Some(bits) = self.store_normal::<52, 11>() {
+            return f64::from_bits(bits);
+        }
+        self.store_f64()
+    }
+
+    /// `fstp` to binary64, every case.
+    #[cold]
+    fn store_f64(self) -> f64 {
         f64::from_bits(self.to_binary(52, 11))
+    }
+
+    /// The common case of a store: a normal value whose rounding is a normal
+    /// value of the binary format of `FRACTION` and `EXPONENT` bits (`None`
+    /// otherwise). The rounded significand's carry runs into the exponent
+    /// field, up to the infinity's when the rounding overflows.
+    #[inline(always)]
+    fn store_normal<const FRACTION: u32, const EXPONENT: u32>(self) -> Option<u64> {
+        let bias = (1i32 << (EXPONENT - 1)) - 1;
+        let exponent = i32::from(self.exponent()) - BIAS + bias;
+        if !(1..(1 << EXPONENT) - 1).contains(&exponent) || !self.is_normal() {
+            return None;
+        }
+        let dropped = 63 - FRACTION;
+        let kept = self.significand >> dropped; // with the integer bit
+        let rest = self.significand & ((1 << dropped) - 1);
+        let half = 1 << (dropped - 1);
+        let up = rest > half || (rest == half && kept & 1 == 1);
+        let sign = u64::from(self.negative()) << (FRACTION + EXPONENT);
+        Some(sign | ((((exponent - 1) as u64) << FRACTION) + kept + u64::from(up)))
     }
 
     /// The value truncated toward zero, when it is below 2^64 in
@@ -401,16 +481,75 @@ impl F80 {
     // ---- arithmetic ---------------------------------------------------------------
 
     /// `fadd`: `self + b` rounded under `pc`.
+    #[inline(always)]
     pub fn add(self, b: F80, pc: Precision) -> F80 {
-        F80::sum(self, b, false, pc)
+        fast!(pc, F80::sum_normal(self, b, false)).unwrap_or_else(|| F80::sum(self, b, false, pc))
     }
 
     /// `fsub`: `self - b` rounded under `pc`.
+    #[inline(always)]
     pub fn sub(self, b: F80, pc: Precision) -> F80 {
-        F80::sum(self, b, true, pc)
+        fast!(pc, F80::sum_normal(self, b, true)).unwrap_or_else(|| F80::sum(self, b, true, pc))
     }
 
-    /// `a + b`, or `a - b` when `subtract` (a NaN's sign is not changed).
+    /// The common case of a sum: both operands normal and the rounded
+    /// result normal (`None` otherwise: [`F80::sum`] then computes it).
+    #[inline(always)]
+    fn sum_normal<const BITS: u32>(a: F80, b: F80, subtract: bool) -> Option<F80> {
+        if !(a.is_normal() && b.is_normal()) {
+            return None;
+        }
+        let (ea, eb) = (i32::from(a.exponent()), i32::from(b.exponent()));
+        let (a_negative, b_negative) = (a.negative(), b.negative() != subtract);
+        let ((e_big, big, n_big), (e_small, small, n_small)) = if (ea, a.significand) >= (eb, b.significand) {
+            ((ea, a.significand, a_negative), (eb, b.significand, b_negative))
+        } else {
+            ((eb, b.significand, b_negative), (ea, a.significand, a_negative))
+        };
+        // both at bits 63..126; the smaller shifted by the exponents'
+        // difference, exact below 64 (its low 63 bits are zero)
+        let distance = (e_big - e_small) as u32;
+        let wide_big = u128::from(big) << 63;
+        let wide_small = if distance < 64 {
+            u128::from(small) << (63 - distance)
+        } else {
+            shift_right_jam(u128::from(small) << 63, distance)
+        };
+        let total = if n_big == n_small { wide_big + wide_small } else { wide_big - wide_small };
+        if total == 0 {
+            return Some(F80::zero(false)); // x - x = +0 (round to nearest)
+        }
+        let shift = total.leading_zeros();
+        F80::round_normal::<BITS>(n_big, e_big + 1 - shift as i32, total << shift)
+    }
+
+    /// `significand` (bit 127 set) with `exponent`, rounded to nearest even
+    /// at `BITS` bits, when the result is a normal value (`None` otherwise).
+    #[inline(always)]
+    fn round_normal<const BITS: u32>(negative: bool, exponent: i32, significand: u128) -> Option<F80> {
+        let (high, low) = ((significand >> 64) as u64, significand as u64);
+        let (kept, round, sticky) = if BITS == 64 {
+            (high, low >> 63 != 0, low << 1 != 0)
+        } else {
+            let dropped = 64 - BITS;
+            (high >> dropped, (high >> (dropped - 1)) & 1 != 0, high & ((1 << (dropped - 1)) - 1) != 0 || low != 0)
+        };
+        let up = round && (sticky || kept & 1 == 1);
+        let (mut kept, mut exponent) = (kept.wrapping_add(u64::from(up)), exponent);
+        if BITS == 64 && kept == 0 && up {
+            (kept, exponent) = (1 << 63, exponent + 1); // carried out of 64 bits
+        } else if BITS < 64 && kept >> BITS != 0 {
+            (kept, exponent) = (kept >> 1, exponent + 1);
+        }
+        if !(1..i32::from(EXPONENT_MAX)).contains(&exponent) {
+            return None;
+        }
+        Some(F80 { sign_exponent: (u16::from(negative) << 15) | exponent as u16, significand: kept << (64 - BITS) })
+    }
+
+    /// `a + b`, or `a - b` when `subtract` (a NaN's sign is not changed),
+    /// every case.
+    #[cold]
     fn sum(a: F80, b: F80, subtract: bool, pc: Precision) -> F80 {
         let a_negative = a.negative();
         let b_negative = b.negative() != subtract;
@@ -465,7 +604,26 @@ impl F80 {
     }
 
     /// `fmul`: `self * b` rounded under `pc`.
+    #[inline(always)]
     pub fn mul(self, b: F80, pc: Precision) -> F80 {
+        fast!(pc, F80::mul_normal(self, b)).unwrap_or_else(|| F80::product(self, b, pc))
+    }
+
+    /// The common case of a product (as [`F80::sum_normal`]).
+    #[inline(always)]
+    fn mul_normal<const BITS: u32>(a: F80, b: F80) -> Option<F80> {
+        if !(a.is_normal() && b.is_normal()) {
+            return None;
+        }
+        let product = u128::from(a.significand) * u128::from(b.significand); // 2^126 <= product < 2^128
+        let shift = product.leading_zeros();
+        let exponent = i32::from(a.exponent()) + i32::from(b.exponent()) - BIAS + 1 - shift as i32;
+        F80::round_normal::<BITS>(a.negative() != b.negative(), exponent, product << shift)
+    }
+
+    /// `self * b`, every case.
+    #[cold]
+    fn product(self, b: F80, pc: Precision) -> F80 {
         let negative = self.negative() != b.negative();
         if !(self.is_normal() && b.is_normal()) {
             if let Some(special) = F80::mul_special(self, b, negative) {
@@ -497,7 +655,45 @@ impl F80 {
     }
 
     /// `fdiv`: `self / b` rounded under `pc`.
+    #[inline(always)]
     pub fn div(self, b: F80, pc: Precision) -> F80 {
+        fast!(pc, F80::div_normal(self, b)).unwrap_or_else(|| F80::quotient(self, b, pc))
+    }
+
+    /// The 64-bit quotient of two significands and what the rest says of
+    /// the bits below it, as the 64 bits below the quotient would (their
+    /// top bit: at least half; the rest: anything more): enough to round.
+    #[inline(always)]
+    fn divide_significands(x: u64, y: u64) -> (u128, i32) {
+        // the dividend scaled so that the quotient has exactly 64 bits
+        let (numerator, scale) = if x >= y { (u128::from(x) << 63, 0) } else { (u128::from(x) << 64, -1) };
+        let divisor = u128::from(y);
+        let high = numerator / divisor; // 2^63 <= high < 2^64
+        let rest = numerator - high * divisor; // below the divisor, below 2^64
+        let twice = rest << 1;
+        let low: u64 = match twice.cmp(&divisor) {
+            _ if rest == 0 => 0,
+            core::cmp::Ordering::Less => 1,
+            core::cmp::Ordering::Equal => 1 << 63,
+            core::cmp::Ordering::Greater => (1 << 63) | 1,
+        };
+        ((high << 64) | u128::from(low), scale)
+    }
+
+    /// The common case of a quotient (as [`F80::sum_normal`]).
+    #[inline(always)]
+    fn div_normal<const BITS: u32>(a: F80, b: F80) -> Option<F80> {
+        if !(a.is_normal() && b.is_normal()) {
+            return None;
+        }
+        let (significand, scale) = F80::divide_significands(a.significand, b.significand);
+        let exponent = i32::from(a.exponent()) - i32::from(b.exponent()) + BIAS + scale;
+        F80::round_normal::<BITS>(a.negative() != b.negative(), exponent, significand)
+    }
+
+    /// `self / b`, every case.
+    #[cold]
+    fn quotient(self, b: F80, pc: Precision) -> F80 {
         let negative = self.negative() != b.negative();
         if !(self.is_normal() && b.is_normal()) {
             if let Some(special) = F80::div_special(self, b, negative) {
@@ -505,18 +701,8 @@ impl F80 {
             }
         }
         let (x, y) = (self.unpack(), b.unpack());
-        let divisor = u128::from(y.significand);
-        // the dividend scaled so that the quotient has exactly 64 bits
-        let (numerator, exponent) = if x.significand >= y.significand {
-            (u128::from(x.significand) << 63, x.exponent - y.exponent + BIAS)
-        } else {
-            (u128::from(x.significand) << 64, x.exponent - y.exponent + BIAS - 1)
-        };
-        let high = numerator / divisor; // 2^63 <= high < 2^64
-        let rest = (numerator % divisor) << 64;
-        let low = rest / divisor; // the next 64 bits
-        let sticky = u128::from(rest % divisor != 0);
-        F80::round_pack(negative, exponent, (high << 64) | low | sticky, pc)
+        let (significand, scale) = F80::divide_significands(x.significand, y.significand);
+        F80::round_pack(negative, x.exponent - y.exponent + BIAS + scale, significand, pc)
     }
 
     /// The quotient when an operand is a NaN, an infinity or a zero (None:

@@ -884,7 +884,7 @@ mod tests {
 
     #[test]
     fn ftol2_keeps_the_low_word_and_zeroes_the_top_half_ulp() {
-        let t = |v: F80| ftol2_low(GAME, v);
+        let t = |v: F80| ftol2_low(GAME, v.into());
         assert_eq!(t(F80::from_f64(4294967298.75)), 2); // 2^32 + 2
         assert_eq!(t(F80::from_f64(-1.5)), -1);
         assert_eq!(t(F80::from_parts(0x403d, u64::MAX - 1)), -1); // 2^63 - 1: its low word

@@ -25,7 +25,7 @@
 //! that quiets it on the original's machine (an x87 load, an operation),
 //! and nothing else.
 
-use crate::x87_model::{Precision, F80};
+use crate::x87_model::F80;
 use core::cmp::Ordering;
 
 /// The C type of an expression (after the usual arithmetic conversions).
@@ -330,91 +330,8 @@ impl<M: X87Machine> Arith for X87<M> {
     }
 }
 
-/// The software x87 ([`F80`]) under the precision control `pc`: the x87
-/// of targets without one, and the model the hardware is tested against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Soft {
-    pub pc: Precision,
-}
-
-impl X87Machine for Soft {
-    type R = F80;
-
-    #[inline]
-    fn fld_f32(self, v: f32) -> F80 {
-        F80::from_f32(v)
-    }
-    #[inline]
-    fn fld_f64(self, v: f64) -> F80 {
-        F80::from_f64(v)
-    }
-    #[inline]
-    fn fild(self, v: i32) -> F80 {
-        F80::from_i32(v)
-    }
-    #[inline]
-    fn fld_f80(self, v: F80) -> F80 {
-        v
-    }
-    #[inline]
-    fn fadd(self, a: F80, b: F80) -> F80 {
-        a.add(b, self.pc)
-    }
-    #[inline]
-    fn fsub(self, a: F80, b: F80) -> F80 {
-        a.sub(b, self.pc)
-    }
-    #[inline]
-    fn fmul(self, a: F80, b: F80) -> F80 {
-        a.mul(b, self.pc)
-    }
-    #[inline]
-    fn fdiv(self, a: F80, b: F80) -> F80 {
-        a.div(b, self.pc)
-    }
-    #[inline]
-    fn fsub_m(self, a: F80, m: Mem) -> F80 {
-        a.sub(operand(m), self.pc)
-    }
-    #[inline]
-    fn fmul_m(self, a: F80, m: Mem) -> F80 {
-        a.mul(operand(m), self.pc)
-    }
-    #[inline]
-    fn fsqrt(self, a: F80) -> F80 {
-        a.sqrt(self.pc)
-    }
-    #[inline]
-    fn fst_f32(self, a: F80) -> f32 {
-        a.to_f32()
-    }
-    #[inline]
-    fn fst_f64(self, a: F80) -> f64 {
-        a.to_f64()
-    }
-    #[inline]
-    fn fistp_trunc_i32(self, a: F80) -> i32 {
-        a.to_i32_trunc()
-    }
-    #[inline]
-    fn fistp_trunc_i64(self, a: F80) -> i64 {
-        a.to_i64_trunc()
-    }
-    #[inline]
-    fn fucom(self, a: F80, b: F80) -> Option<Ordering> {
-        a.compare(b)
-    }
-}
-
-/// A memory operand as the instruction reads it.
-#[inline(always)]
-fn operand(m: Mem) -> F80 {
-    match m {
-        Mem::F32(v) => F80::operand_f32(v),
-        Mem::F64(v) => F80::operand_f64(v),
-        Mem::I32(v) => F80::from_i32(v),
-    }
-}
+mod soft;
+pub use soft::{Soft, SoftReg};
 
 // ---- binary32 and binary64 -------------------------------------------------------------
 
