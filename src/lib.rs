@@ -49,16 +49,6 @@ pub(crate) mod testing;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))]
 pub mod ffi;
-/// The x87 division of the engine flavour's length by the hardware, for the
-/// core's tests that compare it with the software path (the FFI layer
-/// itself is built only for a link unit).
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
-#[path = "ffi/x87_divide.rs"]
-pub(crate) mod ffi_x87;
-#[cfg(all(test, not(miri), any(target_arch = "x86", target_arch = "x86_64"), not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client"))))]
-pub(crate) use ffi_x87::divide_pc64 as ffi_x87_divide;
-#[cfg(all(test, not(miri), any(target_arch = "x86", target_arch = "x86_64"), any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")))]
-pub(crate) use ffi::x87_divide::divide_pc64 as ffi_x87_divide;
 #[cfg(all(feature = "c-runtime", not(test)))]
 mod unit_runtime;
 

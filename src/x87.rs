@@ -428,6 +428,10 @@ impl X87Machine for Hardware<'_> {
     fn fmul_m(self, a: Operand, m: Mem) -> Operand {
         Operand::Op(Pending { op: Op::Mul, a: self.leaf(a), b: Rhs::Mem(m) })
     }
+    #[inline(always)]
+    fn fdiv_m(self, a: Operand, m: Mem) -> Operand {
+        Operand::Op(Pending { op: Op::Div, a: self.leaf(a), b: Rhs::Mem(m) })
+    }
 
     #[inline(always)]
     fn fsqrt(self, a: Operand) -> Operand {
@@ -545,6 +549,9 @@ mod tests {
         }
         fn fmul_m(self, a: F80, m: Mem) -> F80 {
             a.mul(operand(m), self.pc)
+        }
+        fn fdiv_m(self, a: F80, m: Mem) -> F80 {
+            a.div(operand(m), self.pc)
         }
         fn fsqrt(self, a: F80) -> F80 {
             a.sqrt(self.pc)
@@ -838,6 +845,8 @@ mod tests {
                     for m in [Mem::F32(f32::from_bits(b32)), Mem::F64(f64::from_bits(b64)), Mem::I32(i)] {
                         assert_eq!(bits(s.fsub_m(a, m)), hw(h.fsub_m(a.into(), m)), "fsub {pc:?} {:?} {m:?}", bits(a));
                         assert_eq!(bits(s.fmul_m(a, m)), hw(h.fmul_m(a.into(), m)), "fmul {pc:?} {:?} {m:?}", bits(a));
+                        assert_eq!(bits(s.fdiv_m(a, m)), hw(h.fdiv_m(a.into(), m)), "fdiv {pc:?} {:?} {m:?}", bits(a));
+                        assert_eq!(bits(s.fdiv_m(s.fild(i), m)), hw(h.fdiv_m(h.fild(i), m)), "fdiv {pc:?} {i} {m:?}");
                         let text = || format!("{pc:?} {:08x} {m:?}", x.to_bits());
                         assert_eq!(bits(s.fsub_m(s.fld_f32(x), m)), hw(h.fsub_m(h.fld_f32(x), m)), "fsub {}", text());
                         assert_eq!(s.fst_f32(s.fsub_m(a, m)).to_bits(), h.fst_f32(h.fsub_m(a.into(), m)).to_bits(), "fsub stored {}", text());
@@ -951,6 +960,39 @@ mod tests {
             assert_eq!(bits(s.fild(n)), hw(h.fild(n)), "fild {n}");
             let c = value(&mut rng, None);
             assert_eq!(bits(s.fld_f80(c)), hw(h.fld_f80(c)), "fld m80 {:?}", bits(c));
+        }
+    }
+
+    /// The engine length's formula (`tree::xanim::length`) on the hardware
+    /// and on the software x87: every special class of rate, subnormal to
+    /// huge, counts up to 2^31.
+    #[test]
+    fn the_length_on_the_hardware_is_the_software_length() {
+        use crate::arith::{Soft as SoftX87, X87};
+        use crate::tree::xanim::{length, LengthOperands};
+        let scratch = Scratch::new();
+        let hard = X87 { machine: Hardware::new(&scratch), iso: false, stack_floats: false };
+        let soft = X87 { machine: SoftX87 { pc: Precision::Extended }, iso: false, stack_floats: false };
+        let check = |frames: u32, rate_bits: u32| {
+            let ops = LengthOperands { frames, rate_bits };
+            let want = bits(length(soft, ops).extended());
+            under(Precision::Extended, || assert_eq!(hw(length(hard, ops)), want, "{frames}/{rate_bits:08x}"));
+        };
+        let specials = [0u32, 0x8000_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x7f80_0001, 0x0000_0001, 0x807f_ffff, 0x3f80_0000, 0x41f0_0000, 0x7f7f_ffff];
+        for &rate in &specials {
+            for frames in [0u32, 1, 2, 3, 29, 30, 65535, 0x7fff_ffff] {
+                check(frames, rate);
+            }
+        }
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+        for n in 0..crate::rounds(PAIRS) {
+            let r = rng.next_u64();
+            let frames = match n % 3 {
+                0 => u32::from(r as u16),
+                1 => (r as u32) & 0x7fff_ffff,
+                _ => (r as u32) & 0xff,
+            };
+            check(frames, (r >> 32) as u32);
         }
     }
 

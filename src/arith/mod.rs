@@ -110,6 +110,12 @@ pub trait Arith: Copy {
         let b = self.load_mem(ty, m);
         self.mul(ty, a, b)
     }
+    /// `a / m`, `m` read from memory by the instruction itself (`fdiv m`).
+    #[inline(always)]
+    fn div_mem(self, ty: CType, a: Self::V, m: Mem) -> Self::V {
+        let b = self.load_mem(ty, m);
+        self.div(ty, a, b)
+    }
     /// The square root of type `ty` (`fsqrt`, `sqrtl`).
     fn sqrt(self, ty: CType, a: Self::V) -> Self::V;
 
@@ -194,9 +200,10 @@ pub trait X87Machine: Copy {
     fn fsub(self, a: Self::R, b: Self::R) -> Self::R;
     fn fmul(self, a: Self::R, b: Self::R) -> Self::R;
     fn fdiv(self, a: Self::R, b: Self::R) -> Self::R;
-    /// `fsub`, `fmul` with a memory operand: `a op m`.
+    /// `fsub`, `fmul`, `fdiv` with a memory operand: `a op m`.
     fn fsub_m(self, a: Self::R, m: Mem) -> Self::R;
     fn fmul_m(self, a: Self::R, m: Mem) -> Self::R;
+    fn fdiv_m(self, a: Self::R, m: Mem) -> Self::R;
     /// `fsqrt`.
     fn fsqrt(self, a: Self::R) -> Self::R;
     /// `fstp dword ptr`.
@@ -279,6 +286,10 @@ impl<M: X87Machine> Arith for X87<M> {
     #[inline(always)]
     fn mul_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
         self.machine.fmul_m(a, m)
+    }
+    #[inline(always)]
+    fn div_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+        self.machine.fdiv_m(a, m)
     }
     #[inline(always)]
     fn sqrt(self, _: CType, a: M::R) -> M::R {

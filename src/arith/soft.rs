@@ -157,6 +157,10 @@ impl X87Machine for Soft {
         }
     }
     #[inline(always)]
+    fn fdiv_m(self, a: SoftReg, m: Mem) -> SoftReg {
+        SoftReg::Ext(a.extended().div(operand(m), self.pc))
+    }
+    #[inline(always)]
     fn fsqrt(self, a: SoftReg) -> SoftReg {
         SoftReg::Ext(a.extended().sqrt(self.pc))
     }
@@ -270,6 +274,7 @@ mod tests {
                 check(s.fsub_m(sx, Mem::F32(y)), fx.sub(F80::operand_f32(y), pc));
                 check(s.fmul_m(sx, Mem::F32(y)), fx.mul(F80::operand_f32(y), pc));
                 check(s.fmul_m(sx, Mem::I32(i)), fx.mul(F80::from_i32(i), pc));
+                check(s.fdiv_m(s.fild(i), Mem::F32(x)), F80::from_i32(i).div(F80::operand_f32(x), pc));
                 // chains: a product plus a product, a sum times an integer
                 check(s.fadd(s.fmul(sx, sy), s.fmul(sz, sz)), fx.mul(fy, pc).add(fz.mul(fz, pc), pc));
                 check(s.fmul(s.fsub(sx, sy), s.fild(i)), fx.sub(fy, pc).mul(F80::from_i32(i), pc));

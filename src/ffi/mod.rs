@@ -72,8 +72,6 @@ fn raise_cold(failure: crate::error::Failure<'_>) -> ! {
 pub(crate) mod arg;
 pub(crate) mod asm;
 pub(crate) mod statics;
-#[cfg(all(test, any(target_arch = "x86", target_arch = "x86_64")))]
-pub(crate) mod x87_divide;
 mod raise;
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 pub(crate) mod floats;

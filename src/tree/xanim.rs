@@ -46,7 +46,7 @@ use core::marker::PhantomData;
 use core::ptr::NonNull;
 
 pub(crate) mod length;
-pub use length::{length_binary64, length_operands, x87_divide, Extended, LengthOperands};
+pub use length::{length, length_binary64, length_extended, length_operands, Extended, LengthOperands};
 
 /// Parent flag: children are synchronised and looping (`loopsync`).
 pub const FLAG_SYNC_LOOPING: u16 = 1;

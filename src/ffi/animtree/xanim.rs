@@ -399,6 +399,5 @@ unsafe extern "C" fn uoanim_internal_xanim_length_operands(tree: *mut XAnim, ani
 #[no_mangle]
 unsafe extern "C" fn uoanim_internal_xanim_length_binary128(tree: *mut XAnim, animIndex: i32) -> u128 {
     // SAFETY: engine tree by contract.
-    let ops = core_tree::length_operands(unsafe { handle(tree) }, animIndex);
-    core_tree::x87_divide(ops.frames, ops.rate_bits).to_binary128_bits()
+    core_tree::length_extended(core_tree::length_operands(unsafe { handle(tree) }, animIndex)).to_binary128_bits()
 }

@@ -1,22 +1,24 @@
 //! `XAnimGetLength`: `frameCountMinusOne / frameRate`, a 16-bit integer
-//! divided by a binary32, as the original computes it on the x87.
+//! divided by a binary32, as the original computes it: [`length`], over the
+//! arithmetic of the build (`crate::arith`).
 //!
 //! The node is read in Rust ([`length_operands`], the checks of the other
 //! queries). The division:
 //!
-//! * engine flavour: an 80-bit `long double`. On x86 the export is a short
-//!   assembly routine in src/ffi (Rust has no 80-bit float and cannot return
-//!   in `st(0)`): x87 `fild` of the count, `fdiv` by the rate, rounded by
-//!   the process's precision control (PC=64 on Linux). [`x87_divide`] is
-//!   the same operation on the software x87 (`crate::x87_model`, at 64-bit
-//!   precision), bit for bit; the tests compare the two on x86, and it is
-//!   what other targets compute.
+//! * engine flavour: an 80-bit `long double`, `fild` of the count and
+//!   `fdiv` by the rate from memory, rounded by the process's precision
+//!   control (PC=64 on Linux). On x86 the export is a short assembly
+//!   routine in src/ffi doing those two instructions (Rust cannot return in
+//!   `st(0)`); elsewhere [`length_extended`], the formula on the software
+//!   x87 at 64 bits, bit for bit the same (the units' tests compare the
+//!   software x87 with the hardware).
 //! * client flavour: [`length_binary64`], the quotient rounded once to
 //!   binary64 (equal to the original's x87 quotient under the client's
 //!   PC=53: the quotient is always in binary64's normal range).
 
 use super::XAnimHandle;
-use crate::x87_model::{Precision, F80};
+use crate::arith::{Arith, CType::LongDouble, Mem, Native, Soft, X87};
+use crate::x87_model::Precision;
 
 /// The operands of a length: the frame count (zero-extended) and the bits
 /// of the binary32 frame rate.
@@ -56,20 +58,19 @@ pub fn length_operands(tree: Option<XAnimHandle<'_>>, index: i32) -> LengthOpera
     }
 }
 
+/// `(long double)frameCountMinusOne / frameRate`: the count loaded, the
+/// rate the division's memory operand.
+#[inline(always)]
+pub fn length<A: Arith>(a: A, ops: LengthOperands) -> A::V {
+    // a 16-bit count: `fild` of a nonnegative int32
+    a.div_mem(LongDouble, a.load_i32(LongDouble, ops.frames as i32), Mem::F32(f32::from_bits(ops.rate_bits)))
+}
+
 /// The client flavour's value: the once-rounded binary64 quotient, with
-/// x86's NaNs on every target: 0/0 is the negative default NaN, a NaN rate
-/// gives that NaN widened and quieted (sign and payload kept).
+/// the target's NaNs (x86's: 0/0 is the negative default NaN, a NaN rate
+/// gives that NaN widened and quieted, sign and payload kept).
 pub fn length_binary64(ops: LengthOperands) -> f64 {
-    let rate = f32::from_bits(ops.rate_bits);
-    let quotient = f64::from(ops.frames) / f64::from(rate);
-    if !quotient.is_nan() {
-        return quotient;
-    }
-    if rate.is_nan() {
-        let bits = u64::from(ops.rate_bits >> 31) << 63 | 0x7ff8_0000_0000_0000 | u64::from(ops.rate_bits & 0x7f_ffff) << 29;
-        return f64::from_bits(bits);
-    }
-    f64::from_bits(0xfff8_0000_0000_0000) // 0/0
+    length(Native, ops)
 }
 
 /// An x87 extended-precision value: the 64-bit significand (explicit
@@ -98,18 +99,16 @@ impl Extended {
     }
 }
 
-/// The x87's `fild` of `frames` then `fdiv` by the binary32 `rate_bits`,
-/// rounded to nearest (ties to even) at 64-bit precision (PC=64), with the
-/// exceptions masked, as a value: the same bits as the hardware's.
+/// The engine flavour's value on the software x87 at 64 bits: the x87's
+/// bits, as a value.
 ///
 /// The special cases: 0/0 is the default NaN (negative quiet NaN), a NaN
 /// rate gives that NaN quieted (the operand's conversion to extended keeps
 /// its sign and payload), n/±0 is ±infinity, n/±infinity and 0/x are ±0 (the
 /// rate's sign: the count is never negative). A finite nonzero quotient is
 /// always within the extended range (at most 2^32 / 2^-149).
-pub fn x87_divide(frames: u32, rate_bits: u32) -> Extended {
-    // a 16-bit count: `fild` of a nonnegative int32
-    let count = F80::from_i32(frames as i32);
-    let quotient = count.div(F80::from_f32(f32::from_bits(rate_bits)), Precision::Extended);
+pub fn length_extended(ops: LengthOperands) -> Extended {
+    let x87 = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false };
+    let quotient = length(x87, ops).extended();
     Extended { significand: quotient.significand(), sign_exponent: quotient.sign_exponent() }
 }

@@ -25,6 +25,8 @@
 # control before the first case (PROTOCOL.md "x87 precision control"); with
 # BGR_X87_PC=53 the expected outputs are those stored for the variant
 # <flavour>-pc53 (the 53-bit probe, cases-x87/).
+# The cases are the judge's (cases/) and the project's own (cases-own/,
+# gen/gen_own.py: outputs checked against gen/own_ref.c).
 # Prints one line per failing case and, last, exactly "N passed, M failed, 0
 # skipped"; exits 0 only when M = 0.
 set -u
@@ -65,7 +67,7 @@ case "${BGR_X87_PC:-}" in
     53) variant=$flavour-pc53 ;;
     *) fail_setup "run.sh: BGR_X87_PC must be 53 or 64" ;;
 esac
-[ ${#casedirs[@]} -gt 0 ] || casedirs=("$here/cases")
+[ ${#casedirs[@]} -gt 0 ] || casedirs=("$here/cases" "$here/cases-own")
 [ -n "$out" ] || out=$(mktemp -d)
 [ -n "$jobs" ] || jobs=$(nproc 2>/dev/null || echo 2)
 abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
