@@ -71,7 +71,7 @@ space := $(empty) $(empty)
   test-headers test-c test-symbols test-install test-contrib test-tool \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
-  vsix dist-aarch64 test-aarch64 miri
+  vsix dist-aarch64 test-aarch64 miri bench test-soft-x87
 
 DIST_PARTS := \
   $(LIBS) \
@@ -94,6 +94,7 @@ TEST_PARTS := \
   test-corpus \
   test-memcheck \
   test-difftest \
+  test-soft-x87 \
   $(AARCH64_TEST)
 
 CHECK_PARTS := \
@@ -347,6 +348,37 @@ test-corpus: dist
 
 test-memcheck: dist
 	ARCHES="$(LINUX_ARCHES)" UO_DATA="$(UO_DATA)" scripts/memcheck.sh --short
+
+# ---- the software x87 on x86 ------------------------------------------------
+# The `soft-x87` feature builds an x86 unit on the software x87 (the path
+# targets without an x87 ship) instead of the hardware's: build/soft-x87/.
+# test-soft-x87 judges two of them (the x86_64 game unit: -fexcess-precision=
+# fast; the i686 cgame unit: ISO excess precision) with the bg-rest and pa
+# suites and their x87 probes at 53 and 64 bits; `make bench` measures the
+# first (scripts/bench.sh).
+SOFT_X87_UNITS := x86_64:game i686:cgame
+define soft_x87_rule
+build/soft-x87/$(1)/libuoanim_$(2).a: $$(SOURCES) scripts/package-unit.sh
+	CARGO_PROFILE_RELEASE_LTO=fat $$(CARGO) rustc --crate-type staticlib --release --locked --features $(2),c-runtime,soft-x87 --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)/soft-x87
+	cp $$(TARGET_DIR)/soft-x87/$$(TRIPLE_$(1))/release/libuoanim.a $$(TARGET_DIR)/soft-x87/libuoanim-$(1)-$(2).a
+	CARGO_PROFILE_RELEASE_LTO=fat $$(CARGO) rustc --crate-type staticlib --release --locked --features $(2),c-runtime,soft-x87,frame --target $$(TRIPLE_$(1)) --target-dir $$(TARGET_DIR)/soft-x87
+	cp $$(TARGET_DIR)/soft-x87/$$(TRIPLE_$(1))/release/libuoanim.a $$(TARGET_DIR)/soft-x87/libuoanim-$(1)-$(2)-frame.a
+	mkdir -p build/soft-x87/$(1)
+	scripts/package-unit.sh $(1) $(2) $$(TARGET_DIR)/soft-x87/libuoanim-$(1)-$(2).a build/soft-x87/$(1) $$(TARGET_DIR)/soft-x87/libuoanim-$(1)-$(2)-frame.a
+endef
+$(foreach u,$(SOFT_X87_UNITS),$(eval $(call soft_x87_rule,$(word 1,$(subst :, ,$(u))),$(word 2,$(subst :, ,$(u))))))
+
+test-soft-x87: $(foreach u,$(SOFT_X87_UNITS),build/soft-x87/$(word 1,$(subst :, ,$(u)))/libuoanim_$(word 2,$(subst :, ,$(u))).a)
+	@for u in $(SOFT_X87_UNITS); do a=$${u%%:*} unit=$${u#*:} fl=$$(echo $${u#*:} | tr _ -); lib=build/soft-x87/$$a/libuoanim_$$unit.a; \
+	  echo "soft-x87 $$unit $$a bg-rest: $$($(PARITY)/bg-rest/run.sh --lib $$lib --arch $$a --flavour $$fl | tail -1)"; \
+	  for pc in 53 64; do echo "soft-x87 $$unit $$a bg-rest-x87-pc$$pc: $$(BGR_X87_PC=$$pc $(PARITY)/bg-rest/run.sh --lib $$lib --arch $$a --flavour $$fl --cases $(PARITY)/bg-rest/cases-x87 | tail -1)"; \
+	    echo "soft-x87 $$unit $$a pa-x87-pc$$pc: $$(PA_X87_PC=$$pc $(PARITY)/pa/run.sh --lib $$lib --arch $$a --flavour $$fl --cases $(PARITY)/pa/cases-x87 | tail -1)"; done; \
+	  echo "soft-x87 $$unit $$a pa: $$($(PARITY)/pa/run.sh --lib $$lib --arch $$a --flavour $$fl $(if $(UO_DATA),--data $(UO_DATA)) | tail -1)"; \
+	done | tee build/soft-x87/results; ! grep -v ' 0 failed' build/soft-x87/results
+
+# The cost of the per-frame functions against their budgets (scripts/bench.sh).
+bench: dist/x86_64/libuoanim_game.a dist/i686/libuoanim_game.a build/soft-x87/x86_64/libuoanim_game.a
+	scripts/bench.sh
 
 # ---- aarch64 Linux ----------------------------------------------------------
 #   dist-aarch64: dist/aarch64/, the four units (for a future ARM engine

@@ -347,138 +347,150 @@ pub use soft::{Soft, SoftReg};
 // ---- binary32 and binary64 -------------------------------------------------------------
 
 /// Binary32 and binary64 as the target computes them (the cgame's SSE
-/// build on x86_64); `long double` is binary64. A `float` value travels as
-/// the binary64 of the same bits' value, a signalling NaN kept signalling
-/// ([`widen`]), so that each `float` operation is the target's own on the
-/// original operands.
+/// build on x86_64); `long double` is binary64. A `float` expression's
+/// value stays a binary32 ([`NativeV::F32`]) and its operations are the
+/// target's binary32 ones on the original operands (a signalling NaN meets
+/// the target's NaN rule as it is); a promotion to `double` is the target's
+/// conversion (which quiets a signalling NaN, as the C's does).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Native;
 
-/// The binary64 of a binary32, exact, a NaN's sign, payload and kind kept.
-#[inline]
-pub fn widen(v: f32) -> f64 {
-    if v.is_nan() {
-        let bits = v.to_bits();
-        f64::from_bits(u64::from(bits >> 31) << 63 | 0x7ff0_0000_0000_0000 | u64::from(bits & 0x007f_ffff) << 29)
-    } else {
-        f64::from(v)
-    }
+/// A value of [`Native`]: a `float` or a `double` (and `long double`).
+#[derive(Clone, Copy, Debug)]
+pub enum NativeV {
+    F32(f32),
+    F64(f64),
 }
 
-/// The binary32 of a binary64 that holds one ([`widen`]'s inverse, a
-/// signalling NaN kept signalling), or the binary64 rounded to nearest as
-/// the target converts it.
-#[inline]
-pub fn narrow(v: f64) -> f32 {
-    if v.is_nan() {
-        let bits = v.to_bits();
-        let same = f32::from_bits(((bits >> 63) as u32) << 31 | 0x7f80_0000 | ((bits >> 29) as u32 & 0x007f_ffff));
-        // a payload only in the dropped bits: the conversion's quiet NaN
-        if same.is_nan() { same } else { v as f32 }
-    } else {
-        v as f32
+impl NativeV {
+    /// The value as a `float` (a `double` converted).
+    #[inline(always)]
+    fn f32(self) -> f32 {
+        match self {
+            NativeV::F32(v) => v,
+            NativeV::F64(v) => v as f32,
+        }
+    }
+
+    /// The value as a `double` (a `float` promoted).
+    #[inline(always)]
+    fn f64(self) -> f64 {
+        match self {
+            NativeV::F32(v) => f64::from(v),
+            NativeV::F64(v) => v,
+        }
     }
 }
 
 impl Native {
+    /// `op` of type `ty`: binary32 for `float`, binary64 otherwise.
     #[inline(always)]
-    fn float(self, a: f64, b: f64, op: fn(f32, f32) -> f32, wide: fn(f64, f64) -> f64, ty: CType) -> f64 {
+    fn op(self, ty: CType, a: NativeV, b: NativeV, single: impl Fn(f32, f32) -> f32, double: impl Fn(f64, f64) -> f64) -> NativeV {
         match ty {
-            CType::Float => widen(op(narrow(a), narrow(b))),
-            CType::Double | CType::LongDouble => wide(a, b),
+            CType::Float => NativeV::F32(single(a.f32(), b.f32())),
+            CType::Double | CType::LongDouble => NativeV::F64(double(a.f64(), b.f64())),
         }
     }
 }
 
 impl Arith for Native {
-    type V = f64;
+    type V = NativeV;
 
     #[inline(always)]
-    fn load_f32(self, v: f32) -> f64 {
-        widen(v)
+    fn load_f32(self, v: f32) -> NativeV {
+        NativeV::F32(v)
     }
     #[inline(always)]
-    fn load_f64(self, v: f64) -> f64 {
-        v
+    fn load_f64(self, v: f64) -> NativeV {
+        NativeV::F64(v)
     }
     #[inline(always)]
-    fn load_i32(self, ty: CType, v: i32) -> f64 {
+    fn load_i32(self, ty: CType, v: i32) -> NativeV {
         match ty {
-            CType::Float => f64::from(v as f32),
-            CType::Double | CType::LongDouble => f64::from(v),
+            CType::Float => NativeV::F32(v as f32),
+            CType::Double | CType::LongDouble => NativeV::F64(f64::from(v)),
         }
     }
     #[inline(always)]
-    fn constant(self, c: Decimal) -> f64 {
-        f64::from(c.float)
+    fn constant(self, c: Decimal) -> NativeV {
+        NativeV::F32(c.float)
     }
     #[inline(always)]
-    fn long_double(self, v: F80) -> f64 {
-        v.to_f64()
+    fn long_double(self, v: F80) -> NativeV {
+        NativeV::F64(v.to_f64())
     }
     #[inline(always)]
-    fn add(self, ty: CType, a: f64, b: f64) -> f64 {
-        self.float(a, b, |x, y| x + y, |x, y| x + y, ty)
+    fn add(self, ty: CType, a: NativeV, b: NativeV) -> NativeV {
+        self.op(ty, a, b, |x, y| x + y, |x, y| x + y)
     }
     #[inline(always)]
-    fn sub(self, ty: CType, a: f64, b: f64) -> f64 {
-        self.float(a, b, |x, y| x - y, |x, y| x - y, ty)
+    fn sub(self, ty: CType, a: NativeV, b: NativeV) -> NativeV {
+        self.op(ty, a, b, |x, y| x - y, |x, y| x - y)
     }
     #[inline(always)]
-    fn mul(self, ty: CType, a: f64, b: f64) -> f64 {
-        self.float(a, b, |x, y| x * y, |x, y| x * y, ty)
+    fn mul(self, ty: CType, a: NativeV, b: NativeV) -> NativeV {
+        self.op(ty, a, b, |x, y| x * y, |x, y| x * y)
     }
     #[inline(always)]
-    fn div(self, ty: CType, a: f64, b: f64) -> f64 {
-        self.float(a, b, |x, y| x / y, |x, y| x / y, ty)
+    fn div(self, ty: CType, a: NativeV, b: NativeV) -> NativeV {
+        self.op(ty, a, b, |x, y| x / y, |x, y| x / y)
     }
     #[inline(always)]
-    fn sqrt(self, ty: CType, a: f64) -> f64 {
+    fn sqrt(self, ty: CType, a: NativeV) -> NativeV {
         match ty {
-            CType::Float => widen(crate::math::sqrt_f32(narrow(a))),
-            CType::Double | CType::LongDouble => crate::math::sqrt_f64(a),
+            CType::Float => NativeV::F32(crate::math::sqrt_f32(a.f32())),
+            CType::Double | CType::LongDouble => NativeV::F64(crate::math::sqrt_f64(a.f64())),
         }
     }
     #[inline(always)]
-    fn cast(self, ty: CType, a: f64) -> f64 {
+    fn cast(self, ty: CType, a: NativeV) -> NativeV {
         match ty {
-            CType::Float => widen(narrow(a)),
-            CType::Double | CType::LongDouble => a,
+            CType::Float => NativeV::F32(a.f32()),
+            CType::Double | CType::LongDouble => NativeV::F64(a.f64()),
         }
     }
     #[inline(always)]
-    fn store_f32(self, a: f64) -> f32 {
-        narrow(a)
+    fn assign(self, ty: CType, a: NativeV) -> NativeV {
+        self.cast(ty, a)
     }
     #[inline(always)]
-    fn store_f64(self, a: f64) -> f64 {
-        a
+    fn store_f32(self, a: NativeV) -> f32 {
+        a.f32()
+    }
+    #[inline(always)]
+    fn store_f64(self, a: NativeV) -> f64 {
+        a.f64()
     }
     #[inline(always)]
     fn widen(self, v: f32) -> f64 {
         f64::from(v)
     }
     #[inline(always)]
-    fn trunc_i32(self, a: f64) -> i32 {
+    fn trunc_i32(self, a: NativeV) -> i32 {
         // the x86 conversions' (`cvttsd2si`'s and `fistp`'s) indefinite
-        if a > -2_147_483_649.0 && a < 2_147_483_648.0 {
-            a as i32
+        let v = a.f64();
+        if v > -2_147_483_649.0 && v < 2_147_483_648.0 {
+            v as i32
         } else {
             i32::MIN
         }
     }
     #[inline(always)]
-    fn trunc_i64(self, a: f64) -> i64 {
+    fn trunc_i64(self, a: NativeV) -> i64 {
         const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-        if (-TWO_63..TWO_63).contains(&a) {
-            a as i64
+        let v = a.f64();
+        if (-TWO_63..TWO_63).contains(&v) {
+            v as i64
         } else {
             i64::MIN
         }
     }
     #[inline(always)]
-    fn compare(self, a: f64, b: f64) -> Option<Ordering> {
-        a.partial_cmp(&b)
+    fn compare(self, a: NativeV, b: NativeV) -> Option<Ordering> {
+        match (a, b) {
+            (NativeV::F32(x), NativeV::F32(y)) => x.partial_cmp(&y),
+            _ => a.f64().partial_cmp(&b.f64()),
+        }
     }
     #[inline(always)]
     fn copy_f32(self, v: f32) -> f32 {

@@ -85,9 +85,14 @@ pub(crate) fn expr(scratch: &Scratch) -> Expr<'_> {
     return x87(scratch);
 }
 
-/// Both, for the slot functions.
+/// Both, for the slot functions (one machine: the precision control is
+/// read once).
 #[cfg(feature = "frame")]
 #[inline(always)]
 pub(crate) fn floats(scratch: &Scratch) -> Floats<Expr<'_>, X87Floats<'_>> {
-    Floats { expr: expr(scratch), x87: x87(scratch) }
+    let x87 = x87(scratch);
+    #[cfg(all(feature = "cgame", target_pointer_width = "64"))]
+    return Floats { expr: Native, x87 };
+    #[cfg(not(all(feature = "cgame", target_pointer_width = "64")))]
+    return Floats { expr: x87, x87 };
 }

@@ -70,7 +70,7 @@ pub fn length<A: Arith>(a: A, ops: LengthOperands) -> A::V {
 /// the target's NaNs (x86's: 0/0 is the negative default NaN, a NaN rate
 /// gives that NaN widened and quieted, sign and payload kept).
 pub fn length_binary64(ops: LengthOperands) -> f64 {
-    length(Native, ops)
+    Native.store_f64(length(Native, ops))
 }
 
 /// An x87 extended-precision value: the 64-bit significand (explicit
