@@ -14,16 +14,25 @@ whose rows look like
 (the second column lists the units; `unit@arch`, e.g. `cgame@i686`, limits a
 row to one target). Undefined symbols that the C runtime of
 the target provides (Linux: libc, libm, the dynamic loader;
-Windows: msvcrt and the mingw-w64 runtime libraries) are the toolchain's, not
-engine imports, and are left out of the comparison. On i686 Windows C symbols
-carry a leading underscore, which is removed before comparing.
+Windows: msvcrt and the mingw-w64 runtime libraries; macOS: the libSystem
+functions listed in DARWIN_SYSTEM, nothing else) are the toolchain's, not
+engine imports, and are left out of the comparison. On i686 Windows and on
+macOS C symbols carry a leading underscore, which is removed before
+comparing. The Mach-O archives (darwin-arm64, read with llvm-nm) may define
+besides the exports the global bodies of their assembly entries,
+`uoanim_internal_*` (docs/ABI.md, "Link units"), and nothing else.
 """
 import re
 import subprocess
 import sys
 
 ROW = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_]*)`\s*\|\s*([a-z0-9_@, -]+?)\s*\|")
-ARCHES = {"x86_64", "i686", "x86_64-windows", "i686-windows"}
+ARCHES = {"x86_64", "i686", "x86_64-windows", "i686-windows", "darwin-arm64"}
+# What a macOS unit may take from the system (libSystem: the C library and
+# its compiler runtime's two 128-bit helpers); the list is closed, so a new
+# system dependency fails the check until it is named here.
+DARWIN_SYSTEM = {"abort", "bzero", "calloc", "free", "malloc", "memcmp", "memcpy", "memmove", "memset",
+                 "realloc", "strlen", "vsnprintf", "__udivti3", "__floatuntidf"}
 MINGW = {"x86_64-windows": "x86_64-w64-mingw32", "i686-windows": "i686-w64-mingw32"}
 UNITS = {"game", "cgame", "game_windows", "engine", "client"}
 
@@ -56,7 +65,17 @@ def parse_abi(path):
 def nm(args, lib, arch, weak=True):
     """Symbol names nm lists, as C names; weak=False leaves out weak undefined
     symbols (optional references of the Rust runtime, resolved to NULL when
-    absent)."""
+    absent). Mach-O archives are read with llvm-nm in POSIX form (name,
+    type, ...)."""
+    if arch == "darwin-arm64":
+        out = subprocess.run(["llvm-nm", "-P", *args, lib], check=True, capture_output=True, text=True).stdout
+        names = set()
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) < 2 or line.endswith(":") or (not weak and parts[1] in ("w", "v")):
+                continue
+            names.add(c_name(parts[0], arch))
+        return names
     tool = f"{MINGW[arch]}-nm" if arch in MINGW else "nm"
     out = subprocess.run([tool, *args, lib], check=True, capture_output=True, text=True).stdout
     names = set()
@@ -72,7 +91,7 @@ def nm(args, lib, arch, weak=True):
 
 
 def c_name(symbol, arch):
-    return symbol[1:] if arch == "i686-windows" and symbol.startswith("_") else symbol
+    return symbol[1:] if arch in ("i686-windows", "darwin-arm64") and symbol.startswith("_") else symbol
 
 
 def windows_runtime_symbols(arch):
@@ -94,6 +113,8 @@ def windows_runtime_symbols(arch):
 
 
 def runtime_symbols(arch):
+    if arch == "darwin-arm64":
+        return set(DARWIN_SYSTEM)
     if arch in MINGW:
         return windows_runtime_symbols(arch)
     flag = "-m32" if arch == "i686" else "-m64"
@@ -125,6 +146,8 @@ def main():
         if arch not in runtime:
             runtime[arch] = runtime_symbols(arch)
         defined = nm(["-g", "--defined-only"], lib, arch)
+        internal = {d for d in defined if arch == "darwin-arm64" and d.startswith("uoanim_internal_")}
+        defined -= internal
         undefined = nm(["-u"], lib, arch, weak=False) - runtime[arch] - defined
         def wanted(units):
             return unit in units or f"{unit}@{arch}" in units
@@ -153,7 +176,8 @@ def main():
                 print(f"  {lib}: {p}")
         else:
             owned_note = f"; defines none of the {len(want_owned)} engine-owned symbols, imports the {len(want_owned & undefined)} it uses" if want_owned else ""
-            print(f"symbols {arch} {unit}: {len(defined)} exports, {len(undefined)} imports, as in ABI.md{owned_note}")
+            internal_note = f"; and {len(internal)} assembly bodies ({', '.join(sorted(internal))})" if internal else ""
+            print(f"symbols {arch} {unit}: {len(defined)} exports, {len(undefined)} imports, as in ABI.md{owned_note}{internal_note}")
     sys.exit(1 if failed else 0)
 
 

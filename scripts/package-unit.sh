@@ -21,17 +21,19 @@
 #   4. checks that the unit needs nothing but the C library: no Rust std in
 #      the staticlib; on Linux no NEEDED other than libc, no TLS segment.
 #
-# ARCH is x86_64, i686 (ELF) or x86_64-windows, i686-windows (PE/COFF, the
-# mingw-w64 binutils). On i686 Windows C symbols carry a leading underscore;
+# ARCH is x86_64, i686, aarch64 (ELF), x86_64-windows, i686-windows
+# (PE/COFF, the mingw-w64 binutils) or darwin-arm64 (Mach-O, LLVM's tools). On i686 Windows C symbols carry a leading underscore;
 # the exports list (OUTDIR/libuoanim_UNIT.exports) names them as C does.
 set -euo pipefail
 arch=$1 unit=$2 staticlib=$3 outdir=$4 frame_staticlib=${5:-}
-tools="" elftools="" cc=gcc
+tools="" elftools="" cc=gcc asflag=""
 case "$arch" in
-  x86_64) emul=elf_x86_64 mflag=-m64 ;;
-  i686) emul=elf_i386 mflag=-m32 ;;
+  x86_64) emul=elf_x86_64 mflag=-m64 asflag=--64 ;;
+  i686) emul=elf_i386 mflag=-m32 asflag=--32 ;;
   # aarch64 Linux: the cross binutils, clang as the C driver (aarch64-cc.sh)
   aarch64) elftools=aarch64-linux-gnu- emul=aarch64linux mflag="" cc="$(dirname "$0")/aarch64-cc.sh" ;;
+  # macOS arm64 (Mach-O): see the block below
+  darwin-arm64) ;;
   x86_64-windows) tools=x86_64-w64-mingw32- emul=i386pep cprefix="" ;;
   i686-windows) tools=i686-w64-mingw32- emul=i386pe cprefix=_ ;;
   *) echo "package-unit.sh: unknown arch $arch" >&2; exit 2 ;;
@@ -41,6 +43,32 @@ trap 'rm -rf "$work"' EXIT
 
 if "${tools}ar" t "$staticlib" | grep -E '^(std|panic_unwind|unwind|backtrace|gimli|addr2line|miniz|object|hashbrown|rustc_demangle)-' >&2; then
   echo "package-unit.sh: $staticlib links the Rust std runtime (the members above); a unit is no_std" >&2; exit 1
+fi
+
+# Mach-O (macOS arm64): one member, the crate's own object as rustc built
+# it (with LTO it holds all the Rust code the unit reaches: the Rust runtime
+# there is private to it, `.private_extern`). There is no Mach-O
+# relocatable link or symbol localisation here, so nothing is relinked: the
+# player-animation units are one build with both sets of exports (build.rs:
+# `parse_exports`, `frame_exports`), and the compiler runtime's members of
+# the staticlib are left out, its two helpers (___udivti3, ___floatuntidf)
+# being the system's (libSystem's compiler runtime). FRAME_STATICLIB is not
+# taken. Beyond the exports the object defines only the global
+# _uoanim_internal_* bodies of its assembly entries (docs/ABI.md).
+if [ "$arch" = darwin-arm64 ]; then
+  [ -z "$frame_staticlib" ] || { echo "package-unit.sh: darwin-arm64 takes one staticlib" >&2; exit 2; }
+  member=$(llvm-ar t "$staticlib" | grep '^uoanim-.*\.o$')
+  [ "$(echo "$member" | wc -l)" = 1 ] || { echo "package-unit.sh: $staticlib holds no single crate object: $member" >&2; exit 1; }
+  lib=$(realpath "$staticlib")
+  (cd "$work" && llvm-ar x "$lib" "$member" && mv "$member" "uoanim_$unit.o")
+  llvm-nm -m --defined-only "$work/uoanim_$unit.o" | awk '/ external / && !/non-external/ && !/private external/ { print $NF }' |
+    grep -E '^_[A-Za-z][A-Za-z0-9_]*$' | grep -v '^_uoanim_internal_' | sed 's/^_//' | sort -u >"$work/exports.txt"
+  [ -s "$work/exports.txt" ] || { echo "package-unit.sh: no exports found in $staticlib" >&2; exit 1; }
+  mkdir -p "$outdir"
+  rm -f "$outdir/libuoanim_$unit.a"
+  llvm-ar --format=darwin rcsD "$outdir/libuoanim_$unit.a" "$work/uoanim_$unit.o"
+  cp "$work/exports.txt" "$outdir/libuoanim_$unit.exports"
+  exit 0
 fi
 
 # PE/COFF: the exports are found with nm (the crate's members are named
@@ -91,6 +119,16 @@ if [ -n "$tools" ]; then
   exit 0
 fi
 
+# personality_stub: the assembly of a trapping rust_eh_personality
+personality_stub() {
+  local trap
+  case "$arch" in
+    aarch64) trap="brk #1" ;;
+    *) trap="ud2" ;;
+  esac
+  printf '\t.text\n\t.globl rust_eh_personality\n\t.type rust_eh_personality, %%function\nrust_eh_personality:\n\t%s\n\t.size rust_eh_personality, .-rust_eh_personality\n' "$trap"
+}
+
 # elf_member STATICLIB OBJECT: one member's object. Its exports, the
 # crate's global, defined, unmangled symbols (of the objects named
 # uoanim-*.o; internal helpers called from assembly are named
@@ -107,6 +145,17 @@ elf_member() {
   cat "$work/member-exports.txt" >>"$work/exports.txt"
   while read -r sym; do roots+=(-u "$sym"); done <"$work/member-exports.txt"
   "${elftools}ld" -r -m "$emul" --gc-sections "${roots[@]}" "$staticlib" -o "$work/linked.o"
+  # The unwind tables of the prebuilt runtime (aarch64) name Rust's
+  # personality routine, which a no_std unit does not have: a C link
+  # would fail on it. Nothing unwinds through a unit (panic = "abort"; the
+  # engine leaves by longjmp), so a stub that traps resolves it, local to
+  # the member like the rest of the runtime.
+  if "${elftools}readelf" -sW "$work/linked.o" | awk '$7 == "UND" && $8 == "rust_eh_personality" { found = 1 } END { exit !found }'; then
+    personality_stub >"$work/personality.s"
+    "${elftools}as" $asflag "$work/personality.s" -o "$work/personality.o"
+    "${elftools}ld" -r -m "$emul" "$work/linked.o" "$work/personality.o" -o "$work/linked-personality.o"
+    mv "$work/linked-personality.o" "$work/linked.o"
+  fi
   "${elftools}objcopy" -R .llvmbc -R .llvmcmd --strip-debug --strip-unneeded --keep-global-symbols="$work/member-exports.txt" \
     "$work/linked.o" "$object"
   # A section group (COMDAT) of the runtime's, such as the personality

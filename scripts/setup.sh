@@ -4,6 +4,8 @@
 #     i686-pc-windows-gnu (rustup);
 #   * the Rust target aarch64-unknown-linux-gnu, qemu-user, clang, lld and
 #     Debian's arm64 cross binutils and libraries (aarch64 builds and tests);
+#   * the Rust target aarch64-apple-darwin and LLVM's llvm-ar and llvm-nm
+#     (the macOS arm64 units: Mach-O archives, their symbol check);
 #   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
 #     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
 #   * Neovim (neovim), whose LSP client tests `uoanim lsp`;
@@ -16,7 +18,7 @@
 # prints the one command to run.
 set -euo pipefail
 
-targets=(i686-unknown-linux-gnu x86_64-pc-windows-gnu i686-pc-windows-gnu aarch64-unknown-linux-gnu)
+targets=(i686-unknown-linux-gnu x86_64-pc-windows-gnu i686-pc-windows-gnu aarch64-unknown-linux-gnu aarch64-apple-darwin)
 installed=$(rustup target list --installed 2>/dev/null || true)
 for t in "${targets[@]}"; do
   if ! grep -qx "$t" <<<"$installed"; then
@@ -39,6 +41,7 @@ command -v wine >/dev/null || missing+=(wine wine64)
 command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
 command -v clang >/dev/null || missing+=(clang)
 command -v ld.lld >/dev/null || missing+=(lld)
+{ command -v llvm-ar && command -v llvm-nm; } >/dev/null || missing+=(llvm)
 command -v aarch64-linux-gnu-ld >/dev/null || missing+=(binutils-aarch64-linux-gnu)
 [ -e /usr/aarch64-linux-gnu/lib/crt1.o ] || missing+=(libc6-dev-arm64-cross)
 ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || missing+=(libgcc-12-dev-arm64-cross)

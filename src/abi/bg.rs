@@ -322,13 +322,13 @@ crate::assert_offset!(bg_runtime_animation_t, name, i686 = 8, x86_64 = 8);
 pub fn name_as_bytes(name: &[c_char; BG_ANIM_NAME_SIZE]) -> &[u8; BG_ANIM_NAME_SIZE] {
     // SAFETY: c_char and u8 have the same size and alignment and every bit
     // pattern is valid for both.
-    unsafe { &*(name as *const [c_char; BG_ANIM_NAME_SIZE] as *const [u8; BG_ANIM_NAME_SIZE]) }
+    unsafe { &*core::ptr::from_ref(name).cast::<[u8; BG_ANIM_NAME_SIZE]>() }
 }
 
 /// A 64-byte C name field viewed as mutable bytes.
 pub fn name_as_bytes_mut(name: &mut [c_char; BG_ANIM_NAME_SIZE]) -> &mut [u8; BG_ANIM_NAME_SIZE] {
     // SAFETY: as in `name_as_bytes`.
-    unsafe { &mut *(name as *mut [c_char; BG_ANIM_NAME_SIZE] as *mut [u8; BG_ANIM_NAME_SIZE]) }
+    unsafe { &mut *core::ptr::from_mut(name).cast::<[u8; BG_ANIM_NAME_SIZE]>() }
 }
 
 /// The anonymous `animTreeName` / `animTreeHandle` union ending the table.

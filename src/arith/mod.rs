@@ -18,8 +18,13 @@
 //!   signalling NaN there meets the x87's rule for a signalling and a quiet
 //!   operand. The machine ([`X87Machine`]) is the hardware (the units'
 //!   crate, on x86) or the software x87 ([`Soft`]), bit for bit the same.
+//!   With `emulation`, the x87 of upstream's x87 emulation (SoftFloat's
+//!   `extFloat80_t`, the `EMULATE_X87` builds of the macOS arm64 rules):
+//!   the same operations on [`Soft`], every operand loaded before it is
+//!   used, and the platform's own `float` moves.
 //! * [`Native`]: binary32 and binary64 as the target computes them (the
-//!   cgame's SSE build on x86_64); `long double` is binary64.
+//!   cgame's SSE build on x86_64, the native macOS arm64 builds); `long
+//!   double` is binary64.
 //!
 //! A signalling NaN is a value like any other: what quiets it is a step
 //! that quiets it on the original's machine (an x87 load, an operation),
@@ -155,6 +160,31 @@ pub trait Arith: Copy {
     /// through the x87; registers elsewhere).
     fn pass_f32(self, v: f32) -> f32;
 
+    /// MSVC's `_ftol2` as the Windows builds convert a value to
+    /// `int32_t`: the low 32 bits of the truncated 64-bit integer, and 0
+    /// outside `[-2^63, 2^63 - 0.5)` (the helper's first step rounds to
+    /// nearest, so from `2^63 - 0.5` on it already has the 64-bit
+    /// indefinite, whose low word is 0), NaN included.
+    #[inline(always)]
+    fn ftol2(self, v: Self::V) -> i32 {
+        let low = self.long_double(F80::from_parts(0xc03e, 1 << 63)); // -2^63
+        let high = self.long_double(F80::from_parts(0x403d, u64::MAX)); // 2^63 - 0.5
+        let at_least = matches!(self.compare(v, low), Some(Ordering::Greater | Ordering::Equal));
+        if at_least && self.lt(v, high) {
+            self.trunc_i64(v) as u32 as i32
+        } else {
+            0
+        }
+    }
+    /// An `_ftol2` that upstream's x87 emulation writes as a dword
+    /// truncation (`x87f_store_i32_trunc`: `INT32_MIN` out of range):
+    /// the finalize step's move distance. [`Arith::ftol2`] everywhere
+    /// else.
+    #[inline(always)]
+    fn ftol2_as_dword(self, v: Self::V) -> i32 {
+        self.ftol2(v)
+    }
+
     /// `a < b` (false when unordered).
     #[inline(always)]
     fn lt(self, a: Self::V, b: Self::V) -> bool {
@@ -233,6 +263,12 @@ pub struct X87<M> {
     pub iso: bool,
     /// The 32-bit ABI: a `float` argument or result moves through the x87.
     pub stack_floats: bool,
+    /// Upstream's x87 emulation (module docs): an operand from memory is
+    /// loaded first (`x87f_load_f32`, which quiets a signalling NaN, then
+    /// the operation), a `float` copy or argument is a plain move, and an
+    /// `_ftol2` the emulation writes as a dword truncation is one
+    /// ([`Arith::ftol2_as_dword`]).
+    pub emulation: bool,
 }
 
 impl<M: X87Machine> Arith for X87<M> {
@@ -280,15 +316,27 @@ impl<M: X87Machine> Arith for X87<M> {
         self.machine.fdiv(a, b)
     }
     #[inline(always)]
-    fn sub_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+    fn sub_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
+        if self.emulation {
+            let b = self.load_mem(ty, m);
+            return self.sub(ty, a, b);
+        }
         self.machine.fsub_m(a, m)
     }
     #[inline(always)]
-    fn mul_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+    fn mul_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
+        if self.emulation {
+            let b = self.load_mem(ty, m);
+            return self.mul(ty, a, b);
+        }
         self.machine.fmul_m(a, m)
     }
     #[inline(always)]
-    fn div_mem(self, _: CType, a: M::R, m: Mem) -> M::R {
+    fn div_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
+        if self.emulation {
+            let b = self.load_mem(ty, m);
+            return self.div(ty, a, b);
+        }
         self.machine.fdiv_m(a, m)
     }
     #[inline(always)]
@@ -328,12 +376,23 @@ impl<M: X87Machine> Arith for X87<M> {
         self.machine.fucom(a, b)
     }
     #[inline(always)]
+    fn ftol2_as_dword(self, v: M::R) -> i32 {
+        if self.emulation {
+            self.trunc_i32(v)
+        } else {
+            self.ftol2(v)
+        }
+    }
+    #[inline(always)]
     fn copy_f32(self, v: f32) -> f32 {
+        if self.emulation {
+            return v;
+        }
         self.machine.fst_f32(self.machine.fld_f32(v))
     }
     #[inline(always)]
     fn pass_f32(self, v: f32) -> f32 {
-        if self.stack_floats {
+        if self.stack_floats && !self.emulation {
             self.copy_f32(v)
         } else {
             v
@@ -499,5 +558,48 @@ impl Arith for Native {
     #[inline(always)]
     fn pass_f32(self, v: f32) -> f32 {
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::x87_model::Precision;
+
+    const X86: X87<Soft> = X87 { machine: Soft { pc: Precision::Double }, iso: false, stack_floats: true, emulation: false };
+    const EMULATED: X87<Soft> = X87 { emulation: true, ..X86 };
+
+    #[test]
+    fn the_emulation_moves_floats_as_they_are() {
+        let signalling = f32::from_bits(0x7fa0_0001);
+        assert_eq!(X86.copy_f32(signalling).to_bits(), 0x7fe0_0001);
+        assert_eq!(X86.pass_f32(signalling).to_bits(), 0x7fe0_0001);
+        assert_eq!(EMULATED.copy_f32(signalling).to_bits(), 0x7fa0_0001);
+        assert_eq!(EMULATED.pass_f32(signalling).to_bits(), 0x7fa0_0001);
+    }
+
+    #[test]
+    fn the_emulation_loads_a_memory_operand_first() {
+        // a quiet NaN times a signalling one from memory: the x87 takes the
+        // quiet register; loaded first, both are quiet and the larger
+        // significand wins
+        let a = f32::from_bits(0x7fc0_0001);
+        let m = Mem::F32(f32::from_bits(0x7f80_0002));
+        for (x, want) in [(X86, 0x7fc0_0001), (EMULATED, 0x7fc0_0002)] {
+            assert_eq!(x.store_f32(x.mul_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
+            assert_eq!(x.store_f32(x.sub_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
+            assert_eq!(x.store_f32(x.div_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
+        }
+    }
+
+    #[test]
+    fn the_emulation_truncates_a_move_distance_to_a_dword() {
+        let big = |x: X87<Soft>| x.long_double(F80::from_f64(4_294_967_298.75)); // 2^32 + 2.75
+        assert_eq!(X86.ftol2_as_dword(big(X86)), 2);
+        assert_eq!(EMULATED.ftol2_as_dword(big(EMULATED)), i32::MIN);
+        assert_eq!(EMULATED.ftol2(big(EMULATED)), 2, "the loop phase's _ftol2 keeps the low word");
+        let nan = |x: X87<Soft>| x.long_double(F80::INDEFINITE);
+        assert_eq!(X86.ftol2_as_dword(nan(X86)), 0);
+        assert_eq!(EMULATED.ftol2_as_dword(nan(EMULATED)), i32::MIN);
     }
 }

@@ -12,7 +12,7 @@ use core::ptr;
 #[cfg_attr(not(any(feature = "game", feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")), allow(unused_imports))]
 pub(crate) use crate::cstr::c_str;
 /// A string argument of bounded length ([`crate::cstr::c_str_bounded`]).
-#[cfg_attr(not(all(any(feature = "game", feature = "cgame", feature = "game_windows"), not(feature = "frame"))), allow(unused_imports))]
+#[cfg_attr(not(all(any(feature = "game", feature = "cgame", feature = "game_windows"), parse_exports)), allow(unused_imports))]
 pub(crate) use crate::cstr::c_str_bounded;
 
 /// A string argument where NULL reads as the empty string (the defined
@@ -32,7 +32,7 @@ pub(crate) unsafe fn c_str_or_empty<'a>(p: *const c_char) -> &'a CStr {
 ///
 /// # Safety
 /// `error` is NULL or valid for writes of `size` bytes.
-#[cfg_attr(not(all(any(feature = "game", feature = "cgame", feature = "game_windows"), not(feature = "frame"))), allow(dead_code))]
+#[cfg_attr(not(all(any(feature = "game", feature = "cgame", feature = "game_windows"), parse_exports)), allow(dead_code))]
 pub(crate) unsafe fn write_c_str(error: *mut c_char, size: usize, message: &[u8]) {
     if error.is_null() || size == 0 {
         return;

@@ -2,11 +2,12 @@
 //!
 //! The routines themselves are per calling convention (System V i386 and
 //! cdecl share one body; System V x86_64 and Microsoft x64 each have their
-//! own); what differs between ELF (Linux) and PE/COFF (Windows) is only how
-//! a function symbol is named and declared. These macros expand to string
-//! literals for `global_asm!`:
+//! own; AAPCS64 and Apple's arm64 differ in where variadic arguments go);
+//! what differs between ELF (Linux), PE/COFF (Windows) and Mach-O (macOS)
+//! is only how a function symbol is named and declared. These macros expand
+//! to string literals for `global_asm!`:
 //!
-//! * [`c_name!`]: the symbol of a C name (i686 Windows prefixes `_`).
+//! * [`c_name!`]: the symbol of a C name (i686 Windows and macOS prefix `_`).
 //! * [`asm_function!`]: the lines that open a function (ELF: in a section of
 //!   its own, so that a link with `--gc-sections` can drop it) and make its
 //!   symbol global; `hidden` keeps an internal routine out of a shared
@@ -15,7 +16,7 @@
 //! * [`asm_function_end!`]: the lines that close it (ELF records its size).
 
 /// The assembler symbol of the C name `$name` on the target.
-#[cfg(all(windows, target_arch = "x86"))]
+#[cfg(any(all(windows, target_arch = "x86"), target_vendor = "apple"))]
 #[allow(unused_macros)] // a unit without assembly that names a C function
 macro_rules! c_name {
     ($name:literal) => {
@@ -23,7 +24,7 @@ macro_rules! c_name {
     };
 }
 /// The assembler symbol of the C name `$name` on the target.
-#[cfg(not(all(windows, target_arch = "x86")))]
+#[cfg(not(any(all(windows, target_arch = "x86"), target_vendor = "apple")))]
 #[allow(unused_macros)] // a unit without assembly that names a C function
 macro_rules! c_name {
     ($name:literal) => {
@@ -34,7 +35,7 @@ macro_rules! c_name {
 pub(crate) use c_name;
 
 /// Opens the function `$name` (a C name), global, in its own section.
-#[cfg(not(windows))]
+#[cfg(not(any(windows, target_vendor = "apple")))]
 #[allow(unused_macros)]
 macro_rules! asm_function {
     ($name:literal) => {
@@ -75,11 +76,29 @@ macro_rules! asm_function {
         $crate::ffi::asm::asm_function!($name)
     };
 }
+/// Opens the function `$name` (a C name), global, in the code section
+/// (Mach-O: `hidden` is `.private_extern`).
+#[cfg(target_vendor = "apple")]
+#[allow(unused_macros)]
+macro_rules! asm_function {
+    ($name:literal) => {
+        concat!(
+            ".section __TEXT,__text,regular,pure_instructions\n",
+            ".p2align 4\n",
+            ".globl ", $crate::ffi::asm::c_name!($name), "\n",
+            $crate::ffi::asm::c_name!($name), ":"
+        )
+    };
+    ($name:literal, hidden) => {
+        concat!(".private_extern ", $crate::ffi::asm::c_name!($name), "\n", $crate::ffi::asm::asm_function!($name))
+    };
+}
+
 #[allow(unused_imports)] // a unit without assembly (client)
 pub(crate) use asm_function;
 
 /// Closes the function `$name` opened by [`asm_function!`].
-#[cfg(not(windows))]
+#[cfg(not(any(windows, target_vendor = "apple")))]
 #[allow(unused_macros)]
 macro_rules! asm_function_end {
     ($name:literal) => {
@@ -94,5 +113,14 @@ macro_rules! asm_function_end {
         ".popsection"
     };
 }
+/// Closes the function `$name` opened by [`asm_function!`].
+#[cfg(target_vendor = "apple")]
+#[allow(unused_macros)]
+macro_rules! asm_function_end {
+    ($name:literal) => {
+        ""
+    };
+}
+
 #[allow(unused_imports)]
 pub(crate) use asm_function_end;

@@ -81,7 +81,7 @@ pub(crate) mod varargs;
 
 #[cfg(any(feature = "game", feature = "cgame", feature = "game_windows"))]
 mod playeranim;
-#[cfg(all(any(feature = "game", feature = "cgame", feature = "game_windows"), not(feature = "frame")))]
+#[cfg(all(any(feature = "game", feature = "cgame", feature = "game_windows"), parse_exports))]
 mod action;
 #[cfg(any(feature = "engine", feature = "client"))]
 mod animtree;

@@ -16,6 +16,16 @@
 //! * x86_64 Windows (Microsoft x64): `va_list` is a pointer to the first
 //!   variadic word; the trampoline spills the argument registers into the
 //!   caller's home area so that all variadic words lie in one array.
+//! * aarch64 Linux (AAPCS64): `va_list` is the five-word record of the
+//!   register save areas and the stack; the trampoline saves the argument
+//!   registers.
+//! * arm64 macOS (Apple's convention): every variadic argument is on the
+//!   stack, one 8-byte slot each, and `va_list` is a pointer to the first:
+//!   the trampoline hands over the stack pointer it was entered with. The
+//!   same entry is built for aarch64 Linux with the `apple-variadic`
+//!   feature, for its test there (c_tests): it describes those stack slots
+//!   to glibc's `vsnprintf` as an AAPCS64 `va_list` whose register areas are
+//!   used up.
 
 use core::ffi::{c_char, c_int, c_void};
 
@@ -109,7 +119,7 @@ macro_rules! variadic_trampoline {
         // va_list (stack, gr_top, vr_top, gr_offs, vr_offs) are built in
         // the frame; a va_list is passed by reference (it is over 16 bytes).
         // frame from sp: [0..32) va_list, [32..160) q0..q7, [168..224) x1..x7
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(all(target_arch = "aarch64", not(apple_variadic)))]
         core::arch::global_asm!(
             $crate::ffi::asm::asm_function!($export),
             "stp x29, x30, [sp, #-16]!",
@@ -137,6 +147,33 @@ macro_rules! variadic_trampoline {
             concat!("bl ", $target),
             "mov sp, x29",
             "ldp x29, x30, [sp], #16",
+            "ret",
+            $crate::ffi::asm::asm_function_end!($export),
+        );
+        // Apple arm64: the format is in x0, the variadic words on the stack
+        // from the entry sp; va_list is their address (a tail call keeps sp).
+        #[cfg(all(target_arch = "aarch64", target_vendor = "apple"))]
+        core::arch::global_asm!(
+            $crate::ffi::asm::asm_function!($export),
+            "mov x1, sp",
+            concat!("b ", $crate::ffi::asm::c_name!($target)),
+            $crate::ffi::asm::asm_function_end!($export),
+        );
+        // Apple's entry on aarch64 Linux (the `apple-variadic` test build):
+        // the AAPCS64 va_list of glibc, with the stack area at the entry sp
+        // and both register areas used up (offsets 0).
+        #[cfg(all(target_arch = "aarch64", not(target_vendor = "apple"), apple_variadic))]
+        core::arch::global_asm!(
+            $crate::ffi::asm::asm_function!($export),
+            "stp x29, x30, [sp, #-48]!",
+            "mov x29, sp",
+            "add x9, sp, #48",
+            "str x9, [sp, #16]",
+            "stp xzr, xzr, [sp, #24]",
+            "str xzr, [sp, #40]",
+            "add x1, sp, #16",
+            concat!("bl ", $target),
+            "ldp x29, x30, [sp], #48",
             "ret",
             $crate::ffi::asm::asm_function_end!($export),
         );

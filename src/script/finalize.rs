@@ -13,7 +13,6 @@ use crate::script::runtime::engine::FinalizeEngine;
 use crate::script::tables;
 use crate::script::runtime::{anim_index_error, resolve_script};
 use crate::arith::{Arith, CType::LongDouble};
-use crate::script::runtime::frame::ftol2_low;
 
 /// Move speed floor of the original: durations below this many ms are raised.
 pub const MIN_ANIM_LENGTH_MS: i32 = 500;
@@ -31,8 +30,11 @@ pub const MOVE_SPEED_SCALE: i32 = 1000;
 ///   NaN gives the integer indefinite `0x80000000`, whose ×1000 wraps to a
 ///   move speed of 0.
 /// * Windows (cgame): `((z² + y²) + x²)` in `long double`, `sqrtl` (the
-///   x87's `FSQRT`), then MSVC `_ftol2`'s low word ([`ftol2_low`]: 0 for
-///   infinities, NaN and from 2^63 - 0.5 on).
+///   x87's `FSQRT`), then MSVC `_ftol2`'s low word ([`Arith::ftol2`]: 0 for
+///   infinities, NaN and from 2^63 - 0.5 on). Upstream's x87 emulation (the
+///   macOS arm64 game module) truncates to a dword instead
+///   ([`Arith::ftol2_as_dword`]): from 2^31 on, and for NaN, `0x80000000`,
+///   a move speed of 0 (docs/DIVERGENCES.md).
 ///
 /// The sums and the Windows root follow the process's precision control
 /// (the client executable sets 53 bits), as the original's x87 code does.
@@ -49,7 +51,7 @@ pub fn move_distance<A: Arith>(x87: A, behaviour: Behaviour, delta: [f32; 3]) ->
         }
         Behaviour::Windows => {
             let sum = x87.add(LongDouble, x87.add(LongDouble, square(z), square(y)), square(x));
-            ftol2_low(x87, x87.sqrt(LongDouble, sum))
+            x87.ftol2_as_dword(x87.sqrt(LongDouble, sum))
         }
     }
 }
@@ -230,12 +232,12 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
 /// The game unit's x87 at 64 bits, on the software x87.
 #[cfg(test)]
 const GAME_X87: crate::arith::X87<crate::arith::Soft> =
-    crate::arith::X87 { machine: crate::arith::Soft { pc: crate::x87_model::Precision::Extended }, iso: false, stack_floats: false };
+    crate::arith::X87 { machine: crate::arith::Soft { pc: crate::x87_model::Precision::Extended }, iso: false, stack_floats: false, emulation: false };
 
 /// The move distance on the software x87 at precision `pc`.
 #[cfg(test)]
 fn md(behaviour: Behaviour, pc: crate::x87_model::Precision, d: [f32; 3]) -> i32 {
-    move_distance(crate::arith::X87 { machine: crate::arith::Soft { pc }, iso: false, stack_floats: false }, behaviour, d)
+    move_distance(crate::arith::X87 { machine: crate::arith::Soft { pc }, iso: false, stack_floats: false, emulation: false }, behaviour, d)
 }
 
 #[cfg(test)]

@@ -368,11 +368,39 @@ unsafe extern "C" fn XAnimGetLength(tree: *mut XAnim, animIndex: i32) -> f64 {
     core_tree::length_binary64(core_tree::length_operands(unsafe { handle(tree) }, animIndex))
 }
 
+/// SoftFloat's `extFloat80_t` as the macOS engine's emulated x87 returns
+/// it (`x87f`): the significand with its explicit integer bit, then the
+/// sign and biased exponent; 16 bytes, returned in x0:x1.
+///
+/// cbindgen:ignore
+#[cfg(all(not(feature = "client"), darwin_rules))]
+#[repr(C)]
+pub struct x87f {
+    pub signif: u64,
+    pub signExp: u16,
+}
+
+/// `x87f XAnimGetLength(XAnim *tree, int32_t animIndex)` (the macOS arm64
+/// server, `EMULATE_X87`): the x87 quotient at 64 bits, by the software
+/// x87 (the same bits as the x86 engine's).
+///
+/// cbindgen:ignore
+///
+/// # Safety
+/// `tree` is NULL or an engine tree.
+#[cfg(all(not(feature = "client"), darwin_rules))]
+#[no_mangle]
+unsafe extern "C" fn XAnimGetLength(tree: *mut XAnim, animIndex: i32) -> x87f {
+    // SAFETY: engine tree by contract.
+    let length = core_tree::length_extended(core_tree::length_operands(unsafe { handle(tree) }, animIndex));
+    x87f { signif: length.significand, signExp: length.sign_exponent }
+}
+
 // `long double XAnimGetLength(XAnim *tree, int32_t animIndex)` (engine
 // flavour): an assembly routine per calling convention (module `length`)
 // around `uoanim_internal_xanim_length_operands` below (an assembly
 // routine's body: `uoanim_internal_`, localised by the packaging).
-#[cfg(not(feature = "client"))]
+#[cfg(all(not(feature = "client"), not(darwin_rules)))]
 mod length;
 
 /// The operands of the engine flavour's length, packed (frames in the low
@@ -389,13 +417,13 @@ unsafe extern "C" fn uoanim_internal_xanim_length_operands(tree: *mut XAnim, ani
 }
 
 /// The engine flavour's length as the bits of a binary128 `long double`
-/// (aarch64): the x87 quotient of the x86 engine, by the software path,
-/// widened exactly.
+/// (aarch64 Linux): the x87 quotient of the x86 engine, by the software
+/// path, widened exactly.
 ///
 /// # Safety
 /// `tree` is NULL or an engine tree.
 /// cbindgen:ignore
-#[cfg(all(not(feature = "client"), target_arch = "aarch64"))]
+#[cfg(all(not(feature = "client"), target_arch = "aarch64", not(darwin_rules)))]
 #[no_mangle]
 unsafe extern "C" fn uoanim_internal_xanim_length_binary128(tree: *mut XAnim, animIndex: i32) -> u128 {
     // SAFETY: engine tree by contract.

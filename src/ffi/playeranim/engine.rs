@@ -32,7 +32,7 @@ pub(super) use cgame::*;
 use crate::abi::common::XAnim;
 use core::ffi::{c_char, c_int};
 // the parser's, runtime's and finalize step's engines (the first member)
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 use {
     super::bgs,
     crate::abi::common::scr_anim_t,
@@ -44,18 +44,18 @@ use {
     core::ffi::CStr,
 };
 // the per-frame functions' engine (the second member)
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 use {
     crate::abi::bg::weaponInfo_t,
     crate::script::runtime::frame::{SlotEngine, WeaponClasses},
     core::ffi::c_void,
 };
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 /// The engine imports the parser uses.
 pub(super) struct Engine;
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 impl ParseEngine for Engine {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         let mut handle: c_int = 0;
@@ -106,16 +106,16 @@ impl ParseEngine for Engine {
     }
 }
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 /// The sound name the alias callback is handed (a token: at most
 /// `MAX_TOKEN_CHARS` bytes and its NUL).
 static SOUND_TOKEN: ModuleCell<[u8; MAX_TOKEN_CHARS + 1]> = ModuleCell::new([0; MAX_TOKEN_CHARS + 1]);
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 /// The engine services for the runtime.
 pub(super) struct Runtime;
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 impl RuntimeEngine for Runtime {
     fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32 {
         // SAFETY: engine import with plain integer arguments.
@@ -141,11 +141,11 @@ impl RuntimeEngine for Runtime {
     }
 }
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 /// The XAnim queries of the finalize step.
 pub(super) struct Finalize;
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 impl FinalizeEngine for Finalize {
     fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
         // SAFETY: engine import; the tree pointer is the engine's own.
@@ -178,11 +178,11 @@ impl FinalizeEngine for Finalize {
     }
 }
 
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 /// The slot functions' engine side and the weapon records.
 pub(super) struct Slots;
 
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 impl WeaponClasses for Slots {
     fn weapon_class(&mut self, weapon: i32) -> i32 {
         // SAFETY: engine import; the record it returns is the engine's
@@ -191,7 +191,7 @@ impl WeaponClasses for Slots {
     }
 }
 
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 impl SlotEngine for Slots {
     fn time(&self) -> i32 {
         // SAFETY: plain read of the module's clock.
@@ -276,7 +276,7 @@ impl SlotEngine for Slots {
     }
 }
 
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 extern "C" {
     /// `void Com_Printf(const char *format, ...)`.
     fn Com_Printf(format: *const c_char, ...);
@@ -284,7 +284,7 @@ extern "C" {
     fn BG_GetInfoForWeapon(weapon: i32) -> *const weaponInfo_t;
 }
 
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 /// The engine's weapon record of `weapon`.
 unsafe fn weapon_info(weapon: i32) -> *const weaponInfo_t {
     // SAFETY: engine import with a plain value.
@@ -292,7 +292,7 @@ unsafe fn weapon_info(weapon: i32) -> *const weaponInfo_t {
 }
 
 /// `vmCvar_t`: the head up to `integer`.
-#[cfg_attr(not(feature = "frame"), allow(dead_code))]
+#[cfg_attr(not(frame_exports), allow(dead_code))]
 #[repr(C)]
 #[allow(non_camel_case_types, non_snake_case)]
 pub struct vmCvar_t {
@@ -302,7 +302,7 @@ pub struct vmCvar_t {
     pub integer: i32,
 }
 
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 impl TreeEngine for Engine {
     fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim {
         // SAFETY: engine import with a NUL-terminated name.

@@ -17,8 +17,8 @@ use crate::abi::bg::*;
 use crate::abi::common::qboolean;
 use crate::ffi::guard;
 use crate::flavour::{Behaviour, BEHAVIOUR};
-use crate::ffi::floats::{self, Expr, Scratch, X87Floats};
-use crate::script::runtime::frame::{self, SlotContext};
+use crate::ffi::floats::{self, FrameFloats, Scratch};
+use crate::script::runtime::frame::{self, Floats as _, SlotContext};
 use core::ffi::c_void;
 use core::ptr;
 
@@ -89,7 +89,7 @@ unsafe extern "C" fn BG_LerpAngles(target: *const [f32; 3], maxStep: f32, curren
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
     let scratch = Scratch::new();
-    frame::lerp_angles(BEHAVIOUR, floats::expr(&scratch), &t, maxStep, &mut c);
+    frame::lerp_angles(BEHAVIOUR, floats::floats(&scratch).transcribed(), &t, maxStep, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -101,7 +101,7 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
     let (Some(t), Some(c)) = (unsafe { target.as_ref() }, unsafe { current.as_ref() }) else { return };
     let (t, mut c) = (*t, *c);
     let scratch = Scratch::new();
-    frame::lerp_offset(BEHAVIOUR, floats::expr(&scratch), &t, scale, &mut c);
+    frame::lerp_offset(BEHAVIOUR, floats::floats(&scratch).transcribed(), &t, scale, &mut c);
     // SAFETY: as above.
     unsafe { current.write(c) }
 }
@@ -110,7 +110,7 @@ unsafe extern "C" fn BG_LerpOffset(target: *const [f32; 3], scale: f32, current:
 ///
 /// # Safety
 /// Module contract.
-unsafe fn context<'a, 's>(table: &'a bg_static_animation_table_t, scratch: &'s Scratch) -> SlotContext<'a, Expr<'s>, X87Floats<'s>> {
+unsafe fn context<'a, 's>(table: &'a bg_static_animation_table_t, scratch: &'s Scratch) -> SlotContext<'a, FrameFloats<'s>> {
     // SAFETY: plain reads of three handles of the game's `bgs`.
     let b = unsafe { bgs.as_ptr() };
     let (torso, legs, root) = unsafe { ((*b).resolvedTorsoAnimHandle, (*b).resolvedLegsAnimHandle, (*b).rootAnimHandle) };

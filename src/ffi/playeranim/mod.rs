@@ -6,7 +6,7 @@
 //! so that access goes through the single-threaded module contract.
 
 use crate::abi::bg::{bg_static_animation_table_t, bgs_t};
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 use crate::abi::bg::{bg_runtime_animation_t, weaponInfo_t};
 use crate::cell::ModuleCell;
 
@@ -14,11 +14,11 @@ use crate::cell::ModuleCell;
 ///
 /// cbindgen:ignore
 mod engine;
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 mod parse;
-#[cfg(feature = "frame")]
+#[cfg(frame_exports)]
 mod frame;
-#[cfg(not(feature = "frame"))]
+#[cfg(parse_exports)]
 mod runtime;
 
 #[allow(non_upper_case_globals)]
@@ -28,15 +28,15 @@ extern "C" {
     /// `bg_static_animation_table_t *bgAnimStaticTable;` published by the parser.
     pub(crate) static bgAnimStaticTable: ModuleCell<*mut bg_static_animation_table_t>;
     /// `bg_runtime_animation_t *bgRuntimeAnimations;` (pass 1 only; NULL after).
-    #[cfg(not(feature = "frame"))]
+    #[cfg(parse_exports)]
     pub(crate) static bgRuntimeAnimations: ModuleCell<*mut bg_runtime_animation_t>;
     /// `int32_t *bgRuntimeAnimationCount;`
-    #[cfg(not(feature = "frame"))]
+    #[cfg(parse_exports)]
     pub(crate) static bgRuntimeAnimationCount: ModuleCell<*mut i32>;
     /// `int32_t bg_numWeapons;`
-    #[cfg(not(feature = "frame"))]
+    #[cfg(parse_exports)]
     pub(crate) static bg_numWeapons: ModuleCell<i32>;
     /// `weaponInfo_t **bg_weaponInfos;`
-    #[cfg(not(feature = "frame"))]
+    #[cfg(parse_exports)]
     pub(crate) static bg_weaponInfos: ModuleCell<*mut *mut weaponInfo_t>;
 }

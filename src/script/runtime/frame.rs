@@ -16,19 +16,99 @@ use crate::arith::{Arith, CType::*, Decimal, Mem, LOOP_PHASE_PER_CLIENT, MILLISE
 use crate::error::Failure;
 use crate::flavour::Behaviour;
 use crate::math::sqrt_f64;
-use crate::x87_model::F80;
 use core::cmp::Ordering;
 use core::ffi::{c_char, c_void};
 
-/// The arithmetic of a unit's float code: `expr` computes the C's
-/// expressions, `x87` the original's x87 blocks (its inline assembly and
-/// its `long double` code). Where the C's expressions run on the x87 too,
-/// the two are the same machine; the cgame's x86_64 build computes its
-/// expressions in SSE and keeps the x87 for those blocks.
+/// The arithmetic of a unit's float code, by the part a step plays in the
+/// C original it replaces (each an [`Arith`]):
+///
+/// * [`expr`](Floats::expr): the C's expressions;
+/// * [`x87`](Floats::x87): its x87 code (the `long double` chains, and the
+///   Linux bodies' inline assembly);
+/// * [`asm`](Floats::asm): the inline x87 assembly of the Windows
+///   `VectorDistance`, or where there is no x87 the C beside it (binary64);
+/// * [`transcribed`](Floats::transcribed): the expressions upstream's x87
+///   emulation writes as x87 operations (`x87f_*`: the controller lerps, the
+///   loop phase, the rate of the slots); where there is no emulation, the
+///   C's expressions.
+///
+/// A build without emulation is [`Roles`], an emulating one [`Emulating`].
+pub trait Floats: Copy {
+    type Expr: Arith;
+    type X87: Arith;
+    type Asm: Arith;
+    type Transcribed: Arith;
+    fn expr(self) -> Self::Expr;
+    fn x87(self) -> Self::X87;
+    fn asm(self) -> Self::Asm;
+    fn transcribed(self) -> Self::Transcribed;
+}
+
+/// The roles of a build without x87 emulation: its expressions, and its x87
+/// code (the inline assembly among it). Where the C's expressions run on
+/// the x87 too, the two are the same machine; the cgame's x86_64 build
+/// computes its expressions in SSE and keeps the x87 for that code; a
+/// native build (macOS arm64's cgame) computes both natively.
 #[derive(Clone, Copy, Debug)]
-pub struct Floats<E, X> {
+pub struct Roles<E, X> {
     pub expr: E,
     pub x87: X,
+}
+
+impl<E: Arith, X: Arith> Floats for Roles<E, X> {
+    type Expr = E;
+    type X87 = X;
+    type Asm = X;
+    type Transcribed = E;
+    #[inline(always)]
+    fn expr(self) -> E {
+        self.expr
+    }
+    #[inline(always)]
+    fn x87(self) -> X {
+        self.x87
+    }
+    #[inline(always)]
+    fn asm(self) -> X {
+        self.x87
+    }
+    #[inline(always)]
+    fn transcribed(self) -> E {
+        self.expr
+    }
+}
+
+/// The roles of a build with upstream's x87 emulation (`EMULATE_X87`, the
+/// macOS arm64 game module): the expressions it writes as x87 operations
+/// and its `long double` code on the emulated x87 (`x87`), its plain C
+/// expressions and the C beside the inline assembly native
+/// ([`Native`](crate::arith::Native)).
+#[derive(Clone, Copy, Debug)]
+pub struct Emulating<X> {
+    pub x87: X,
+}
+
+impl<X: Arith> Floats for Emulating<X> {
+    type Expr = crate::arith::Native;
+    type X87 = X;
+    type Asm = crate::arith::Native;
+    type Transcribed = X;
+    #[inline(always)]
+    fn expr(self) -> crate::arith::Native {
+        crate::arith::Native
+    }
+    #[inline(always)]
+    fn x87(self) -> X {
+        self.x87
+    }
+    #[inline(always)]
+    fn asm(self) -> crate::arith::Native {
+        crate::arith::Native
+    }
+    #[inline(always)]
+    fn transcribed(self) -> X {
+        self.x87
+    }
 }
 
 /// `BG_ANIM_CROUCH_STATE_MASK` (low byte of `stateFlags`).
@@ -363,27 +443,27 @@ pub trait SlotEngine: WeaponClasses {
 /// its client: the published table (at its address) and `bgs`'s handles;
 /// and how the unit computes.
 #[derive(Clone, Copy)]
-pub struct SlotContext<'a, E, X> {
+pub struct SlotContext<'a, F> {
     pub table: &'a bg_static_animation_table_t,
     pub torso: scr_anim_t,
     pub legs: scr_anim_t,
     pub root: scr_anim_t,
     pub behaviour: Behaviour,
-    pub floats: Floats<E, X>,
+    pub floats: F,
 }
 
-impl<E: Arith, X: Arith> SlotContext<'_, E, X> {
+impl<F: Floats> SlotContext<'_, F> {
     /// `(float)blendTime * 0.001f`.
     #[inline(always)]
     fn blend_seconds(&self, blend: i32) -> f32 {
-        let e = self.floats.expr;
+        let e = self.floats.expr();
         e.store_f32(e.mul(Float, e.load_i32(Float, blend), e.constant(MILLISECONDS_TO_SECONDS)))
     }
 }
 
 const ENTRY_SIZE: usize = core::mem::size_of::<bg_static_animation_t>();
 
-impl<'a, E, X> SlotContext<'a, E, X> {
+impl<'a, F> SlotContext<'a, F> {
     fn base(&self) -> usize {
         self.table as *const bg_static_animation_table_t as usize
     }
@@ -439,8 +519,8 @@ fn entry_name(entry: &bg_static_animation_t) -> &[u8] {
 /// A zero duration (the C divides by zero and traps) and `INT_MIN % -1`
 /// give a remainder of 0 (docs/DIVERGENCES.md).
 #[inline(always)]
-fn initial_loop_time<E: Arith, X: Arith>(ctx: &SlotContext<'_, E, X>, client_num: i32, time: i32, duration: i32) -> f32 {
-    let e = ctx.floats.expr;
+fn initial_loop_time<F: Floats>(ctx: &SlotContext<'_, F>, client_num: i32, time: i32, duration: i32) -> f32 {
+    let e = ctx.floats.transcribed();
     let remainder = if duration == 0 { 0 } else { time.wrapping_rem(duration) };
     match ctx.behaviour {
         Behaviour::Linux => {
@@ -457,34 +537,18 @@ fn initial_loop_time<E: Arith, X: Arith>(ctx: &SlotContext<'_, E, X>, client_num
             let fraction = e.div(Double, e.load_i32(Double, remainder), e.load_i32(Double, duration));
             let per_client = e.mul(Double, e.load_i32(Double, client_num), e.constant(LOOP_PHASE_PER_CLIENT));
             let phase = e.store_f64(e.add(Double, fraction, per_client));
-            let integer = ftol2_low(e, e.cast(LongDouble, e.load_f64(phase)));
+            let integer = e.ftol2(e.cast(LongDouble, e.load_f64(phase)));
             // (float)(phase - integer)
             e.store_f32(e.sub(Double, e.load_f64(phase), e.load_i32(Double, integer)))
         }
     }
 }
 
-/// The Windows builds' conversion of a `long double` to `int32_t`, MSVC's
-/// `_ftol2` as the engine models it: the low 32 bits of the truncated
-/// 64-bit integer, and 0 outside `[-2^63, 2^63 - 0.5)` (the helper's first
-/// step rounds to nearest, so from `2^63 - 0.5` on it already has the
-/// 64-bit indefinite, whose low word is 0), NaN included.
-#[inline(always)]
-pub fn ftol2_low<A: Arith>(a: A, v: A::V) -> i32 {
-    let low = a.long_double(F80::from_parts(0xc03e, 1 << 63)); // -2^63
-    let high = a.long_double(F80::from_parts(0x403d, u64::MAX)); // 2^63 - 0.5
-    let at_least = matches!(a.compare(v, low), Some(Ordering::Greater | Ordering::Equal));
-    if at_least && a.lt(v, high) {
-        a.trunc_i64(v) as u32 as i32
-    } else {
-        0
-    }
-}
 
 /// Whether the stance (crouch, then prone) differs between two animation
 /// words; the two queries of each pair run in the original's order (Linux:
 /// the new word first).
-fn stance_changed<E, X>(ctx: &SlotContext<'_, E, X>, old: u32, new: u32) -> Result<bool, Failure<'static>> {
+fn stance_changed<F>(ctx: &SlotContext<'_, F>, old: u32, new: u32) -> Result<bool, Failure<'static>> {
     let pair = |f: fn(&bg_static_animation_table_t, u32) -> Result<bool, Failure<'static>>| -> Result<(bool, bool), Failure<'static>> {
         match ctx.behaviour {
             Behaviour::Windows => {
@@ -507,7 +571,7 @@ fn stance_changed<E, X>(ctx: &SlotContext<'_, E, X>, old: u32, new: u32) -> Resu
 
 /// `BG_PlayerAnimation_VerifyAnim(tree, slot)`: a slot whose animation has
 /// no weight left in the tree is reset.
-pub fn verify_anim<E, X>(ctx: &SlotContext<'_, E, X>, tree: *mut c_void, slot: &mut bg_anim_slot_t, engine: &mut impl SlotEngine) {
+pub fn verify_anim<F>(ctx: &SlotContext<'_, F>, tree: *mut c_void, slot: &mut bg_anim_slot_t, engine: &mut impl SlotEngine) {
     let tree_index = engine.anims_index(ctx.anims()) as u16;
     if slot.animationWord != 0 && engine.weight(tree, slot_xanim(tree_index, slot.animationWord)) == 0.0 {
         slot.animationWord = 0;
@@ -520,8 +584,8 @@ pub fn verify_anim<E, X>(ctx: &SlotContext<'_, E, X>, tree: *mut c_void, slot: &
 /// caller's slot (`is_legs`: it is `ci`'s legs slot); `ci`'s own slot
 /// fields are not read or written here.
 #[allow(clippy::too_many_arguments)]
-pub fn set_new_animation<'a, E: Arith, X: Arith>(
-    ctx: &SlotContext<'a, E, X>,
+pub fn set_new_animation<'a, F: Floats>(
+    ctx: &SlotContext<'a, F>,
     ci: &mut clientInfo_t,
     slot: &mut bg_anim_slot_t,
     is_legs: bool,
@@ -590,7 +654,7 @@ pub fn set_new_animation<'a, E: Arith, X: Arith>(
                 start_time = initial_loop_time(ctx, ci.clientNum, engine.time(), duration);
             } else {
                 // a float returned through the ABI
-                start_time = ctx.floats.expr.pass_f32(engine.anim_time(tree, old_anim));
+                start_time = ctx.floats.expr().pass_f32(engine.anim_time(tree, old_anim));
             }
         }
     }
@@ -623,7 +687,7 @@ pub fn set_new_animation<'a, E: Arith, X: Arith>(
         let blend = ctx.blend_seconds(slot.blendTime);
         engine.set_complete_goal_weight(tree, new_anim, 1.0, blend, 1.0, entry.usedByScript as u16, !is_legs);
         if set_start {
-            engine.set_time(tree, new_anim, ctx.floats.expr.pass_f32(start_time));
+            engine.set_time(tree, new_anim, ctx.floats.expr().pass_f32(start_time));
         }
     } else {
         if engine.is_looped(new_anim) {
@@ -655,18 +719,21 @@ pub fn set_new_animation<'a, E: Arith, X: Arith>(
 /// stored float from memory), stored to a double, then `sqrt` of it
 /// (glibc's, correctly rounded) rounded to float. Windows: the differences
 /// `first - second` are C float expressions, then one x87 block sums the
-/// squares z, y, x and takes `fsqrt`, stored to float.
+/// squares z, y, x and takes `fsqrt`, stored to float (where there is no
+/// x87, the C beside the block: the same in binary64).
 #[inline(always)]
-fn vector_distance<E: Arith, X: Arith>(behaviour: Behaviour, f: Floats<E, X>, first: &[f32; 3], second: &[f32; 3]) -> f32 {
-    let (e, x) = (f.expr, f.x87);
-    let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
+fn vector_distance<F: Floats>(behaviour: Behaviour, f: F, first: &[f32; 3], second: &[f32; 3]) -> f32 {
     match behaviour {
         Behaviour::Linux => {
+            let x = f.x87();
+            let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
             let d = lanes(|i| x.store_f32(x.sub_mem(LongDouble, x.load_f32(second[i]), Mem::F32(first[i]))));
             let sum = x.store_f64(x.add(LongDouble, x.add(LongDouble, square(d[0]), square(d[1])), square(d[2])));
             x.store_f32(x.load_f64(sqrt_f64(sum)))
         }
         Behaviour::Windows => {
+            let (e, x) = (f.expr(), f.asm());
+            let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
             let d = lanes(|i| e.store_f32(e.sub(Float, e.load_f32(first[i]), e.load_f32(second[i]))));
             x.store_f32(x.sqrt(LongDouble, x.add(LongDouble, x.add(LongDouble, square(d[2]), square(d[1])), square(d[0]))))
         }
@@ -685,8 +752,8 @@ pub struct EntitySample {
 /// then sets the animation rate from the entity's movement since the last
 /// sample.
 #[allow(clippy::too_many_arguments)]
-pub fn run_lerp_frame_rate<'a, E: Arith, X: Arith>(
-    ctx: &SlotContext<'a, E, X>,
+pub fn run_lerp_frame_rate<'a, F: Floats>(
+    ctx: &SlotContext<'a, F>,
     ci: &mut clientInfo_t,
     slot: &mut bg_anim_slot_t,
     is_legs: bool,
@@ -708,7 +775,7 @@ pub fn run_lerp_frame_rate<'a, E: Arith, X: Arith>(
     // that is no entry) nothing more is done (docs/DIVERGENCES.md).
     let Some(current) = ctx.entry(slot) else { return Ok(()) };
     let entry = &entries[current];
-    let e = ctx.floats.expr;
+    let e = ctx.floats.expr();
     let copy_origin = |slot: &mut bg_anim_slot_t| {
         for i in 0..3 {
             slot.lastOrigin[i] = e.copy_f32(entity.origin[i]);
@@ -733,9 +800,10 @@ pub fn run_lerp_frame_rate<'a, E: Arith, X: Arith>(
             Behaviour::Linux => LongDouble,
             Behaviour::Windows => Double,
         };
-        let seconds = e.mul(ty, e.load_i32(ty, elapsed), e.cast(ty, e.constant(MILLISECONDS_TO_SECONDS)));
-        let speed = e.store_f32(e.div(ty, e.load_f32(distance), seconds));
-        slot.animRate = e.store_f32(e.div(ty, e.load_f32(speed), e.load_i32(ty, entry.moveSpeed)));
+        let t = ctx.floats.transcribed();
+        let seconds = t.mul(ty, t.load_i32(ty, elapsed), t.cast(ty, t.constant(MILLISECONDS_TO_SECONDS)));
+        let speed = t.store_f32(t.div(ty, t.load_f32(distance), seconds));
+        slot.animRate = t.store_f32(t.div(ty, t.load_f32(speed), t.load_i32(ty, entry.moveSpeed)));
         slot.lastUpdateTime = sample;
         copy_origin(slot);
         if slot.animRate < 0.1 {
@@ -782,7 +850,7 @@ pub fn run_lerp_frame_rate<'a, E: Arith, X: Arith>(
 mod tests {
     use super::*;
     use crate::arith::{Native, Soft, X87};
-    use crate::x87_model::Precision;
+    use crate::x87_model::{Precision, F80};
     use alloc::boxed::Box;
 
     /// An empty table on the heap (too large for a test thread's stack).
@@ -793,7 +861,7 @@ mod tests {
     }
 
     /// The game unit's arithmetic at 64 bits, on the software x87.
-    const GAME: X87<Soft> = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false };
+    const GAME: X87<Soft> = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false, emulation: false };
 
     fn bits(v: [u32; 3]) -> [f32; 3] {
         v.map(f32::from_bits)
@@ -831,7 +899,7 @@ mod tests {
     /// gives its first operand, quieted.
     #[test]
     fn vector_distance_takes_the_subtrahend_from_memory() {
-        let f = Floats { expr: GAME, x87: GAME };
+        let f = Roles { expr: GAME, x87: GAME };
         let first = bits([0x7f80_0001, 0, 0]); // signalling, payload 1
         let second = bits([0x7fc0_1000, 0, 0]); // quiet, larger payload
         assert_eq!(vector_distance(Behaviour::Linux, f, &first, &second).to_bits(), 0x7fc0_1000);
@@ -839,18 +907,18 @@ mod tests {
         let second = bits([0x7f80_1000, 0, 0]);
         // both loaded: the larger significand
         assert_eq!(vector_distance(Behaviour::Windows, f, &first, &second).to_bits(), 0x7fc0_1000);
-        let sse = Floats { expr: Native, x87: GAME };
+        let sse = Roles { expr: Native, x87: GAME };
         assert_eq!(vector_distance(Behaviour::Windows, sse, &first, &second).to_bits(), 0x7fc0_0001);
     }
 
-    fn context(table: &bg_static_animation_table_t, behaviour: Behaviour) -> SlotContext<'_, X87<Soft>, X87<Soft>> {
+    fn context(table: &bg_static_animation_table_t, behaviour: Behaviour) -> SlotContext<'_, Roles<X87<Soft>, X87<Soft>>> {
         SlotContext {
             table,
             torso: scr_anim_t::default(),
             legs: scr_anim_t::default(),
             root: scr_anim_t::default(),
             behaviour,
-            floats: Floats { expr: GAME, x87: GAME },
+            floats: Roles { expr: GAME, x87: GAME },
         }
     }
 
@@ -884,7 +952,7 @@ mod tests {
 
     #[test]
     fn ftol2_keeps_the_low_word_and_zeroes_the_top_half_ulp() {
-        let t = |v: F80| ftol2_low(GAME, v.into());
+        let t = |v: F80| GAME.ftol2(v.into());
         assert_eq!(t(F80::from_f64(4294967298.75)), 2); // 2^32 + 2
         assert_eq!(t(F80::from_f64(-1.5)), -1);
         assert_eq!(t(F80::from_parts(0x403d, u64::MAX - 1)), -1); // 2^63 - 1: its low word

@@ -10,8 +10,12 @@
 //! * Microsoft x64: stored through the hidden result pointer (rcx, given
 //!   back in rax), the tree and index one register later; the frame is
 //!   described for the unwinder (.seh_*);
-//! * AAPCS64 (aarch64, where `long double` is binary128, in v0): the
+//! * AAPCS64 (aarch64 Linux, where `long double` is binary128, in v0): the
 //!   software x87 quotient widened exactly (`length_binary128`).
+//!
+//! The macOS arm64 server (and its aarch64 Linux build for the judge, the
+//! `darwin` feature) returns the emulated x87's `x87f`, a 16-byte struct,
+//! by value: a Rust function (`super::XAnimGetLength`), no routine here.
 
 #[cfg(all(target_arch = "x86_64", not(windows)))]
 core::arch::global_asm!(
@@ -80,7 +84,7 @@ core::arch::global_asm!(
     options(att_syntax)
 );
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", not(darwin_rules)))]
 core::arch::global_asm!(
     crate::ffi::asm::asm_function!("XAnimGetLength"),
     "    stp x29, x30, [sp, #-16]!",
