@@ -237,7 +237,7 @@ test-boundary-x86_64:
 
 # ---- C tests, symbols, install, contrib --------------------------------------------
 test-c: dist
-	@for a in $(ARCHES); do c_tests/run.sh $$a; done
+	@for a in $(ARCHES) $(if $(AARCH64),aarch64); do c_tests/run.sh $$a; done
 
 test-symbols: dist
 	python3 scripts/check-symbols.py docs/ABI.md $(foreach a,$(ARCHES),$(foreach u,$(UNITS),$(a):$(u):dist/$(a)/libuoanim_$(u).a))

@@ -1,7 +1,8 @@
 /* layout.c — the generated headers against the C original's layouts.
  *
  * Compiled (never run) by c_tests/run.sh for every target: gcc -m32 and
- * -m64, i686-w64-mingw32-gcc and x86_64-w64-mingw32-gcc. Every size and
+ * -m64, i686-w64-mingw32-gcc and x86_64-w64-mingw32-gcc, clang for aarch64
+ * (LP64: the x86_64 layouts, as the engine's arm64 builds). Every size and
  * offset below is the one of bg_animation_types.h / xanim_types.h /
  * client_info_types.h / player_state_types.h at that pointer width, on Linux
  * and Windows alike, the same numbers the Rust mirrors assert at compile
@@ -14,10 +15,10 @@
 
 #if defined(__i386__)
 #define ARCH(i686, x86_64) (i686)
-#elif defined(__x86_64__)
+#elif defined(__x86_64__) || defined(__aarch64__)
 #define ARCH(i686, x86_64) (x86_64)
 #else
-#error "uoanim supports i386 and x86_64"
+#error "uoanim supports i386, x86_64 and aarch64"
 #endif
 
 /* the types whose size differs between the Linux and Windows ABIs are in no

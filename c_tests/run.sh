@@ -7,8 +7,9 @@
 #     the engine imports of what it calls) and run; it prints its checks and exits non-zero on
 #     a failure; on x86_64 Windows its unwind table is checked too
 #     (scripts/wine/check-unwind-table.sh).
-# ARCH is x86_64 or i686 (gcc), or x86_64-windows or i686-windows (the
-# mingw-w64 gcc; the tests run under Wine, $WINE, default wine). Where Wine
+# ARCH is x86_64 or i686 (gcc), aarch64 (clang and lld, run under
+# qemu-aarch64), or x86_64-windows or i686-windows (the mingw-w64 gcc; the
+# tests run under Wine, $WINE, default wine). Where Wine
 # cannot run the target's programs, the layout asserts and the links are
 # still checked and the runs are reported as not run (exit status 0, the
 # line says why).
@@ -19,6 +20,10 @@ cc=gcc mflag="" runner="" exe="" libs_sys=(-lpthread -ldl -lm)
 case "$arch" in
   x86_64) mflag=-m64 ;;
   i686) mflag=-m32 ;;
+  # aarch64 Linux: clang and lld (scripts/aarch64-cc.sh), run under qemu;
+  # the unit's archive, as any C toolchain links it
+  aarch64)
+    cc=$(cd "$(dirname "$0")/.." && pwd)/scripts/aarch64-cc.sh runner="qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
   x86_64-windows|i686-windows)
     cc=${arch%-windows}-w64-mingw32-gcc runner=${WINE:-wine} exe=.exe
     libs_sys=(-static -lm)
@@ -29,12 +34,14 @@ inc=$root/dist/include
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cflags=(-std=gnu11 $mflag -O1 -g -Wall -Wextra -Werror -fno-short-enums -I"$inc" -I"$root/c_tests")
+# (clang: the driver's -fuse-ld is no argument of a compile-only step)
+[ "$arch" != aarch64 ] || cflags+=(-Wno-unused-command-line-argument)
 
 "$cc" "${cflags[@]}" -fsyntax-only "$root/c_tests/layout.c"
 echo "c_tests $arch: layout asserts hold"
 
 can_run=yes
-if [ -n "$runner" ]; then
+if [ -n "$runner" ] && [ "$arch" != aarch64 ]; then
   why=$("$root/scripts/wine/can-run.sh" "$arch") || can_run="no: $why"
 fi
 

@@ -129,7 +129,7 @@ personality_stub() {
   printf '\t.text\n\t.globl rust_eh_personality\n\t.type rust_eh_personality, %%function\nrust_eh_personality:\n\t%s\n\t.size rust_eh_personality, .-rust_eh_personality\n' "$trap"
 }
 
-# elf_member STATICLIB OBJECT: one member's object. Its exports, the
+# elf_member STATICLIB OBJECT SUFFIX: one member's object. Its exports, the
 # crate's global, defined, unmangled symbols (of the objects named
 # uoanim-*.o; internal helpers called from assembly are named
 # uoanim_internal_* and stay local), are appended to $work/exports.txt.
@@ -162,8 +162,9 @@ elf_member() {
   # cell DW.ref.rust_eh_personality of the compiler's helpers, is local to
   # each member after the step above; two members with a group of the same
   # name would see one of them discarded by the final link, and the
-  # member's unwind table point into it (lld refuses that). The second
-  # member's groups get names of their own.
+  # member's unwind table point into it (lld refuses that): between the
+  # two members of a unit, and between two units linked into one program.
+  # Each member's groups get names of their own (SUFFIX: the member's).
   if [ -n "${3:-}" ]; then
     "${elftools}readelf" -gW "$object" | sed -n 's/^COMDAT group section \[ *[0-9]*\] *`[^'"'"']*'"'"' \[\(.*\)\] contains.*/\1/p' |
       while read -r sym; do printf '%s %s%s\n' "$sym" "$sym" "$3"; done >"$work/groups.txt"
@@ -174,7 +175,7 @@ elf_member() {
 }
 : >"$work/exports.txt"
 objects=("$work/uoanim_$unit.o")
-elf_member "$staticlib" "$work/uoanim_$unit.o"
+elf_member "$staticlib" "$work/uoanim_$unit.o" ".uoanim_${unit}"
 if [ -n "$frame_staticlib" ]; then
   objects+=("$work/uoanim_${unit}_frame.o")
   elf_member "$frame_staticlib" "$work/uoanim_${unit}_frame.o" ".uoanim_${unit}_frame"
