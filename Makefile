@@ -431,8 +431,10 @@ miri:
 #   test-darwin: clippy on both builds of each unit, the differential suites
 #                of the qemu builds (pa, its x87 probe,
 #                bg-rest, at: scripts/ratchet.sh), the symbol check of the
-#                Mach-O archives (llvm-nm), and Apple's variadic entry, called
-#                as Apple's convention calls it (c_tests/apple)
+#                Mach-O archives (llvm-nm), Apple's variadic entry, called
+#                as Apple's convention calls it (c_tests/apple), and the swap
+#                into the engine's four Darwin rules (contrib/coduomp: the
+#                qemu builds linked and run, the Mach-O link lines by make -n)
 # Nothing here is optional: a missing tool or target fails the build.
 DARWIN_TRIPLE := aarch64-apple-darwin
 DARWIN_UNITS := game_windows cgame engine client
@@ -468,4 +470,5 @@ test-darwin: dist-darwin dist/include/.stamp $(DARWIN_VARIADIC)
 	done
 	python3 scripts/check-symbols.py docs/ABI.md $(foreach u,$(DARWIN_UNITS),darwin-arm64:$(u):dist/darwin-arm64/libuoanim_$(u).a)
 	c_tests/apple/run.sh $(DARWIN_VARIADIC)
+	contrib/coduomp/test/run.sh darwin-arm64 "$(DARWIN_UNITS)"
 	scripts/ratchet.sh "$(PARITY)" "darwin-arm64" "$(DARWIN_UNITS)" "$(UO_DATA)"

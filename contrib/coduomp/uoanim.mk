@@ -14,6 +14,13 @@
 #   UOANIM_LIBDIR := /path/to/uoanim/dist/x86_64   # or an install's lib dir
 #   include /path/to/uoanim/contrib/coduomp/uoanim.mk
 #
+# (UOANIM_ARCH, which names the directory of dist/ when UOANIM_LIBDIR is not
+# set, defaults to darwin-arm64 on an arm64 Mac, else x86_64.) A build file
+# that links two units (build-mk/client-targets.mk: the client-game module
+# and, on macOS, the native client) includes this file twice, each time
+# after setting UOANIM_UNIT: the file forgets UOANIM_UNIT,
+# UOANIM_SOURCE_VARS and UOANIM_LINK_VARS at its end.
+#
 # It then
 #   * removes the C files the unit replaces from the source lists named in
 #     UOANIM_SOURCE_VARS (defaults below, after the engine's variables), and
@@ -26,8 +33,19 @@
 #               variable, so the archive goes into that command with the
 #               sources, after them
 #       engine  ENGINE_IMPORT_LIBS, EXE_I386_LIBS, WINDOWS_COMMON_LIBS
-#               (build-mk/server.mk)
-#       client  MINGW32_LIBS, LDLIBS (build-mk/client-engine-mingw.mk)
+#               (build-mk/server.mk; ENGINE_IMPORT_LIBS is also the
+#               native-macos-exe link's)
+#       client  MINGW32_LIBS, LDLIBS (build-mk/client-engine-mingw.mk) and
+#               CODUOMP_NATIVE_PLATFORM_LIBS (build-mk/client-targets.mk's
+#               native client link, coduomp-native-link: include this file
+#               there after that variable and before CODUOMP_NATIVE_C_OBJECTS;
+#               its sources are SHARED_ANIMATION_C_SOURCES and
+#               SHARED_SCRIPT_C_SOURCES)
+#     macOS arm64 (dist/darwin-arm64, Mach-O): the game module's
+#     native64-shared link takes SHARED_LIBS (unit game_windows: the
+#     top-level client-game target builds it with CODUO_BEHAVIOR=windows),
+#     client-native-link the cgame's one-command sources, native-macos-exe
+#     ENGINE_IMPORT_LIBS, coduomp-native-link CODUOMP_NATIVE_PLATFORM_LIBS.
 #     Include this file after those variables are set (a `?=` after it would
 #     no longer apply). A unit needs nothing else (no -lpthread, -ldl, -lm).
 #
@@ -37,7 +55,8 @@
 # which stay (README.md, "Linking into the engine").
 
 UOANIM_UNIT ?= game
-UOANIM_ARCH ?= x86_64
+uoanim_host := $(shell uname -s)-$(shell uname -m)
+UOANIM_ARCH ?= $(if $(filter Darwin-arm64,$(uoanim_host)),darwin-arm64,x86_64)
 uoanim_mk_dir := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 UOANIM_DIR ?= $(abspath $(uoanim_mk_dir)/../..)
 UOANIM_LIBDIR ?= $(UOANIM_DIR)/dist/$(UOANIM_ARCH)
@@ -69,11 +88,15 @@ UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
 UOANIM_LINK_VARS ?= ENGINE_IMPORT_LIBS EXE_I386_LIBS WINDOWS_COMMON_LIBS
 else ifeq ($(UOANIM_UNIT),client)
 UOANIM_REPLACED := $(UOANIM_ANIMTREE_REPLACED)
-UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES
-UOANIM_LINK_VARS ?= MINGW32_LIBS LDLIBS
+UOANIM_SOURCE_VARS ?= LAYOUT_ANIMATION_C_SOURCES LAYOUT_SCRIPT_C_SOURCES SHARED_ANIMATION_C_SOURCES SHARED_SCRIPT_C_SOURCES
+UOANIM_LINK_VARS ?= MINGW32_LIBS LDLIBS CODUOMP_NATIVE_PLATFORM_LIBS
 else
 $(error uoanim.mk: UOANIM_UNIT must be game, game_windows, cgame, engine or client, not '$(UOANIM_UNIT)')
 endif
 
 $(foreach v,$(UOANIM_SOURCE_VARS),$(eval $(v) := $(filter-out $(UOANIM_REPLACED),$($(v)))))
 $(foreach v,$(UOANIM_LINK_VARS),$(eval $(v) += $(UOANIM_LIB)))
+# forgotten, for a second inclusion with another unit
+undefine UOANIM_UNIT
+undefine UOANIM_SOURCE_VARS
+undefine UOANIM_LINK_VARS

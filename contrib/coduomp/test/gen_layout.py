@@ -2,8 +2,9 @@
 """gen_layout.py UNIT LIB ABI_MD UOANIM_MK OUT [LINK_VAR]
 
 The environment's UOANIM_TEST_ARCH (x86_64, i686, x86_64-windows,
-i686-windows; default x86_64) says how to read LIB (the mingw nm and the
-i686 COFF underscore for the Windows targets); LINK_VAR overrides the
+i686-windows, darwin-arm64: LIB is then the aarch64 ELF build of the macOS
+rules; default x86_64) says how to read LIB (the mingw nm and the i686 COFF
+underscore for the Windows targets); LINK_VAR overrides the
 library variable the target links with.
 
 Writes into OUT a miniature copy of the engine's build layout for the binary
@@ -160,7 +161,8 @@ void *Scr_GetAnimTree(uint32_t treeIndex)
 
 
 ARCH = os.environ.get("UOANIM_TEST_ARCH", "x86_64")
-NM = {"x86_64-windows": "x86_64-w64-mingw32-nm", "i686-windows": "i686-w64-mingw32-nm"}.get(ARCH, "nm")
+NM = {"x86_64-windows": "x86_64-w64-mingw32-nm", "i686-windows": "i686-w64-mingw32-nm",
+      "darwin-arm64": "aarch64-linux-gnu-nm"}.get(ARCH, "nm")
 CPREFIX = "_" if ARCH == "i686-windows" else ""
 
 
