@@ -39,6 +39,8 @@ TRIPLE_i686-windows := i686-pc-windows-gnu
 # client packages), engine and client (animation trees, Linux and Windows
 # behaviour).
 UNITS ?= game cgame game_windows engine client
+# the units of the engine's macOS arm64 rules (section "macOS on Apple Silicon")
+DARWIN_UNITS := game_windows cgame engine client
 CARGO ?= cargo
 TARGET_DIR := target
 # The differential suites, and the game data their stock cases read (default:
@@ -256,7 +258,7 @@ test-contrib: dist
 	@contrib/coduomp/test/run.sh x86_64-windows "client cgame game_windows"
 
 # make install PREFIX=DIR: one arch's units (INSTALL_ARCH, default x86_64;
-# e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32), the headers under
+# e.g. INSTALL_ARCH=i686 LIBDIR=DIR/lib32, INSTALL_ARCH=darwin-arm64), the headers under
 # include/uoanim/, and pkg-config files uoanim-UNIT.pc
 PREFIX ?= /usr/local
 INSTALL_ARCH ?= x86_64
@@ -264,8 +266,10 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
-install: $(foreach u,$(UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
-	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(UNITS)"
+# the units of the arch (darwin-arm64: its four)
+INSTALL_UNITS = $(if $(filter darwin-arm64,$(INSTALL_ARCH)),$(filter $(DARWIN_UNITS),$(UNITS)),$(UNITS))
+install: $(foreach u,$(INSTALL_UNITS),dist/$(INSTALL_ARCH)/libuoanim_$(u).a) dist/include/.stamp
+	scripts/install.sh "$(INSTALL_ARCH)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(PREFIX)" "$(INSTALL_UNITS)"
 
 # ---- differential suites -----------------------------------------------------------
 # every unit on every target, or each unit's x86_64 Linux suite (make check)
@@ -437,7 +441,6 @@ miri:
 #                qemu builds linked and run, the Mach-O link lines by make -n)
 # Nothing here is optional: a missing tool or target fails the build.
 DARWIN_TRIPLE := aarch64-apple-darwin
-DARWIN_UNITS := game_windows cgame engine client
 DARWIN_TARGET_DIR := $(TARGET_DIR)/darwin
 DARWIN_MACHO := $(foreach u,$(DARWIN_UNITS),dist/darwin-arm64/libuoanim_$(u).a)
 DARWIN_QEMU := $(foreach u,$(DARWIN_UNITS),dist/darwin-arm64/qemu/libuoanim_$(u).a)

@@ -3,7 +3,7 @@
 #
 # Installs the built link units of one arch (dist/ARCH) and the headers:
 #   LIBDIR/libuoanim_UNIT.a
-#   LIBDIR/libuoanim_UNIT.so.VERSION, .so.MAJOR -> it, .so -> .so.MAJOR
+#   LIBDIR/libuoanim_UNIT.so.VERSION, .so.MAJOR -> it, .so -> .so.MAJOR (Linux)
 #   INCLUDEDIR/uoanim/*.h
 #   PCDIR/uoanim-UNIT.pc   (pkg-config: --cflags, --libs)
 # The units need nothing but the C library, so a .pc file's --libs is the
@@ -27,9 +27,12 @@ for unit in $units; do
   esac
   lib=libuoanim_$unit
   install -m 644 "$root/dist/$arch/$lib.a" "$libdir/$lib.a"
-  install -m 755 "$root/dist/$arch/$lib.so" "$libdir/$lib.so.$version"
-  ln -sf "$lib.so.$version" "$libdir/$lib.so.$major"
-  ln -sf "$lib.so.$major" "$libdir/$lib.so"
+  # Linux: the shared library too (Windows and macOS ship the archive)
+  if [ -e "$root/dist/$arch/$lib.so" ]; then
+    install -m 755 "$root/dist/$arch/$lib.so" "$libdir/$lib.so.$version"
+    ln -sf "$lib.so.$version" "$libdir/$lib.so.$major"
+    ln -sf "$lib.so.$major" "$libdir/$lib.so"
+  fi
   # paths relative to the prefix stay relocatable
   rel() { case "$1" in "$prefix"/*) printf '${prefix}/%s' "${1#"$prefix"/}" ;; "$prefix") printf '${prefix}' ;; *) printf '%s' "$1" ;; esac; }
   cat >"$pcdir/uoanim-$unit.pc" <<EOF

@@ -40,4 +40,17 @@ case " $units " in
     rm -rf "$work"
     echo "install: the action test builds with 'pkg-config --cflags --libs uoanim-game' and passes" ;;
 esac
+# macOS arm64: the Mach-O archives and their pkg-config files
+darwin_units="game_windows cgame engine client"
+dprefix=$(mktemp -d)
+make -s -C "$root" install PREFIX="$dprefix" INSTALL_ARCH=darwin-arm64 >/dev/null
+for unit in $darwin_units; do
+  lib=$dprefix/lib/libuoanim_$unit
+  [ -f "$lib.a" ] && llvm-ar t "$lib.a" | grep -qx "uoanim_$unit.o" || fail "darwin-arm64 $unit: no Mach-O archive $lib.a"
+  [ ! -e "$lib.so" ] || fail "darwin-arm64 $unit: a .so installed"
+  libs=$(PKG_CONFIG_PATH=$dprefix/lib/pkgconfig pkg-config --libs "uoanim-$unit" | sed "s/ *$//")
+  [ "$libs" = "-L$dprefix/lib -luoanim_$unit" ] || fail "darwin-arm64 $unit: pkg-config --libs gives '$libs'"
+done
+rm -rf "$dprefix"
+echo "install darwin-arm64 ($darwin_units): the Mach-O archives and their pkg-config files (make install INSTALL_ARCH=darwin-arm64)"
 exit $status
