@@ -18,8 +18,15 @@
 # unit's Windows suites run once more at PA_X87_PC=53 (pa-cgame-pc53: the
 # Windows client sets it).
 #
+# darwin-arm64 (macOS on Apple Silicon) is judged with its units' qemu build
+# (dist/darwin-arm64/qemu/, the drivers cross-built for aarch64 Linux and
+# run under qemu-user: tests/parity/README.md): the C original builds no game
+# flavour there, so the game unit is skipped on it; the pa probe runs at 53
+# and 64 bits (no x87: the same outputs), the bg-rest probe, which has no
+# outputs for it, does not run.
+#
 # A target for which a suite holds no outputs of the C original (all but its
-# oracle arches: every suite holds all four today) is not judged against it, and the line
+# oracle arches: every suite holds all its arches today) is not judged against it, and the line
 # says so. Such a target is compared instead with the C original's outputs
 # of the target of the same C library (x86_64-windows), which it must
 # reproduce except where a dump shows the pointer width; those cases are
@@ -28,10 +35,17 @@
 set -uo pipefail
 difftest=$1 arches=$2 units=$3 data=${4:-}
 # the arches each suite holds the C original's outputs for
-ORACLE_ARCHES_pa="x86_64 i686 x86_64-windows i686-windows"
-ORACLE_ARCHES_at="x86_64 i686 x86_64-windows i686-windows"
-ORACLE_ARCHES_bg_rest="x86_64 i686 x86_64-windows i686-windows"
+ORACLE_ARCHES_pa="x86_64 i686 x86_64-windows i686-windows darwin-arm64"
+ORACLE_ARCHES_at="x86_64 i686 x86_64-windows i686-windows darwin-arm64"
+ORACLE_ARCHES_bg_rest="x86_64 i686 x86_64-windows i686-windows darwin-arm64"
 root=$(cd "$(dirname "$0")/.." && pwd)
+# unit_lib UNIT ARCH: the static library the suites judge
+unit_lib() {
+  case "$2" in
+    darwin-arm64) echo "$root/dist/darwin-arm64/qemu/libuoanim_$1.a" ;;
+    *) echo "$root/dist/$2/libuoanim_$1.a" ;;
+  esac
+}
 status=0
 total_pass=0 total_fail=0 total_skip=0 total_known=0
 # judge UNIT ARCH SUITE DIR FLAVOUR [PC [CASES]]: one suite of one unit on one
@@ -55,7 +69,7 @@ judge() {
       label=$suite-$arch-vs-$other shown="$suite $arch vs $other"
       echo "$suite $arch: compared with the C original's $other outputs instead (c_tests/divergences/$label.txt)"
     fi
-    PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+    PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$(unit_lib "$unit" "$arch")" --arch "$arch" \
       --flavour "$flavour" ${cases:+--cases "$cases"} --out "$out/run" ${data:+--data "$data"} >"$log" 2>"$out/run.err"
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -1)
     if [ -z "$summary" ]; then
@@ -90,7 +104,7 @@ judge() {
       while read -r c; do
         find "$difftest/$dir" -name "$c.case" -path '*/cases*' -exec cp {} "$out/retry/" \;
       done <<<"$new"
-      PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$root/dist/$arch/libuoanim_$unit.a" --arch "$arch" \
+      PA_X87_PC=$pc BGR_X87_PC=$pc "$difftest/$dir/run.sh" --lib "$(unit_lib "$unit" "$arch")" --arch "$arch" \
         --flavour "$flavour" --cases "$out/retry" --out "$out/rerun" --jobs 1 ${data:+--data "$data"} >"$out/retry.log" 2>&1
       sed -n "s/^FAIL \([^ :]*\).*/\1/p" "$out/retry.log" | sort >"$out/failing-again"
       # a retry that did not run every case counts as failing them all
@@ -126,6 +140,8 @@ for unit in $units; do
     *) echo "ratchet: unknown unit $unit" >&2; exit 2 ;;
   esac
   for arch in $arches; do
+    # the game unit has no darwin-arm64 build
+    [ "$unit" = game ] && [ "$arch" = darwin-arm64 ] && continue
     judge "$unit" "$arch" "$suite" "$dir" "$flavour"
     if [ "$dir" = pa ]; then
       for pc in 53 64; do
@@ -136,6 +152,7 @@ for unit in $units; do
       fi
       # the per-frame functions of the same units, and their probe
       judge "$unit" "$arch" "bg-rest${suite#pa}" bg-rest "$flavour"
+      [ "$arch" = darwin-arm64 ] && continue
       for pc in 53 64; do
         judge "$unit" "$arch" "bg-rest${suite#pa}-x87-pc$pc" bg-rest "$flavour" "$pc" "$difftest/bg-rest/cases-x87"
       done

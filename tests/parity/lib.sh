@@ -108,7 +108,8 @@ lib_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # build_driver NAME CFLAGS LDLIBS -- builds the suite's instrument
 # ($here/driver.c and $here/stubs.c) against $lib: on Linux $out/NAME with
-# gcc $m, on a Windows arch ($win: x86_64 or i686) $out/NAME.exe with
+# gcc $m, for darwin-arm64 ($darwin non-empty) $out/NAME as below, on a
+# Windows arch ($win: x86_64 or i686) $out/NAME.exe with
 # mingw-w64 ($MINGW_CC, default $win-w64-mingw32-gcc), a static PE
 # executable (no DLLs beside the system's; the system libraries are those a
 # Rust *-pc-windows-gnu staticlib needs, the counterpart of -lpthread -ldl
@@ -120,9 +121,41 @@ lib_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # ($WINE) on Windows, where one wineserver is kept alive for the run and a
 # smoke run (the usage message, exit status 2) tells a Wine that cannot run
 # the target (i686 without wine32) apart from failing cases.
+# darwin-arm64 (macOS on Apple Silicon): on an arm64 Mac the system cc, the
+# driver run natively; elsewhere a cross build for aarch64 Linux with clang
+# that models Darwin's C ABI where the dumps see it (char signed, long double
+# binary64), run under qemu-user, a smoke run telling a missing emulator
+# apart from failing cases. $DARWIN_CC and $DARWIN_RUNNER (the suite's
+# *_CC / *_RUNNER) override the compiler and the runner.
 build_driver() {
     local name=$1 cflags=$2 ldlibs=$3 extra="" cc smoke
     runner=""
+    if [ -n "${darwin:-}" ]; then
+        driver="$out/$name"
+        if [ "$(uname -s)-$(uname -m)" = Darwin-arm64 ]; then
+            cc=${DARWIN_CC:-cc}
+            runner=${DARWIN_RUNNER:-}
+        else
+            cc=${DARWIN_CC:-clang --target=aarch64-linux-gnu -fuse-ld=lld -fsigned-char -Xclang -mlong-double-64}
+            runner=${DARWIN_RUNNER:-qemu-aarch64 -L /usr/aarch64-linux-gnu}
+        fi
+        # shellcheck disable=SC2086  # the flags are lists of words
+        if ! $cc $cflags -o "$driver" "$here/driver.c" "$here/stubs.c" "$lib" \
+                $ldlibs -lpthread -ldl -lm >"$out/build.log" 2>&1; then
+            cat "$out/build.log" >&2
+            fail_setup "run.sh: building the driver against $lib failed"
+        fi
+        if [ -n "$runner" ]; then
+            # shellcheck disable=SC2086
+            $runner "$driver" > "$out/smoke.out" 2> "$out/smoke.err"
+            smoke=$?
+            if [ "$smoke" != 2 ] || ! grep -q "usage: $name" "$out/smoke.err"; then
+                head -c 600 "$out/smoke.err" >&2
+                fail_setup "run.sh: '$runner $driver' does not run (exit status $smoke); are qemu-user and the aarch64 C library installed?"
+            fi
+        fi
+        return 0
+    fi
     if [ -z "$win" ]; then
         driver="$out/$name"
         if [ "$m" = -m32 ] && ! echo '#include <errno.h>' | gcc -m32 -E -x c - >/dev/null 2>&1 \

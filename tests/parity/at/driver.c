@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "ext80fmt.h"
 #include "stubs.h"
 
 static const char *g_root = ".";
@@ -285,6 +286,19 @@ static void dump_xanim(XAnim *tree)
             volatile double len = XAnimGetLength(tree, idx); /* binary64 */
             if (isnan(len)) put_nan2(signbit(len));
             else printf(" len=%a %.17g", len, len);
+#elif defined(AT_LENGTH_X87F)
+            /* emulated x87 register (SoftFloat extFloat80_t): printed from its
+             * bits exactly as glibc's x86 printf prints the hardware long
+             * double ("%La %.20Lg"), so the lines compare with the x86 dump */
+            at_length_t len = XAnimGetLength(tree, idx);
+            if ((len.signExp & 0x7fff) == 0x7fff && (len.signif & 0x7fffffffffffffffull) != 0)
+                put_nan2((len.signExp & 0x8000u) != 0);
+            else {
+                char la[64], lg[20000];
+                ext80_fmt_La(la, sizeof la, len.signif, len.signExp);
+                ext80_fmt_Lg(lg, sizeof lg, len.signif, len.signExp, 20);
+                printf(" len=%s %s", la, lg);
+            }
 #else
             long double len = XAnimGetLength(tree, idx);     /* x87 extended */
             if (isnan(len)) put_nan2(signbit(len));

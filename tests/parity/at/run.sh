@@ -2,7 +2,7 @@
 # run.sh -- build the animation-tree differential driver against a library and
 # compare every case with the C original's output.
 #
-#   run.sh --lib PATH/lib.a --arch x86_64|i686|x86_64-windows|i686-windows
+#   run.sh --lib PATH/lib.a --arch x86_64|i686|x86_64-windows|i686-windows|darwin-arm64
 #          [--flavour server|client] [--data DIR] [--cases DIR]...
 #          [--expected DIR] [--out DIR] [--jobs N]
 #
@@ -11,6 +11,12 @@
 # x86_64-w64-mingw32-gcc / i686-w64-mingw32-gcc (AT_MINGW_CC overrides; extra
 # link flags in AT_LDLIBS) and every case runs under Wine ($WINE, default wine;
 # WINEDEBUG defaults to -all).
+# --arch darwin-arm64 (PROTOCOL.md "macOS arm64"): on an arm64 Mac the driver
+# is built with cc and runs natively; elsewhere it is cross-built for aarch64
+# Linux with clang (--target=aarch64-linux-gnu -fuse-ld=lld -fsigned-char
+# -Xclang -mlong-double-64: Darwin's char and long double) and every case runs
+# under qemu-user (qemu-aarch64 -L /usr/aarch64-linux-gnu, after a smoke run);
+# AT_CC / AT_RUNNER override both, and the script-VM check uses llvm-nm there.
 #
 # --flavour server (default): the Linux dedicated-server engine build;
 #   defaults --cases cases/ --cases cases-engine/
@@ -48,14 +54,27 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -n "$LIB" ] && [ -n "$ARCH" ] || { echo "usage: run.sh --lib PATH/lib.a --arch x86_64|i686|x86_64-windows|i686-windows [--flavour server|client] [--cases DIR]... [--expected DIR] [--out DIR]" >&2; exit 2; }
+[ -n "$LIB" ] && [ -n "$ARCH" ] || { echo "usage: run.sh --lib PATH/lib.a --arch x86_64|i686|x86_64-windows|i686-windows|darwin-arm64 [--flavour server|client] [--cases DIR]... [--expected DIR] [--out DIR]" >&2; exit 2; }
 WIN=
 case "$ARCH" in
   x86_64) MFLAG=-m64 ;;
   i686) MFLAG=-m32 ;;
   x86_64-windows|i686-windows) WIN=${ARCH%-windows} ;;
-  *) echo "run.sh: --arch must be x86_64, i686, x86_64-windows or i686-windows" >&2; exit 2 ;;
+  darwin-arm64) MFLAG= ;;
+  *) echo "run.sh: --arch must be x86_64, i686, x86_64-windows, i686-windows or darwin-arm64" >&2; exit 2 ;;
 esac
+# darwin-arm64 (macOS on Apple Silicon): on an arm64 Mac the system cc, run
+# natively; elsewhere a clang cross build for aarch64 Linux with Darwin's char
+# signedness and binary64 long double, run under qemu-user
+DCC= ; DRUN=
+if [ "$ARCH" = darwin-arm64 ]; then
+  if [ "$(uname -s)-$(uname -m)" = Darwin-arm64 ]; then
+    DCC=${AT_CC:-cc}; DRUN=${AT_RUNNER:-}
+  else
+    DCC=${AT_CC:-clang --target=aarch64-linux-gnu -fuse-ld=lld -fsigned-char -Xclang -mlong-double-64}
+    DRUN=${AT_RUNNER:-qemu-aarch64 -L /usr/aarch64-linux-gnu}
+  fi
+fi
 case "$FLAVOUR" in
   server) FFLAG= ; DEF_CASES=("$HERE/cases" "$HERE/cases-engine") ;;
   client) FFLAG=-DAT_FLAVOUR_CLIENT; DEF_CASES=("$HERE/cases" "$HERE/cases-client" "$HERE/cases-engine") ;;
@@ -93,7 +112,8 @@ dup=$(cut -f1 "$LIST" | uniq -d | head -1)
 # original does)?  Then the engine side's Scr_AllocArray / ClearObject /
 # RemoveRefToObject calls go to it; otherwise stubs.c stands in for them.
 # AT_SCRIPT_VM=library|engine overrides the detection.
-if [ -z "$WIN" ]; then NM=${AT_NM:-nm}; else NM=${AT_NM:-$WIN-w64-mingw32-nm}; fi
+if [ -n "$DCC" ] && [ -n "$DRUN" ]; then NM=${AT_NM:-llvm-nm}
+elif [ -z "$WIN" ]; then NM=${AT_NM:-nm}; else NM=${AT_NM:-$WIN-w64-mingw32-nm}; fi
 case "${AT_SCRIPT_VM:-}" in
   library) VMFLAG=-DAT_SCRIPT_VM_IN_LIBRARY ;;
   engine) VMFLAG= ;;
@@ -102,15 +122,27 @@ case "${AT_SCRIPT_VM:-}" in
 esac
 FFLAG="$FFLAG $VMFLAG ${AT_ENGINE_CFLAGS:-}"
 
-RUNNER=
+RUNNER=$DRUN
 if [ -z "$WIN" ]; then
 DRIVER=$OUT/at_driver
-if ! gcc -std=gnu11 -O1 -g -w $MFLAG $FFLAG -I"$HERE" "$HERE/driver.c" "$HERE/stubs.c" "$LIB" \
+CCLINE=gcc; [ -n "$DCC" ] && CCLINE=$DCC
+if ! $CCLINE -std=gnu11 -O1 -g -w $MFLAG $FFLAG -I"$HERE" "$HERE/driver.c" "$HERE/stubs.c" "$LIB" \
      -lpthread -ldl -lm -o "$DRIVER" 2>"$OUT/build.log"; then
   echo "run.sh: building the driver against $LIB failed:" >&2
   cat "$OUT/build.log" >&2
   echo "0 passed, $(wc -l <"$LIST") failed, 0 skipped"
   exit 1
+fi
+if [ -n "$RUNNER" ]; then
+  # smoke test under the emulator: the usage message and exit status 2
+  $RUNNER "$DRIVER" >"$OUT/smoke.out" 2>"$OUT/smoke.err"
+  SRC=$?
+  if [ "$SRC" != 2 ] || ! grep -q 'usage: at_driver' "$OUT/smoke.err"; then
+    head -c 600 "$OUT/smoke.err" >&2
+    echo "run.sh: '$RUNNER $DRIVER' does not run (exit status $SRC); are qemu-user and the aarch64 C library installed?" >&2
+    echo "0 passed, $(wc -l <"$LIST") failed, 0 skipped"
+    exit 1
+  fi
 fi
 else
 # Windows: a static PE executable (no DLLs beside the system's) with the Linux

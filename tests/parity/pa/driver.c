@@ -1394,6 +1394,7 @@ static void install_crash_handlers(void)
 #if defined(_WIN32) && defined(__i386__)
 #include <float.h>
 #endif
+#if defined(__i386__) || defined(__x86_64__)
 static void report_x87_at_exit(void)
 {
     unsigned short cw;
@@ -1401,6 +1402,8 @@ static void report_x87_at_exit(void)
     __asm__ volatile("fnstcw %0" : "=m"(cw));
     fprintf(stderr, "pa_driver: x87 control word at exit 0x%04x\n", (unsigned)cw);
 }
+
+#endif
 
 static void apply_x87_precision(void)
 {
@@ -1413,16 +1416,25 @@ static void apply_x87_precision(void)
     if (strcmp(pc, "53") != 0 && strcmp(pc, "64") != 0) {
         die("PA_X87_PC must be 53 or 64 (got '%s')", pc);
     }
-#if defined(_WIN32) && defined(__i386__)
+#if !defined(__i386__) && !defined(__x86_64__)
+    /* aarch64 (macOS arm64): no x87 unit; an emulated-x87 module fixes its
+     * own precision at compile time (coduo_x87emu.h), native float code runs
+     * in IEEE binary32/64 */
+    (void)cw;
+    fprintf(stderr, "pa_driver: no x87 control word on this target (PA_X87_PC=%s ignored)\n", pc);
+    return;
+#elif defined(_WIN32) && defined(__i386__)
     (void)_controlfp(strcmp(pc, "53") == 0 ? _PC_53 : _PC_64, _MCW_PC);
 #else
     __asm__ volatile("fnstcw %0" : "=m"(cw));
     cw = (unsigned short)((cw & ~0x0300u) | (strcmp(pc, "53") == 0 ? 0x0200u : 0x0300u));
     __asm__ volatile("fldcw %0" : : "m"(cw));
 #endif
+#if defined(__i386__) || defined(__x86_64__)
     __asm__ volatile("fnstcw %0" : "=m"(cw));
     fprintf(stderr, "pa_driver: x87 control word 0x%04x (PA_X87_PC=%s)\n", (unsigned)cw, pc);
     atexit(report_x87_at_exit);
+#endif
 }
 
 int main(int argc, char **argv)
