@@ -971,8 +971,8 @@ mod tests {
         use crate::arith::{Soft as SoftX87, X87};
         use crate::tree::xanim::{length, LengthOperands};
         let scratch = Scratch::new();
-        let hard = X87 { machine: Hardware::new(&scratch), iso: false, stack_floats: false, emulation: false };
-        let soft = X87 { machine: SoftX87 { pc: Precision::Extended }, iso: false, stack_floats: false, emulation: false };
+        let hard = X87 { machine: Hardware::new(&scratch), iso: false, stack_floats: false };
+        let soft = X87 { machine: SoftX87 { pc: Precision::Extended }, iso: false, stack_floats: false };
         let check = |frames: u32, rate_bits: u32| {
             let ops = LengthOperands { frames, rate_bits };
             let want = bits(length(soft, ops).extended());

@@ -21,7 +21,7 @@ use uoanim::script::tokenizer::Tokenizer;
 
 /// The game module's x87, at the Linux default precision of 64 bits.
 const GAME_X87: uoanim::arith::X87<uoanim::arith::Soft> =
-    uoanim::arith::X87 { machine: uoanim::arith::Soft { pc: uoanim::x87_model::Precision::Extended }, iso: false, stack_floats: false, emulation: false };
+    uoanim::arith::X87 { machine: uoanim::arith::Soft { pc: uoanim::x87_model::Precision::Extended }, iso: false, stack_floats: false };
 
 /// The path the engine loads the script from (and names in its errors).
 pub const SCRIPT_PATH: &CStr = c"mp/playeranim.script";

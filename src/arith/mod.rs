@@ -18,7 +18,7 @@
 //!   signalling NaN there meets the x87's rule for a signalling and a quiet
 //!   operand. The machine ([`X87Machine`]) is the hardware (the units'
 //!   crate, on x86) or the software x87 ([`Soft`]), bit for bit the same.
-//!   With `emulation`, the x87 of upstream's x87 emulation (SoftFloat's
+//!   On [`Emulated`], the x87 of upstream's x87 emulation (SoftFloat's
 //!   `extFloat80_t`, the `EMULATE_X87` builds of the macOS arm64 rules):
 //!   the same operations on [`Soft`], every operand loaded before it is
 //!   used, and the platform's own `float` moves.
@@ -217,6 +217,12 @@ pub trait Arith: Copy {
 pub trait X87Machine: Copy {
     /// A register's value.
     type R: Copy;
+    /// Upstream's x87 emulation ([`Emulated`]): an operand from memory is
+    /// loaded first (`x87f_load_f32`, which quiets a signalling NaN, then
+    /// the operation), a `float` copy or argument is a plain move, and an
+    /// `_ftol2` the emulation writes as a dword truncation is one
+    /// ([`Arith::ftol2_as_dword`]). Known when the unit is compiled.
+    const EMULATION: bool = false;
     /// `fld dword ptr` (a signalling NaN comes back quiet).
     fn fld_f32(self, v: f32) -> Self::R;
     /// `fld qword ptr`.
@@ -263,12 +269,6 @@ pub struct X87<M> {
     pub iso: bool,
     /// The 32-bit ABI: a `float` argument or result moves through the x87.
     pub stack_floats: bool,
-    /// Upstream's x87 emulation (module docs): an operand from memory is
-    /// loaded first (`x87f_load_f32`, which quiets a signalling NaN, then
-    /// the operation), a `float` copy or argument is a plain move, and an
-    /// `_ftol2` the emulation writes as a dword truncation is one
-    /// ([`Arith::ftol2_as_dword`]).
-    pub emulation: bool,
 }
 
 impl<M: X87Machine> Arith for X87<M> {
@@ -317,7 +317,7 @@ impl<M: X87Machine> Arith for X87<M> {
     }
     #[inline(always)]
     fn sub_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
-        if self.emulation {
+        if M::EMULATION {
             let b = self.load_mem(ty, m);
             return self.sub(ty, a, b);
         }
@@ -325,7 +325,7 @@ impl<M: X87Machine> Arith for X87<M> {
     }
     #[inline(always)]
     fn mul_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
-        if self.emulation {
+        if M::EMULATION {
             let b = self.load_mem(ty, m);
             return self.mul(ty, a, b);
         }
@@ -333,7 +333,7 @@ impl<M: X87Machine> Arith for X87<M> {
     }
     #[inline(always)]
     fn div_mem(self, ty: CType, a: M::R, m: Mem) -> M::R {
-        if self.emulation {
+        if M::EMULATION {
             let b = self.load_mem(ty, m);
             return self.div(ty, a, b);
         }
@@ -377,7 +377,7 @@ impl<M: X87Machine> Arith for X87<M> {
     }
     #[inline(always)]
     fn ftol2_as_dword(self, v: M::R) -> i32 {
-        if self.emulation {
+        if M::EMULATION {
             self.trunc_i32(v)
         } else {
             self.ftol2(v)
@@ -385,14 +385,14 @@ impl<M: X87Machine> Arith for X87<M> {
     }
     #[inline(always)]
     fn copy_f32(self, v: f32) -> f32 {
-        if self.emulation {
+        if M::EMULATION {
             return v;
         }
         self.machine.fst_f32(self.machine.fld_f32(v))
     }
     #[inline(always)]
     fn pass_f32(self, v: f32) -> f32 {
-        if self.stack_floats && !self.emulation {
+        if self.stack_floats && !M::EMULATION {
             self.copy_f32(v)
         } else {
             v
@@ -401,7 +401,7 @@ impl<M: X87Machine> Arith for X87<M> {
 }
 
 mod soft;
-pub use soft::{Soft, SoftReg};
+pub use soft::{Emulated, Soft, SoftReg};
 
 // ---- binary32 and binary64 -------------------------------------------------------------
 
@@ -566,8 +566,8 @@ mod tests {
     use super::*;
     use crate::x87_model::Precision;
 
-    const X86: X87<Soft> = X87 { machine: Soft { pc: Precision::Double }, iso: false, stack_floats: true, emulation: false };
-    const EMULATED: X87<Soft> = X87 { emulation: true, ..X86 };
+    const X86: X87<Soft> = X87 { machine: Soft { pc: Precision::Double }, iso: false, stack_floats: true };
+    const EMULATED: X87<Emulated> = X87 { machine: Emulated(Soft { pc: Precision::Double }), iso: false, stack_floats: true };
 
     #[test]
     fn the_emulation_moves_floats_as_they_are() {
@@ -583,23 +583,28 @@ mod tests {
         // a quiet NaN times a signalling one from memory: the x87 takes the
         // quiet register; loaded first, both are quiet and the larger
         // significand wins
-        let a = f32::from_bits(0x7fc0_0001);
-        let m = Mem::F32(f32::from_bits(0x7f80_0002));
-        for (x, want) in [(X86, 0x7fc0_0001), (EMULATED, 0x7fc0_0002)] {
+        fn check<M: X87Machine>(x: X87<M>, want: u32) {
+            let a = f32::from_bits(0x7fc0_0001);
+            let m = Mem::F32(f32::from_bits(0x7f80_0002));
             assert_eq!(x.store_f32(x.mul_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
             assert_eq!(x.store_f32(x.sub_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
             assert_eq!(x.store_f32(x.div_mem(CType::Float, x.load_f32(a), m)).to_bits(), want);
         }
+        check(X86, 0x7fc0_0001);
+        check(EMULATED, 0x7fc0_0002);
     }
 
     #[test]
     fn the_emulation_truncates_a_move_distance_to_a_dword() {
-        let big = |x: X87<Soft>| x.long_double(F80::from_f64(4_294_967_298.75)); // 2^32 + 2.75
-        assert_eq!(X86.ftol2_as_dword(big(X86)), 2);
-        assert_eq!(EMULATED.ftol2_as_dword(big(EMULATED)), i32::MIN);
-        assert_eq!(EMULATED.ftol2(big(EMULATED)), 2, "the loop phase's _ftol2 keeps the low word");
-        let nan = |x: X87<Soft>| x.long_double(F80::INDEFINITE);
-        assert_eq!(X86.ftol2_as_dword(nan(X86)), 0);
-        assert_eq!(EMULATED.ftol2_as_dword(nan(EMULATED)), i32::MIN);
+        fn conversions<M: X87Machine>(x: X87<M>, v: F80) -> (i32, i32) {
+            let v = x.long_double(v);
+            (x.ftol2(v), x.ftol2_as_dword(v))
+        }
+        let big = F80::from_f64(4_294_967_298.75); // 2^32 + 2.75
+        assert_eq!(conversions(X86, big), (2, 2));
+        // the loop phase's _ftol2 keeps the low word; the move speed's saturates
+        assert_eq!(conversions(EMULATED, big), (2, i32::MIN));
+        assert_eq!(conversions(X86, F80::INDEFINITE), (0, 0));
+        assert_eq!(conversions(EMULATED, F80::INDEFINITE), (0, i32::MIN));
     }
 }

@@ -284,3 +284,89 @@ mod tests {
         }
     }
 }
+
+/// The software x87 as upstream's x87 emulation uses it (SoftFloat's
+/// `extFloat80_t` behind `EMULATE_X87`: the macOS arm64 game module and
+/// server): the same operations as [`Soft`], with the emulation's own
+/// rules for memory operands, `float` moves and one conversion
+/// ([`X87Machine::EMULATION`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Emulated(pub Soft);
+
+impl X87Machine for Emulated {
+    type R = SoftReg;
+    const EMULATION: bool = true;
+
+    #[inline(always)]
+    fn fld_f32(self, v: f32) -> SoftReg {
+        self.0.fld_f32(v)
+    }
+    #[inline(always)]
+    fn fld_f64(self, v: f64) -> SoftReg {
+        self.0.fld_f64(v)
+    }
+    #[inline(always)]
+    fn fild(self, v: i32) -> SoftReg {
+        self.0.fild(v)
+    }
+    #[inline(always)]
+    fn fld_f80(self, v: F80) -> SoftReg {
+        self.0.fld_f80(v)
+    }
+    #[inline(always)]
+    fn fadd(self, a: SoftReg, b: SoftReg) -> SoftReg {
+        self.0.fadd(a, b)
+    }
+    #[inline(always)]
+    fn fsub(self, a: SoftReg, b: SoftReg) -> SoftReg {
+        self.0.fsub(a, b)
+    }
+    #[inline(always)]
+    fn fmul(self, a: SoftReg, b: SoftReg) -> SoftReg {
+        self.0.fmul(a, b)
+    }
+    #[inline(always)]
+    fn fdiv(self, a: SoftReg, b: SoftReg) -> SoftReg {
+        self.0.fdiv(a, b)
+    }
+    #[inline(always)]
+    fn fsub_m(self, a: SoftReg, m: Mem) -> SoftReg {
+        self.0.fsub_m(a, m)
+    }
+    #[inline(always)]
+    fn fmul_m(self, a: SoftReg, m: Mem) -> SoftReg {
+        self.0.fmul_m(a, m)
+    }
+    #[inline(always)]
+    fn fdiv_m(self, a: SoftReg, m: Mem) -> SoftReg {
+        self.0.fdiv_m(a, m)
+    }
+    #[inline(always)]
+    fn fsqrt(self, a: SoftReg) -> SoftReg {
+        self.0.fsqrt(a)
+    }
+    #[inline(always)]
+    fn fst_f32(self, a: SoftReg) -> f32 {
+        self.0.fst_f32(a)
+    }
+    #[inline(always)]
+    fn widen(self, v: f32) -> f64 {
+        self.0.widen(v)
+    }
+    #[inline(always)]
+    fn fst_f64(self, a: SoftReg) -> f64 {
+        self.0.fst_f64(a)
+    }
+    #[inline(always)]
+    fn fistp_trunc_i32(self, a: SoftReg) -> i32 {
+        self.0.fistp_trunc_i32(a)
+    }
+    #[inline(always)]
+    fn fistp_trunc_i64(self, a: SoftReg) -> i64 {
+        self.0.fistp_trunc_i64(a)
+    }
+    #[inline(always)]
+    fn fucom(self, a: SoftReg, b: SoftReg) -> Option<Ordering> {
+        self.0.fucom(a, b)
+    }
+}

@@ -36,9 +36,12 @@ fn machine(scratch: &Scratch) -> Machine<'_> {
     crate::x87::Hardware::new(scratch)
 }
 
-#[cfg(not(all(any(target_arch = "x86", target_arch = "x86_64"), not(feature = "soft-x87"))))]
+#[cfg(all(not(all(any(target_arch = "x86", target_arch = "x86_64"), not(feature = "soft-x87"))), not(all(darwin_rules, feature = "game_windows"))))]
 #[cfg_attr(all(darwin_rules, feature = "cgame"), allow(dead_code))] // native there
 type Machine<'s> = crate::arith::Soft;
+/// The macOS game module: upstream's x87 emulation.
+#[cfg(all(not(any(target_arch = "x86", target_arch = "x86_64")), darwin_rules, feature = "game_windows"))]
+type Machine<'s> = crate::arith::Emulated;
 /// The software x87 needs no scratch memory.
 #[cfg(not(all(any(target_arch = "x86", target_arch = "x86_64"), not(feature = "soft-x87"))))]
 #[derive(Default)]
@@ -64,6 +67,9 @@ fn machine(_: &Scratch) -> Machine<'_> {
     let pc = crate::x87_model::Precision::Double;
     #[cfg(all(not(any(target_arch = "x86", target_arch = "x86_64")), not(all(darwin_rules, feature = "game_windows"))))]
     let pc = crate::x87_model::Precision::Extended;
+    #[cfg(all(not(any(target_arch = "x86", target_arch = "x86_64")), darwin_rules, feature = "game_windows"))]
+    return crate::arith::Emulated(crate::arith::Soft { pc });
+    #[cfg(not(all(not(any(target_arch = "x86", target_arch = "x86_64")), darwin_rules, feature = "game_windows")))]
     crate::arith::Soft { pc }
 }
 
@@ -86,7 +92,6 @@ pub(crate) fn x87(scratch: &Scratch) -> X87Floats<'_> {
         machine: machine(scratch),
         iso: cfg!(all(feature = "cgame", target_pointer_width = "32")),
         stack_floats: cfg!(target_pointer_width = "32"),
-        emulation: cfg!(all(darwin_rules, feature = "game_windows")),
     };
 }
 

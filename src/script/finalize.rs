@@ -232,12 +232,12 @@ pub fn setup_anim_note_types(table: &mut bg_static_animation_table_t) {
 /// The game unit's x87 at 64 bits, on the software x87.
 #[cfg(test)]
 const GAME_X87: crate::arith::X87<crate::arith::Soft> =
-    crate::arith::X87 { machine: crate::arith::Soft { pc: crate::x87_model::Precision::Extended }, iso: false, stack_floats: false, emulation: false };
+    crate::arith::X87 { machine: crate::arith::Soft { pc: crate::x87_model::Precision::Extended }, iso: false, stack_floats: false };
 
 /// The move distance on the software x87 at precision `pc`.
 #[cfg(test)]
 fn md(behaviour: Behaviour, pc: crate::x87_model::Precision, d: [f32; 3]) -> i32 {
-    move_distance(crate::arith::X87 { machine: crate::arith::Soft { pc }, iso: false, stack_floats: false, emulation: false }, behaviour, d)
+    move_distance(crate::arith::X87 { machine: crate::arith::Soft { pc }, iso: false, stack_floats: false }, behaviour, d)
 }
 
 #[cfg(test)]

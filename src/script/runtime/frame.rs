@@ -861,7 +861,7 @@ mod tests {
     }
 
     /// The game unit's arithmetic at 64 bits, on the software x87.
-    const GAME: X87<Soft> = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false, emulation: false };
+    const GAME: X87<Soft> = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false };
 
     fn bits(v: [u32; 3]) -> [f32; 3] {
         v.map(f32::from_bits)

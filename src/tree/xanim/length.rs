@@ -108,7 +108,7 @@ impl Extended {
 /// rate's sign: the count is never negative). A finite nonzero quotient is
 /// always within the extended range (at most 2^32 / 2^-149).
 pub fn length_extended(ops: LengthOperands) -> Extended {
-    let x87 = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false, emulation: false };
+    let x87 = X87 { machine: Soft { pc: Precision::Extended }, iso: false, stack_floats: false };
     let quotient = length(x87, ops).extended();
     Extended { significand: quotient.significand(), sign_exponent: quotient.sign_exponent() }
 }
