@@ -70,7 +70,7 @@ space := $(empty) $(empty)
   test check \
   test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
   test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
-  test-headers test-c test-symbols test-install test-contrib test-tool \
+  test-headers test-c test-symbols test-install test-contrib test-tool test-core \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
   vsix dist-aarch64 test-aarch64 miri bench test-soft-x87 \
@@ -195,22 +195,30 @@ define wine_cargo_test
 	@if why=$$(scripts/wine/can-run.sh $(1)); then \
 	  echo "$(CARGO) test --target $(TRIPLE_$(1)) (under Wine)"; \
 	  $(RUNNER_$(1))=$(CURDIR)/scripts/wine/test-runner.sh \
-	    $(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_$(1)); \
+	    $(CARGO) test --locked --release -p uoanim -p uoanim-core --target-dir $(TARGET_DIR) --target $(TRIPLE_$(1)); \
 	else echo "test-rust: the $(1) tests are not run: $$why"; fi
 
 endef
 test-rust-x86_64:
-	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
+	$(CARGO) test --locked --release -p uoanim -p uoanim-core --target-dir $(TARGET_DIR) --target $(TRIPLE_x86_64)
 
 test-rust: test-rust-x86_64
-	$(CARGO) test --locked --release --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
+	$(CARGO) test --locked --release -p uoanim -p uoanim-core --target-dir $(TARGET_DIR) --target $(TRIPLE_i686)
 	$(foreach a,$(WINDOWS_ARCHES),$(call wine_cargo_test,$(a)))
 
 # ---- lint and source checks --------------------------------------------------------
 # clippy clean for the core, every unit and the header tool; the boundary rules on the
 # sources (nothing of the boundary outside src/ffi) and the module graph
 # (no circle), each script tested on its broken fixtures (scripts/tests/)
-test-lint: test-clippy test-scripts test-ffi-confined test-module-graph
+test-lint: test-clippy test-scripts test-ffi-confined test-module-graph test-core
+
+# the core crate (core/): no unsafe code (the crate forbids it), documented
+# (`cargo doc` without a warning), publishable (`cargo package`)
+test-core:
+	@! grep -rnw unsafe core/src | grep -v forbid
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --locked -q -p uoanim-core --no-deps --target-dir $(TARGET_DIR)
+	$(CARGO) package --locked -q -p uoanim-core --allow-dirty --target-dir $(TARGET_DIR)/package
+	@echo "core: no unsafe code in core/src, cargo doc without warnings, cargo package passes"
 
 test-clippy:
 	$(CARGO) clippy --locked --release --all-targets --target-dir $(TARGET_DIR) -- -D warnings
@@ -218,6 +226,7 @@ test-clippy:
 	  $(CARGO) clippy --locked --release --all-targets --features $$u --target-dir $(TARGET_DIR) -- -D warnings || exit 1; \
 	done
 	$(CARGO) clippy --locked --release -p uoanim-headers --all-targets --target-dir $(TARGET_DIR) -- -D warnings
+	$(CARGO) clippy --locked --release -p uoanim-core --all-targets --target-dir $(TARGET_DIR) -- -D warnings
 
 test-scripts:
 	@for t in scripts/tests/*.sh; do $$t || exit 1; done
@@ -408,7 +417,7 @@ dist/aarch64/uoanim: $(SOURCES) $(TOOL_SOURCES) scripts/aarch64-cc.sh
 	mkdir -p dist/aarch64
 	cp $(TARGET_DIR)/$(AARCH64_TRIPLE)/release/uoanim $@
 test-aarch64:
-	$(AARCH64_ENV) $(CARGO) test --locked --release --lib --target-dir $(TARGET_DIR) --target $(AARCH64_TRIPLE)
+	$(AARCH64_ENV) $(CARGO) test --locked --release --lib -p uoanim -p uoanim-core --target-dir $(TARGET_DIR) --target $(AARCH64_TRIPLE)
 
 # The core's tests under Miri (nightly; tests that need the hardware's x87 or
 # the C runtime are cfg(miri)-gated where they are, the randomised ones run
@@ -419,7 +428,7 @@ test-aarch64:
 # time as there are CPUs.
 miri:
 	rustup component add --toolchain nightly miri rust-src
-	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib --no-fail-fast --target-dir $(TARGET_DIR)/miri
+	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib -p uoanim -p uoanim-core --no-fail-fast --target-dir $(TARGET_DIR)/miri
 
 # ---- macOS on Apple Silicon ----------------------------------------------------
 # The four units of the engine's macOS arm64 rules (docs/ABI.md, "macOS

@@ -1,7 +1,10 @@
 //! uoanim — a C-ABI drop-in replacement for the animation modules of the
 //! Call of Duty: United Offensive reimplementation.
 //!
-//! The crate is split in two layers:
+//! The float arithmetic (`arith`, `x87_model`) is the core crate's,
+//! `uoanim-core` (core/: it forbids `unsafe_code`), re-exported here; this
+//! crate adds the hardware x87 as a machine of it (`x87`). The rest of the
+//! crate is split in two layers (the core crate is to take the first):
 //!
 //! * the **safe core** (`script`, `tree`, `action`): plain Rust over the
 //!   `#[repr(C)]` mirrors of `abi`, reporting failures as values
@@ -20,7 +23,7 @@
 // pointer it is given.
 #![deny(clippy::not_unsafe_ptr_arg_deref)]
 // The link units need nothing but the C library: the crate uses `core` and
-// `alloc` (over the C allocator, src/runtime.rs); `std` only for its tests.
+// `alloc` (over the C allocator, src/unit_runtime.rs); `std` only for its tests.
 #![no_std]
 
 extern crate alloc;
@@ -30,7 +33,7 @@ extern crate std;
 
 pub mod abi;
 pub mod action;
-pub mod arith;
+pub use uoanim_core::arith;
 pub mod cell;
 pub mod cstr;
 pub mod lexis;
@@ -41,7 +44,7 @@ pub mod names;
 pub mod report;
 pub mod script;
 pub mod tree;
-pub mod x87_model;
+pub use uoanim_core::x87_model;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 pub mod x87;
 #[cfg(test)]

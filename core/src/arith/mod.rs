@@ -36,8 +36,11 @@ use core::cmp::Ordering;
 /// The C type of an expression (after the usual arithmetic conversions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CType {
+    /// `float`.
     Float,
+    /// `double`.
     Double,
+    /// `long double`.
     LongDouble,
 }
 
@@ -45,8 +48,11 @@ pub enum CType {
 /// dword ptr [m]`): not loaded into a register first.
 #[derive(Clone, Copy, Debug)]
 pub enum Mem {
+    /// A `float` object.
     F32(f32),
+    /// A `double` object.
     F64(f64),
+    /// An `int32_t` object.
     I32(i32),
 }
 
@@ -56,7 +62,9 @@ pub enum Mem {
 /// to: gcc rounds the decimal to the 64-bit significand).
 #[derive(Clone, Copy, Debug)]
 pub struct Decimal {
+    /// The `float` the literal names.
     pub float: f32,
+    /// The literal's value rounded to the x87's 64-bit significand.
     pub extended: F80,
 }
 
@@ -231,14 +239,19 @@ pub trait X87Machine: Copy {
     fn fild(self, v: i32) -> Self::R;
     /// `fld tbyte ptr` of an extended constant.
     fn fld_f80(self, v: F80) -> Self::R;
-    /// `fadd`, `fsub`, `fmul`, `fdiv` of two registers: `a op b`.
+    /// `fadd` of two registers: `a + b`.
     fn fadd(self, a: Self::R, b: Self::R) -> Self::R;
+    /// `fsub`: `a - b`.
     fn fsub(self, a: Self::R, b: Self::R) -> Self::R;
+    /// `fmul`: `a * b`.
     fn fmul(self, a: Self::R, b: Self::R) -> Self::R;
+    /// `fdiv`: `a / b`.
     fn fdiv(self, a: Self::R, b: Self::R) -> Self::R;
-    /// `fsub`, `fmul`, `fdiv` with a memory operand: `a op m`.
+    /// `fsub` with a memory operand: `a - m`.
     fn fsub_m(self, a: Self::R, m: Mem) -> Self::R;
+    /// `fmul` with a memory operand: `a * m`.
     fn fmul_m(self, a: Self::R, m: Mem) -> Self::R;
+    /// `fdiv` with a memory operand: `a / m`.
     fn fdiv_m(self, a: Self::R, m: Mem) -> Self::R;
     /// `fsqrt`.
     fn fsqrt(self, a: Self::R) -> Self::R;
@@ -262,6 +275,7 @@ pub trait X87Machine: Copy {
 /// The C built for the x87 (module docs) on machine `M`.
 #[derive(Clone, Copy, Debug)]
 pub struct X87<M> {
+    /// The x87 the code runs on: the hardware, or the software x87.
     pub machine: M,
     /// ISO excess precision (gcc's `-fexcess-precision=standard`, implied
     /// by `-std=c11`): a cast rounds, and a floating literal is its
@@ -417,7 +431,9 @@ pub struct Native;
 /// A value of [`Native`]: a `float` or a `double` (and `long double`).
 #[derive(Clone, Copy, Debug)]
 pub enum NativeV {
+    /// A `float` expression's value.
     F32(f32),
+    /// A `double` (or `long double`) expression's value.
     F64(f64),
 }
 

@@ -19,6 +19,7 @@ use core::cmp::Ordering;
 /// The software x87 under the precision control `pc`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Soft {
+    /// The precision control: the significand width each operation rounds to.
     pub pc: Precision,
 }
 
@@ -26,7 +27,9 @@ pub struct Soft {
 /// an infinity), or any extended value.
 #[derive(Clone, Copy, Debug)]
 pub enum SoftReg {
+    /// A value binary64 holds exactly (no NaN, no infinity).
     Exact(f64),
+    /// Any extended value.
     Ext(F80),
 }
 

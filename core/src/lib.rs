@@ -1,0 +1,52 @@
+//! The safe core of uoanim: what the link units and the `uoanim` tool
+//! compute with, in safe Rust (the crate forbids `unsafe_code`), without an engine or `std`.
+//!
+//! So far the core holds the float arithmetic of the C original's builds:
+//!
+//! * [`arith`]: the one interface ([`arith::Arith`]) each float formula of
+//!   the module is written over, step by step with the C type of its
+//!   expression, and its implementations: the x87 profile over a machine
+//!   ([`arith::X87`]), binary32/binary64 ([`arith::Native`]), the software
+//!   x87 ([`arith::Soft`]) and upstream's x87 emulation
+//!   ([`arith::Emulated`]);
+//! * [`x87_model`]: the x87's extended format and operations, bit for bit
+//!   (the model the hardware is tested against);
+//! * [`math`]: correctly rounded square roots in integer arithmetic.
+//!
+//! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
+//! same interface, and compares it with the software x87 bit for bit.
+//!
+//! ```
+//! use uoanim_core::arith::{Arith, CType, Soft, X87};
+//! use uoanim_core::x87_model::Precision;
+//!
+//! // (float)((double)1.0f / 3.0f) on an x87 at 53 bits
+//! let x87 = X87 { machine: Soft { pc: Precision::Double }, iso: false, stack_floats: false };
+//! let third = x87.store_f32(x87.div(CType::Double, x87.load_f32(1.0), x87.load_f32(3.0)));
+//! assert_eq!(third, 1.0 / 3.0);
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+#[cfg(test)]
+#[macro_use]
+extern crate std;
+
+pub mod arith;
+pub mod math;
+pub mod x87_model;
+
+#[cfg(test)]
+mod testing;
+
+/// The rounds of a randomised test: `n`, or a hundredth of it (at least
+/// one) under Miri, which interprets every step.
+#[cfg(test)]
+pub(crate) const fn rounds(n: usize) -> usize {
+    if cfg!(miri) {
+        n / 100 + 1
+    } else {
+        n
+    }
+}
