@@ -1,10 +1,11 @@
 //! The rebuild of the static entries from the animation tree and the
 //! second parse pass (`BG_FinalizePlayerAnims`), plus `BG_SetupAnimNoteTypes`.
 //!
-//! The only floating point of the module lives here: the length of an
-//! animation's relative move delta, which becomes its move speed. The two
-//! builds of the original compute it differently (x87 extended arithmetic,
-//! different libm / conversion helpers); see [`move_distance`].
+//! The init's one float formula is here: the length of an animation's
+//! relative move delta, which becomes its move speed. The two builds of the
+//! original compute it differently (x87 extended arithmetic, different libm
+//! / conversion helpers); see [`move_distance`]. The per-frame formulas are
+//! in `runtime::frame`.
 
 use crate::flavour::Behaviour;
 use crate::abi::bg::*;
