@@ -57,6 +57,32 @@ pub trait ParseEngine {
     fn observe_define_use(&mut self, slot: usize) {
         let _ = slot;
     }
+    /// A name lookup failed: the parse ends with the engine's "unknown
+    /// token" error, raised right after this call. Default: nothing.
+    fn observe_unknown(&mut self, kind: NameKind) {
+        let _ = kind;
+    }
+}
+
+/// What a failed name lookup of the parser was looking for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    /// A state (`state NAME`, `statechange A B`).
+    State,
+    /// A move type (the name of a block in a state).
+    MoveType,
+    /// An event (in `EVENTS`).
+    Event,
+    /// A condition type (`weapons`, `movetype`, ... and after `set`).
+    ConditionType,
+    /// A body part (`torso`, `legs`, `both` of a command).
+    BodyPart,
+    /// A value of condition type `condition` (an index of the condition
+    /// type table), not a define of it either.
+    Value {
+        /// The condition type.
+        condition: usize,
+    },
 }
 
 /// The tokenizer state a parse ends with (what `com_parseSession` holds

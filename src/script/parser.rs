@@ -12,7 +12,7 @@
 use crate::abi::bg::*;
 use crate::error::{CText, Failure, ParseMessage, TokenName};
 use crate::flavour::Behaviour;
-use crate::script::engine::ParseEngine;
+use crate::script::engine::{NameKind, ParseEngine};
 use crate::cstr::c_bytes;
 use crate::script::tables::{self, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
 use crate::script::tokenizer::Tokenizer;
@@ -442,6 +442,14 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
             static_name,
         );
         if index < 0 && !allow_missing {
+            self.engine.observe_unknown(match which {
+                // (sections are looked up with `allow_missing` only)
+                Names::Sections | Names::States => NameKind::State,
+                Names::MoveTypes => NameKind::MoveType,
+                Names::Events => NameKind::Event,
+                Names::ConditionTypes => NameKind::ConditionType,
+                Names::BodyParts => NameKind::BodyPart,
+            });
             return Err(self.token_error(ParseMessage::UnknownToken));
         }
         Ok(index)
@@ -888,7 +896,9 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
                     words[0] = bits[0];
                     words[1] = bits[1];
                 } else {
-                    let bit = self.index_values(k, key_hash, values, key_start)?;
+                    let bit = self.index_values(k, key_hash, values, key_start).inspect_err(|_| {
+                        self.engine.observe_unknown(NameKind::Value { condition: cond as usize });
+                    })?;
                     // Quirk: indexes >= 64 reach the MINUS flag (64..95)
                     // and a scratch word (96..127) of the original frame.
                     let w = ((bit >> 5) as usize).min(3);
