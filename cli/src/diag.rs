@@ -44,8 +44,11 @@ pub struct Diagnostic {
     /// The message (for an error: the engine's own text, without its
     /// leading marker byte and without the path suffix the engine appends).
     pub message: String,
-    /// An extra hint (printed as a note).
+    /// An extra fact (printed as a note): the engine's own text where the
+    /// message is in other words, what the check assumed.
     pub note: Option<String>,
+    /// What to do about it (printed as a help): a "did you mean".
+    pub help: Option<String>,
     /// The engine's exact text for this error (errors the engine raises).
     pub engine_text: Option<Vec<u8>>,
     /// This is the first error the engine raises (what `--engine` prints).
@@ -68,6 +71,7 @@ impl Diagnostic {
             code,
             message,
             note: None,
+            help: None,
             engine_text: None,
             engine_first: false,
         }
@@ -75,6 +79,11 @@ impl Diagnostic {
 
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
         self
     }
 }
@@ -193,11 +202,17 @@ pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, how: Render, out: &mut
         if let Some(note) = &d.note {
             writeln!(out, "    = note: {note}")?;
         }
+        if let Some(help) = &d.help {
+            writeln!(out, "    = help: {help}")?;
+        }
         return Ok(());
     };
     let mut group = Group::with_level(level).element(Snippet::source(&shown).line_start(d.line as usize).annotation(AnnotationKind::Primary.span(span)));
     if let Some(note) = &d.note {
         group = group.element(Level::NOTE.message(note));
+    }
+    if let Some(help) = &d.help {
+        group = group.element(Level::HELP.message(help));
     }
     let renderer = if how.colour { Renderer::styled() } else { Renderer::plain() };
     // A blank line after each, as compilers separate theirs.
@@ -218,6 +233,9 @@ pub fn to_json(d: &Diagnostic) -> serde_json::Value {
     });
     if let Some(note) = &d.note {
         v["note"] = json!(note);
+    }
+    if let Some(help) = &d.help {
+        v["help"] = json!(help);
     }
     if let Some(t) = &d.engine_text {
         v["engine_text"] = json!(String::from_utf8_lossy(t));
@@ -244,6 +262,9 @@ pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str)
             let mut message = d.message.clone();
             if let Some(n) = &d.note {
                 message = format!("{message}\nnote: {n}");
+            }
+            if let Some(h) = &d.help {
+                message = format!("{message}\nhelp: {h}");
             }
             json!({
                 "ruleId": d.code,

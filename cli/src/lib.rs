@@ -16,6 +16,7 @@ pub mod input;
 pub mod lsp;
 pub mod script;
 pub mod stock;
+pub mod suggest;
 pub mod trees;
 pub mod uri;
 
@@ -44,7 +45,43 @@ pub const CODES: &[(&str, Severity)] = &[
     ("none-bit0", Severity::Warning),
     ("sound-file", Severity::Warning),
     ("missing-xanim", Severity::Warning),
+    ("encoding", Severity::Warning),
+    ("ignored-text", Severity::Warning),
+    ("loads-nothing", Severity::Warning),
 ];
+
+/// Codes that are off unless asked for (`-W CODE`): quirks of the
+/// language that the stock script itself relies on.
+pub const OPT_IN: &[&str] = &["and-union", "unused-define"];
+
+/// The codes left out of a check: those allowed (`-A`), and the opt-in
+/// ones not asked for (`-W`).
+pub fn left_out(allow: &HashSet<String>, warn: &HashSet<String>) -> HashSet<String> {
+    let mut out = allow.clone();
+    out.extend(OPT_IN.iter().filter(|c| !warn.contains(**c)).map(|c| c.to_string()));
+    out
+}
+
+/// The codes a file allows in itself: every comment line
+/// `// uoanim: allow(CODE, CODE)` (codes unknown to the check are ignored).
+pub fn allowed_in(text: &[u8]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let marker = b"uoanim: allow(";
+    for line in text.split(|&b| b == b'\n') {
+        let Some(c) = line.windows(2).position(|w| w == b"//") else { continue };
+        let comment = &line[c + 2..];
+        let Some(at) = comment.windows(marker.len()).position(|w| w == marker) else { continue };
+        let rest = &comment[at + marker.len()..];
+        let Some(end) = rest.iter().position(|&b| b == b')') else { continue };
+        for code in String::from_utf8_lossy(&rest[..end]).split(',') {
+            let code = code.trim();
+            if CODES.iter().any(|(c, _)| *c == code) {
+                out.insert(code.to_string());
+            }
+        }
+    }
+    out
+}
 
 /// The result of `check`.
 pub struct Report {
@@ -69,8 +106,9 @@ impl Report {
 }
 
 /// Checks everything found: the script (with the tree and weapons found)
-/// and every tree. Codes in `allow` are left out (never the engine's first
-/// error).
+/// and every tree. Codes in `allow`, and those a file allows in a comment
+/// ([`allowed_in`]), are left out (never the engine's first error; see
+/// [`left_out`] for the default set).
 pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     // No weapon list found or given: the stock United Offensive names.
     let stock_weapons = inputs.weapons.is_none();
@@ -121,7 +159,15 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
         diags.extend(found);
     }
     diag::sort(&mut diags, &inputs.file_order());
-    diags.retain(|d| d.engine_first || !allow.contains(d.code));
+    let mut by_file: Vec<(&str, HashSet<String>)> = Vec::new();
+    if let Some(s) = &inputs.script {
+        by_file.push((&s.display, allowed_in(&s.text)));
+    }
+    for t in &inputs.trees {
+        by_file.push((&t.display, allowed_in(&t.text)));
+    }
+    let file_allows = |d: &Diagnostic| by_file.iter().any(|(f, codes)| *f == d.file && codes.contains(d.code));
+    diags.retain(|d| d.engine_first || !(allow.contains(d.code) || file_allows(d)));
     Report { diags, classes, world, obs }
 }
 
@@ -163,7 +209,8 @@ mod tests {
         assert!(errors[0].engine_first && !errors[1].engine_first);
         assert_eq!(errors[0].engine_text.as_deref(), Some(&b"\x15BG_IndexForString: unknown token 'nope_mp': (mp/playeranim.script, line 8)"[..]));
         assert_eq!(errors[1].line, 14);
-        assert_eq!(errors[1].message, "BG_IndexForString: unknown token 'also_nope'");
+        assert_eq!(errors[1].message, "unknown weapon 'also_nope'");
+        assert_eq!(errors[1].note.as_deref(), Some("the engine says: BG_IndexForString: unknown token 'also_nope' (line 16)"));
         assert!(r.world.is_none(), "no module state for explain after errors");
     }
 
@@ -234,13 +281,13 @@ mod tests {
         // Enemy Territory: a condition United Offensive does not have.
         let et = "ANIMATIONS\nstate ALERT\n{\n\tidle\n\t{\n\t\tweapons knife, leaning left\n\t\t{\n\t\t\tlegs legs_idle_alert\n\t\t}\n\t}\n}\n";
         let d = script(et, &["knife"]).engine_first().cloned().expect("an error");
-        assert_eq!(d.message, "BG_IndexForString: unknown token 'leaning'");
+        assert_eq!(d.message, "unknown condition 'leaning'");
         assert_eq!((d.line, d.col), (6, 18));
         // Call of Duty 2: playerAnimType conditions.
         let cod2 = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tplayerAnimType rifle\n\t\t{\n\t\t\tboth pb_idle\n\t\t}\n\t}\n}\n";
         let d = script(cod2, &[]).engine_first().cloned().expect("an error");
-        assert_eq!(d.message, "BG_IndexForString: unknown token 'playerAnimType'");
-        assert!(d.note.as_deref().is_some_and(|n| n.contains("Call of Duty 2")));
+        assert_eq!(d.message, "unknown condition 'playerAnimType'");
+        assert!(d.help.as_deref().is_some_and(|n| n.contains("Call of Duty 2")));
     }
 
     fn rendered(d: &Diagnostic, text: &[u8], how: diag::Render) -> String {
@@ -295,9 +342,120 @@ mod tests {
         assert!(note.message.contains("63 stock United Offensive"), "{}", note.message);
         let errors: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
-        assert_eq!(errors[0].message, "BG_IndexForString: unknown token 'nope_mp'");
+        assert_eq!(errors[0].message, "unknown weapon 'nope_mp'");
         assert_eq!(stock::UO_MP_WEAPONS.len(), 63);
         assert!(stock::UO_MP_WEAPONS.windows(2).all(|w| w[0] < w[1]), "name order");
+    }
+
+    /// A stock-like script: a state with two blocks, indented with tabs.
+    const TWO_BLOCKS: &str = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons colt_mp\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tweapons kar98k_mp\n\t\t{\n\t\t\tboth b\n\t\t}\n\t}\n}\n";
+
+    fn errors(r: &Report) -> Vec<&Diagnostic> {
+        r.diags.iter().filter(|d| d.severity == Severity::Error).collect()
+    }
+
+    #[test]
+    fn unknown_names_in_the_modders_words_with_did_you_mean() {
+        let text = TWO_BLOCKS.replace("weapons colt_mp", "weapons colt_mp, movetype wlak").replace("kar98k_mp", "kar98_mp");
+        let r = script(&text, &["colt_mp", "kar98k_mp"]);
+        let e = errors(&r);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!((e[0].message.as_str(), e[0].line, e[0].col, e[0].len), ("unknown move type 'wlak'", 6, 29, 4));
+        assert_eq!(e[0].help.as_deref(), Some("did you mean 'walk'?"));
+        assert_eq!(e[0].note.as_deref(), Some("the engine says: BG_IndexForString: unknown token 'wlak' (line 8)"));
+        assert!(e[0].engine_first);
+        assert_eq!((e[1].message.as_str(), e[1].help.as_deref()), ("unknown weapon 'kar98_mp'", Some("did you mean 'kar98k_mp'?")));
+        // the mark is on the name, not on the operator after it
+        let r = script(&TWO_BLOCKS.replace("weapons colt_mp", "weapons pistols AND colt_mp"), &["colt_mp", "kar98k_mp"]);
+        let e = errors(&r);
+        assert_eq!((e[0].message.as_str(), e[0].col, e[0].len), ("unknown weapon 'pistols'", 11, 7));
+        // a define of the condition is a candidate
+        let text = format!("DEFINES\nset weapons pistols = colt_mp\n{}", TWO_BLOCKS.replace("weapons colt_mp", "weapons pistol"));
+        let e = script(&text, &["colt_mp", "kar98k_mp"]).diags.into_iter().find(|d| d.severity == Severity::Error).expect("an error");
+        assert_eq!(e.help.as_deref(), Some("did you mean 'pistols'?"));
+    }
+
+    #[test]
+    fn a_missing_brace_is_one_error_at_the_block() {
+        // the '}' of the first command block left out
+        let text = TWO_BLOCKS.replacen("\t\t\tboth a\n\t\t}\n", "\t\t\tboth a\n", 1);
+        let r = script(&text, &["colt_mp", "kar98k_mp"]);
+        let e = errors(&r);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].message.as_str(), e[0].line, e[0].col), ("this '{' is never closed", 7, 3));
+        assert_eq!(e[0].help.as_deref(), Some("line 9 is indented like this '{': is the block's '}' missing before it?"));
+        assert!(e[0].engine_first && e[0].note.as_deref().is_some_and(|n| n.starts_with("the engine says: ")));
+        // the last '}' left out: the end of the file
+        let r = script(TWO_BLOCKS.trim_end().trim_end_matches('}'), &["colt_mp", "kar98k_mp"]);
+        let e = errors(&r);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].message.as_str(), e[0].line, e[0].help.as_deref()), ("this '{' is never closed", 3, Some("close it with a '}'")));
+        assert!(e[0].note.as_deref().is_some_and(|n| n.contains("unexpected end of file")), "{e:?}");
+    }
+
+    #[test]
+    fn an_extra_brace_is_one_error_at_the_brace() {
+        let text = TWO_BLOCKS.replacen("\t\t\tboth a\n\t\t}\n", "\t\t\tboth a\n\t\t}\n\t\t}\n", 1);
+        let r = script(&text, &["colt_mp", "kar98k_mp"]);
+        let e = errors(&r);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].message.as_str(), e[0].line, e[0].col), ("this '}' closes no block", 10, 3));
+    }
+
+    #[test]
+    fn what_the_game_does_not_load_is_said() {
+        let codes_of = |text: &[u8]| -> Vec<(u32, &'static str, Option<String>)> {
+            let inputs = Inputs { script: Some(SourceFile { display: "t".into(), name: String::new(), text: text.to_vec() }), weapons: Some(Vec::new()), ..Inputs::default() };
+            check(&inputs, &left_out(&HashSet::new(), &HashSet::new())).diags.into_iter().filter(|d| !["no-weapons", "no-tree"].contains(&d.code)).map(|d| (d.line, d.code, d.help.or(d.note))).collect()
+        };
+        let c = codes_of(b"ANIMATOINS\n{\n}\n");
+        assert_eq!(c[0], (1, "ignored-text", Some("did you mean 'ANIMATIONS'?".into())));
+        assert_eq!(c[1].1, "loads-nothing");
+        let c = codes_of(b"hello world\n");
+        assert_eq!(c.iter().map(|c| c.1).collect::<Vec<_>>(), ["ignored-text", "loads-nothing"]);
+        let c = codes_of(b"DEFINES\nset weapons a = none\nbogus words\nANIMATIONS\n");
+        assert_eq!(c[0].0..=c[0].0, 3..=3, "{c:?}");
+        let utf16: Vec<u8> = "\u{feff}ANIMATIONS\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(codes_of(&utf16).iter().map(|c| c.1).collect::<Vec<_>>(), ["encoding"]);
+        let c = codes_of(b"ANIMATIONS\n\0 rest\n");
+        assert_eq!((c[0].0, c[0].1), (2, "encoding"));
+        let c = codes_of(b"");
+        assert_eq!(c, [(1, "load", Some("the file is empty: the engine loads no script of 0 bytes".into()))]);
+        let c = codes_of(&vec![b' '; 99_999]);
+        assert_eq!(c, [(1, "load", Some("the file has 99999 bytes: the engine loads a script of at most 99998 bytes".into()))]);
+    }
+
+    #[test]
+    fn opt_in_codes_and_a_files_own_allow_comment() {
+        let text = format!("DEFINES\nset weapons spare = colt_mp AND kar98k_mp\n{TWO_BLOCKS}");
+        let run = |text: &str, allow: HashSet<String>| -> Vec<&'static str> {
+            let inputs = Inputs {
+                script: Some(SourceFile { display: "t".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+                weapons: Some(vec![b"colt_mp".to_vec(), b"kar98k_mp".to_vec()]),
+                ..Inputs::default()
+            };
+            check(&inputs, &allow).diags.iter().map(|d| d.code).filter(|c| *c != "no-tree").collect()
+        };
+        assert!(run(&text, left_out(&HashSet::new(), &HashSet::new())).is_empty());
+        let warn: HashSet<String> = ["and-union".to_string()].into();
+        assert_eq!(run(&text, left_out(&HashSet::new(), &warn)), ["and-union"]);
+        assert_eq!(run(&text, HashSet::new()), ["unused-define", "and-union"]);
+        let allowed = format!("// uoanim: allow(unused-define, no-such-code)\n{text}");
+        assert_eq!(run(&allowed, HashSet::new()), ["and-union"]);
+        assert_eq!(allowed_in(b"x // uoanim: allow( minus ,never-holds)\n"), ["minus".to_string(), "never-holds".to_string()].into());
+    }
+
+    #[test]
+    fn the_recovery_cap_is_said() {
+        let mut text = String::from("ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n");
+        for _ in 0..210 {
+            text.push_str("\t\tweapons nope_mp\n\t\t{\n\t\t\tboth a\n\t\t}\n");
+        }
+        text.push_str("\t}\n}\n");
+        let r = script(&text, &["colt_mp"]);
+        assert_eq!(errors(&r).len(), 200);
+        let last = r.diags.last().expect("the note");
+        assert_eq!((last.severity, last.message.as_str()), (Severity::Note, "the check stopped after 200 runs of the init: later errors are not listed"));
     }
 
     #[test]

@@ -503,7 +503,7 @@ impl Server {
         let Some(doc) = self.docs.get(key) else { return };
         let (path, text) = (doc.path.clone(), doc.text.clone());
         let (inputs, display) = self.inputs_for(&path, &text);
-        let report = crate::check(&inputs, &HashSet::new());
+        let report = crate::check(&inputs, &crate::left_out(&HashSet::new(), &HashSet::new()));
         let weapons = match &inputs.weapons {
             Some(w) => w.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect(),
             None => crate::stock::UO_MP_WEAPONS.iter().map(|w| w.to_string()).collect(),
@@ -849,6 +849,9 @@ fn to_lsp(d: &Diagnostic, text: &str) -> lt::Diagnostic {
     }
     if let Some(n) = &d.note {
         message = format!("{message}\nnote: {n}");
+    }
+    if let Some(h) = &d.help {
+        message = format!("{message}\nhelp: {h}");
     }
     lt::Diagnostic {
         range: lt::Range { start, end },

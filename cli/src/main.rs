@@ -37,6 +37,10 @@ enum Command {
         /// Leave out diagnostics with this code (repeatable; docs/CHECK.md).
         #[arg(short = 'A', long = "allow", value_name = "CODE")]
         allow: Vec<String>,
+        /// Report this opt-in code too (repeatable: and-union,
+        /// unused-define).
+        #[arg(short = 'W', long = "warn", value_name = "CODE")]
+        warn: Vec<String>,
     },
     /// Walk the blocks the engine's runtime looks at for a query.
     Explain {
@@ -138,7 +142,15 @@ struct Args {
 fn parse_args(cli: Cli) -> Result<Args, String> {
     let (command, input, engine, format, colour, allow, query) = match cli.command {
         Command::Lsp => return Err("lsp".into()),
-        Command::Check { input, engine, format, color, allow } => ("check", input, engine, format, color, allow.into_iter().collect(), Query::default()),
+        Command::Check { input, engine, format, color, allow, warn } => {
+            let (allow, warn): (HashSet<String>, HashSet<String>) = (allow.into_iter().collect(), warn.into_iter().collect());
+            for code in &warn {
+                if !uoanim_cli::CODES.iter().any(|(c, _)| c == code) {
+                    return Err(format!("unknown code '{code}' for -W (see docs/CHECK.md)"));
+                }
+            }
+            ("check", input, engine, format, color, uoanim_cli::left_out(&allow, &warn), Query::default())
+        }
         Command::Explain {
             input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand,
         } => {

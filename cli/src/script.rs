@@ -11,7 +11,7 @@ use std::ffi::{CStr, CString};
 use uoanim::abi::bg::*;
 use uoanim::abi::common::{scr_anim_t, XAnim};
 use uoanim::flavour::Behaviour;
-use uoanim::script::engine::ParseEngine;
+use uoanim::script::engine::{NameKind, ParseEngine};
 use uoanim::script::finalize;
 use uoanim::script::parser::{self, ModuleData, ParseInput, RuntimeNames, SessionEnd, StopPoint};
 use uoanim::script::runtime::engine::FinalizeEngine;
@@ -111,6 +111,8 @@ pub struct Observed {
     pub define_uses: HashSet<usize>,
     /// Pool items made by pass 1.
     pub pass1_items: usize,
+    /// What the last failed name lookup was looking for.
+    pub unknown: Option<NameKind>,
 }
 
 struct PaEngine<'e> {
@@ -176,6 +178,9 @@ impl ParseEngine for PaEngine<'_> {
         if self.pass == 1 {
             self.obs.define_uses.insert(slot);
         }
+    }
+    fn observe_unknown(&mut self, kind: NameKind) {
+        self.obs.unknown = Some(kind);
     }
 }
 
@@ -393,34 +398,78 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let mut diags = Vec::new();
     let mut tree_failed = false;
     let mut clean: Option<Init> = None;
-    for iteration in 0..200 {
+    // Where the last parse error was: the text before it parsed, so an
+    // error a later run finds before it comes of the blanking, not of the
+    // script, and the recovery ends there.
+    let mut last_parse: Option<usize> = None;
+    let braces = brace_balance(&script.text);
+    let mut capped = true;
+    for iteration in 0..MAX_RUNS {
         let tree = if tree_failed { None } else { setup.tree };
         let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree, stock_weapons: setup.stock_weapons });
-        let Some(step) = run.failure else {
+        let Some(step) = run.failure.clone() else {
             clean = Some(run);
+            capped = false;
             break;
         };
+        if let (Some(stop), Some(last)) = (&step.stop, last_parse) {
+            if stop.token_pos < last {
+                capped = false;
+                break;
+            }
+        }
         let engine_text = step.failure.text.clone();
         let mut produced = Vec::new();
         let mut resumable = None;
+        let mut wrote_brace = false;
         match step.stage {
             Stage::Pass1 | Stage::Pass2 => {
                 let stop = step.stop.expect("parse steps stop somewhere");
-                let mut d = Diagnostic::at(
-                    &script.display,
-                    &script.text,
-                    stop.token_pos,
-                    if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len },
-                    Severity::Error,
-                    stage_code(step.stage),
-                    engine_message(&engine_text),
-                );
-                if let Some(note) = note_for(&engine_text) {
-                    d = d.with_note(note);
+                let len = if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len };
+                let mut d = Diagnostic::at(&script.display, &script.text, stop.token_pos, len, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
+                let engine_line = engine_line(&engine_text);
+                let said = engine_line.map_or(String::new(), |l| format!(" (line {l})"));
+                if let Some((message, help, name)) = run.obs.unknown.and_then(|kind| unknown_name(kind, &engine_text, &run, &work)) {
+                    // the mark on the name (all its words), not on the
+                    // token the parser stopped at
+                    if let Some((pos, len)) = locate_words(&work, stop.token_pos + len, &name) {
+                        let engine_message = d.message.clone();
+                        d = Diagnostic::at(&script.display, &script.text, pos, len, Severity::Error, stage_code(step.stage), engine_message);
+                    }
+                    d.note = Some(format!("the engine says: {}{said}", d.message));
+                    d.message = message;
+                    d.help = help;
+                } else if engine_line.is_some_and(|l| l != d.line) {
+                    d = d.with_note(format!("the engine counts this as line {}", engine_line.unwrap_or_default()));
+                }
+                if let Some(hint) = note_for(&engine_text) {
+                    d.help = Some(hint.into());
+                }
+                let mut at = stop.token_pos;
+                // The first error, after a brace that does not pair: said
+                // at the brace.
+                let mut close_at = None;
+                if iteration == 0 && step.stage == Stage::Pass1 {
+                    let engine_said = format!("{}{said}", engine_message(&engine_text));
+                    if let Some(b) = &braces {
+                        if let Some(moved) = brace_diagnostic(script, b, &d, stop.token_pos, &engine_said) {
+                            d = moved;
+                            at = b.pos;
+                            close_at = b.hint.filter(|&(_, writable)| writable).map(|(h, _)| h);
+                        }
+                    }
                 }
                 d.engine_text = Some(engine_text.clone());
                 produced.push(d);
-                resumable = Some(stop.token_pos);
+                last_parse = Some(at);
+                resumable = Some(at);
+                // The recovery from a missing '}': the '}' written where it
+                // seems missing (over the line's first indentation byte, so
+                // that positions stay), and the init run again.
+                if let Some(h) = close_at {
+                    work[h] = b'}';
+                    wrote_brace = true;
+                }
             }
             Stage::Precache => {
                 let tree_file = setup.tree.expect("precache runs with a tree");
@@ -456,6 +505,9 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
             }
             Stage::Load | Stage::Finalize => {
                 let mut d = Diagnostic::at(&script.display, &script.text, 0, 1, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
+                if step.stage == Stage::Load {
+                    d = d.with_note(load_reason(work.len()));
+                }
                 d.engine_text = Some(engine_text.clone());
                 produced.push(d);
             }
@@ -471,15 +523,28 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
         diags.extend(produced);
         match (step.stage, resumable) {
             (Stage::Precache, _) => continue,
+            _ if wrote_brace => continue,
             (_, Some(pos)) => {
                 if !trees::blank_line_keeping_braces(&mut work, pos) {
+                    capped = false;
                     break;
                 }
             }
-            _ => break,
+            _ => {
+                capped = false;
+                break;
+            }
         }
     }
-    let clean_first_time = diags.is_empty();
+    if capped {
+        let mut d = Diagnostic::at(&script.display, &script.text, script.text.len(), 1, Severity::Note, "parse", format!("the check stopped after {MAX_RUNS} runs of the init: later errors are not listed"));
+        d.help = Some("fix the errors above and check again".into());
+        diags.push(d);
+    }
+    if !diags.iter().any(|d| d.code == "load") {
+        diags.extend(lexical_checks(script));
+    }
+    let clean_first_time = diags.iter().all(|d| d.severity != Severity::Error);
     let (mut world, mut obs) = (None, None);
     if let Some(run) = clean {
         diags.extend(cross_checks(script, &work, &run, setup, xanims));
@@ -489,6 +554,316 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
         }
     }
     ScriptReport { diags, world, obs }
+}
+
+/// How many times the check runs the init, blanking one bad line each
+/// time.
+const MAX_RUNS: usize = 200;
+
+/// A brace that does not pair, found by reading the braces of the text as
+/// the parser's tokens.
+#[derive(Clone, Debug)]
+struct BraceTrouble {
+    /// The brace.
+    pos: usize,
+    /// An unclosed `{` (else a `}` with no `{`).
+    unclosed: bool,
+    /// For an unclosed `{`: where its `}` seems to be missing (the start
+    /// of the first line after it indented no deeper than the `{`, in a
+    /// block whose body is indented deeper), and whether a `}` can be
+    /// written there (the line is indented).
+    hint: Option<(usize, bool)>,
+}
+
+/// Indentation of the line holding `pos`, a tab to the next multiple of 4.
+fn indent_of(text: &[u8], pos: usize) -> usize {
+    let start = line_start(text, pos);
+    let mut col = 0;
+    for &b in &text[start..] {
+        match b {
+            b' ' => col += 1,
+            b'\t' => col = col / 4 * 4 + 4,
+            _ => break,
+        }
+    }
+    col
+}
+
+fn line_start(text: &[u8], pos: usize) -> usize {
+    text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+}
+
+/// The first brace that does not pair. A `}` with no open `{`: said at
+/// the first `}` indented unlike the `{` it closes, if one comes before
+/// it (the likely extra one), else at itself. A `{` open at the end: the
+/// first block whose body is indented and that a line indented no deeper
+/// than its `{` follows before its `}` (that line is where the `}` seems
+/// missing), else the innermost `{` left open.
+fn brace_balance(text: &[u8]) -> Option<BraceTrouble> {
+    struct Open {
+        pos: usize,
+        indent: usize,
+        body: Option<usize>,
+    }
+    let mut tok = Tokenizer::new(text);
+    let mut open: Vec<Open> = Vec::new();
+    let mut misclosed: Option<usize> = None;
+    let mut dedent: Option<(usize, usize)> = None;
+    let mut line = 0;
+    loop {
+        let t = tok.read(true);
+        let (is_open, is_close) = (t == b"{", t == b"}");
+        if t.is_empty() {
+            break;
+        }
+        let pos = tok.token_pos();
+        let start = line_start(text, pos);
+        let first_on_line = start != line || pos == 0;
+        line = start;
+        if first_on_line && !is_close {
+            let indent = indent_of(text, pos);
+            if let Some(top) = open.last_mut() {
+                match top.body {
+                    None => top.body = Some(indent),
+                    Some(body) if dedent.is_none() && body > top.indent && indent <= top.indent => dedent = Some((top.pos, start)),
+                    _ => {}
+                }
+            }
+        }
+        if is_open {
+            open.push(Open { pos, indent: indent_of(text, pos), body: None });
+        } else if is_close {
+            let Some(o) = open.pop() else {
+                return Some(BraceTrouble { pos: misclosed.unwrap_or(pos), unclosed: false, hint: None });
+            };
+            if misclosed.is_none() && o.indent != indent_of(text, pos) {
+                misclosed = Some(pos);
+            }
+        }
+    }
+    let last = open.last()?.pos;
+    Some(match dedent {
+        Some((o, at)) => BraceTrouble { pos: o, unclosed: true, hint: Some((at, matches!(text.get(at), Some(b' ' | b'\t')))) },
+        None => BraceTrouble { pos: last, unclosed: true, hint: None },
+    })
+}
+
+/// The engine's first error `engine` said at the brace that caused it,
+/// when it is an error that brace leads to: for an unclosed `{`, the end
+/// of the file or an error at or after the line where its `}` seems
+/// missing; for an extra `}`, any error after it. None: not the brace's.
+fn brace_diagnostic(script: &SourceFile, b: &BraceTrouble, engine: &Diagnostic, engine_pos: usize, engine_said: &str) -> Option<Diagnostic> {
+    let at_eof = engine_said.contains("end of file");
+    if engine_pos < b.pos || (b.unclosed && !at_eof && b.hint.is_none_or(|(h, _)| engine_pos < h)) {
+        return None;
+    }
+    let text = &script.text;
+    let line = |p: usize| crate::diag::line_col(text, p).0;
+    let (message, help) = if b.unclosed {
+        let help = match b.hint {
+            Some((h, _)) => format!("line {} is indented like this '{{': is the block's '}}' missing before it?", line(h)),
+            None => "close it with a '}'".into(),
+        };
+        ("this '{' is never closed".to_string(), help)
+    } else {
+        ("this '}' closes no block".to_string(), "remove it, or add the '{' it should close".into())
+    };
+    let mut d = Diagnostic::at(&script.display, text, b.pos, 1, Severity::Error, engine.code, message);
+    d.note = Some(format!("the engine says: {engine_said}"));
+    d.help = Some(help);
+    Some(d)
+}
+
+/// Why the engine's load refuses a script of `len` bytes.
+fn load_reason(len: usize) -> String {
+    if len == 0 {
+        "the file is empty: the engine loads no script of 0 bytes".into()
+    } else {
+        format!("the file has {len} bytes: the engine loads a script of at most {BG_ANIM_SCRIPT_FILE_MAX_BYTES} bytes")
+    }
+}
+
+/// The section keywords, as the module spells them.
+fn section_names() -> Vec<Vec<u8>> {
+    table_names(&tables::ANIM_PARSE_SECTION_STRINGS)
+}
+
+/// What the engine reads of the script that the init does not say: an
+/// encoding it cannot read, text it skips, no section at all.
+fn lexical_checks(script: &SourceFile) -> Vec<Diagnostic> {
+    let text = &script.text;
+    let mut out = Vec::new();
+    let save_as = "save the file as ANSI or UTF-8 (without a byte-order mark)";
+    if text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff") {
+        out.push(
+            warn(script, 0, 2, "encoding", "the file is UTF-16 (it starts with a UTF-16 byte-order mark): the game reads it as bytes, stops at its first zero byte and loads nothing".into())
+                .with_help(save_as),
+        );
+        return out;
+    }
+    if let Some(zero) = text.iter().position(|&b| b == 0) {
+        let (line, _) = crate::diag::line_col(text, zero);
+        out.push(
+            warn(script, zero, 1, "encoding", format!("a zero byte at line {line}: the game's reading of the script ends here, and what follows is not loaded"))
+                .with_help(save_as),
+        );
+    }
+    let sections = section_names();
+    let mut tok = Tokenizer::new(text);
+    let mut in_defines = true;
+    let mut seen_section = false;
+    // the first skipped token of the current run of skipped lines
+    let mut skipped: Option<(usize, usize, Vec<u8>)> = None;
+    let flush = |skipped: &mut Option<(usize, usize, Vec<u8>)>, until: Option<usize>, out: &mut Vec<Diagnostic>| {
+        let Some((pos, len, word)) = skipped.take() else { return };
+        let upto = match until {
+            Some(p) => format!("up to line {}", crate::diag::line_col(text, p).0),
+            None => "to the end of the file".into(),
+        };
+        let mut d = warn(
+            script,
+            pos,
+            len,
+            "ignored-text",
+            format!("the engine skips this text {upto}: before the first section keyword, and in DEFINES, it reads only 'set' lines"),
+        );
+        if let Some(c) = crate::suggest::closest(&word, sections.iter().map(Vec::as_slice)) {
+            d = d.with_help(format!("did you mean '{}'?", printable(c).to_uppercase()));
+        }
+        out.push(d);
+    };
+    loop {
+        let t = tok.read(true).to_vec();
+        if t.is_empty() {
+            break;
+        }
+        let pos = tok.token_pos();
+        if let Some(i) = sections.iter().position(|n| n.eq_ignore_ascii_case(&t)) {
+            flush(&mut skipped, Some(pos), &mut out);
+            in_defines = i == ANIM_SECTION_DEFINES as usize;
+            seen_section = true;
+            continue;
+        }
+        if !in_defines {
+            continue;
+        }
+        if t.eq_ignore_ascii_case(b"set") {
+            flush(&mut skipped, Some(pos), &mut out);
+        } else if skipped.is_none() {
+            skipped = Some((pos, t.len(), t.clone()));
+        }
+        while !tok.read(false).is_empty() {}
+    }
+    flush(&mut skipped, None, &mut out);
+    if !seen_section {
+        out.push(warn(
+            script,
+            0,
+            1,
+            "loads-nothing",
+            "the script has no section keyword (DEFINES, ANIMATIONS, CANNED_ANIMATIONS, STATECHANGES, EVENTS): the game loads no animation from it".into(),
+        ));
+    }
+    out
+}
+
+/// The line number the engine appends to a parse error's text.
+fn engine_line(text: &[u8]) -> Option<u32> {
+    let needle = b", line ";
+    let at = text.windows(needle.len()).rposition(|w| w == needle)? + needle.len();
+    let digits: Vec<u8> = text[at..].iter().copied().take_while(u8::is_ascii_digit).collect();
+    std::str::from_utf8(&digits).ok()?.parse().ok()
+}
+
+/// The unknown name of a `BG_IndexForString` error, said in the modder's
+/// words for what the parser was looking for, with the closest known name
+/// of that kind as help.
+fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> Option<(String, Option<String>, Vec<u8>)> {
+    let unknown = b"unknown token '";
+    let at = engine_text.windows(unknown.len()).position(|w| w == unknown)? + unknown.len();
+    let rest = &engine_text[at..];
+    let name = &rest[..rest.iter().rposition(|&b| b == b'\'')?];
+    let lower = |t: &[bg_indexed_string_t]| table_names(t).into_iter().map(|n| n.to_ascii_lowercase()).collect::<Vec<_>>();
+    let (what, known): (String, Vec<Vec<u8>>) = match kind {
+        NameKind::State => ("state".into(), lower(&tables::ANIM_STATE_STR)),
+        NameKind::MoveType => ("move type".into(), lower(&tables::ANIM_GROUP_STRINGS)),
+        NameKind::Event => ("event".into(), lower(&tables::ANIM_EVENT_STRINGS)),
+        NameKind::ConditionType => ("condition".into(), lower(&tables::ANIM_CONDITION_TYPE_STRINGS)),
+        NameKind::BodyPart => ("body part".into(), lower(&tables::ANIM_BODY_PARTS_STR)),
+        NameKind::Value { condition } => {
+            let cname = condition_names().get(condition).map_or(String::new(), |n| printable(n).to_lowercase());
+            let mut known = match tables::CONDITION_TYPES.get(condition).and_then(|c| c.1) {
+                Some(tables::ValueTable::Weapons) => {
+                    let mut w = vec![b"none".to_vec()];
+                    w.extend(run.world.weapon_names.iter().map(|c| c.to_bytes().to_vec()));
+                    w
+                }
+                Some(tables::ValueTable::WeaponClass) => lower(&tables::ANIM_WEAPON_CLASS_STR),
+                Some(tables::ValueTable::Mounted) => lower(&tables::ANIM_MOUNTED_STR),
+                Some(tables::ValueTable::Vehicle) => lower(&tables::ANIM_VEHICLE_STR),
+                Some(tables::ValueTable::VehicleMotion) => lower(&tables::ANIM_VEHICLE_MOTION_STR),
+                Some(tables::ValueTable::MoveTypes) => lower(&tables::ANIM_GROUP_STRINGS),
+                Some(tables::ValueTable::WeaponPosition) => lower(&tables::ANIM_WEAPON_POSITION_STR),
+                Some(tables::ValueTable::Strafe) => lower(&tables::ANIM_STRAFE_STATE_STR),
+                None => Vec::new(),
+            };
+            // the script's defines of that condition
+            for &(slot, pos) in &run.obs.defines {
+                if slot / BG_ANIM_CONDITION_VALUE_COUNT == condition && pos < text.len() {
+                    known.push(text[pos..(pos + trees::token_len_at(text, pos)).min(text.len())].to_vec());
+                }
+            }
+            let what = match cname.as_str() {
+                "weapons" => "weapon".to_string(),
+                "weaponclass" => "weapon class".to_string(),
+                "movetype" => "move type".to_string(),
+                _ => format!("value of '{cname}'"),
+            };
+            (what, known)
+        }
+    };
+    let help = crate::suggest::closest(name, known.iter().map(Vec::as_slice)).map(|c| format!("did you mean '{}'?", printable(c)));
+    Some((format!("unknown {what} '{}'", printable(name)), help, name.to_vec()))
+}
+
+/// The span of the words of `name` (as the parser joins a key's words:
+/// one space between) last found on the line that ends at or after `end`,
+/// ending at or before `end`.
+fn locate_words(text: &[u8], end: usize, name: &[u8]) -> Option<(usize, usize)> {
+    let end = end.min(text.len());
+    let start = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = &text[start..end];
+    let words: Vec<&[u8]> = name.split(|&b| b == b' ').filter(|w| !w.is_empty()).collect();
+    let space = |b: u8| (b as i8) <= b' ' as i8;
+    let mut found = None;
+    for at in 0..line.len() {
+        if at > 0 && !space(line[at - 1]) && line[at - 1] != b',' {
+            continue;
+        }
+        let mut i = at;
+        let mut ok = true;
+        for (n, w) in words.iter().enumerate() {
+            if n > 0 {
+                let before = i;
+                while i < line.len() && space(line[i]) {
+                    i += 1;
+                }
+                if i == before {
+                    ok = false;
+                    break;
+                }
+            }
+            if !line[i..].get(..w.len()).is_some_and(|s| s.eq_ignore_ascii_case(w)) {
+                ok = false;
+                break;
+            }
+            i += w.len();
+        }
+        if ok && !words.is_empty() && line.get(i).is_none_or(|&b| space(b) || b == b',') {
+            found = Some((start + at, i - at));
+        }
+    }
+    found
 }
 
 /// A hint for the traps behind some engine errors.

@@ -97,24 +97,33 @@ fn engine_prints_only_the_first_error_as_the_engine_raises_it() {
 }
 
 #[test]
-fn allow_leaves_out_a_code() {
-    let (all, _) = run(&["check", "clean"]);
-    let (fewer, code) = run(&["check", "-A", "unused-define", "-Aand-union", "clean"]);
-    assert_eq!(code, 0);
+fn allow_leaves_out_a_code_and_warn_asks_for_an_opt_in_one() {
+    let (default, _) = run(&["check", "clean"]);
+    assert!(!default.contains("[unused-define]") && !default.contains("[and-union]"), "opt-in codes are off by default");
+    let (all, _) = run(&["check", "-W", "unused-define", "-Wand-union", "clean"]);
     assert!(all.contains("[unused-define]") && all.contains("[and-union]"));
-    assert!(!fewer.contains("[unused-define]") && !fewer.contains("[and-union]"));
-    assert_eq!(fewer.lines().filter(|l| l.contains("warning[")).count(), all.lines().filter(|l| l.contains("warning[")).count() - 3);
-    let out = tool().args(["check", "-A", "no-such-code", "clean"]).current_dir(golden()).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let warnings = |out: &str| out.lines().filter(|l| l.contains("warning[")).count();
+    assert_eq!(warnings(&all), warnings(&default) + 3);
+    let (fewer, code) = run(&["check", "-A", "minus", "clean"]);
+    assert_eq!(code, 0);
+    assert!(default.contains("[minus]") && !fewer.contains("[minus]"));
+    assert_eq!(warnings(&fewer), warnings(&default) - 1);
+    for flag in ["-A", "-W"] {
+        let out = tool().args(["check", flag, "no-such-code", "clean"]).current_dir(golden()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    }
 }
 
 #[test]
-fn short_is_the_first_line_and_note_of_each_diagnostic() {
+fn short_is_the_first_line_note_and_help_of_each_diagnostic() {
     let (full, _) = run(&["check", "broken"]);
     let (short, code) = run(&["check", "--format", "short", "broken"]);
     assert_eq!(code, 1);
-    let firsts: Vec<&str> = full.lines().filter(|l| l.starts_with("broken/") || l.starts_with("broken\\") || l.trim_start().starts_with("= note: ")).collect();
-    let want: Vec<String> = firsts.iter().map(|l| l.trim_start().strip_prefix("= note: ").map_or(l.to_string(), |n| format!("    = note: {n}"))).collect();
+    let firsts: Vec<&str> = full
+        .lines()
+        .filter(|l| l.starts_with("broken/") || l.starts_with("broken\\") || l.trim_start().starts_with("= note: ") || l.trim_start().starts_with("= help: "))
+        .collect();
+    let want: Vec<String> = firsts.iter().map(|l| if l.starts_with("broken") { l.to_string() } else { format!("    {}", l.trim_start()) }).collect();
     assert_eq!(short.lines().collect::<Vec<_>>(), want);
     assert!(full.lines().count() > 3 * short.lines().count(), "the text format has the snippets");
 }
@@ -132,7 +141,7 @@ fn columns_after_tabs_and_bytes_that_are_not_utf8() {
     // a tab, '/* café */, weaponclass', a tab, two Latin-1 bytes, a space.
     let out = slashes(&out);
     let lines: Vec<&str> = out.lines().collect();
-    let at = lines.iter().position(|l| l.ends_with("error[parse]: BG_IndexForString: unknown token 'heavy'")).expect("the error");
+    let at = lines.iter().position(|l| l.ends_with("error[parse]: unknown weapon class 'heavy'")).expect("the error");
     assert!(lines[at].starts_with("bytes/mp/playeranim.script:15:46: "), "{}", lines[at]);
     // The snippet shows the tabs as four spaces each, the bytes as U+FFFD,
     // and the caret lands under the token.

@@ -76,7 +76,7 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     assert_eq!(errors.len(), 1, "{d}");
     let e = errors[0];
     assert_eq!(e["code"], "parse");
-    assert!(e["message"].as_str().unwrap().starts_with("BG_IndexForString: unknown token 'nope_mp' (the error the engine raises)"), "{e}");
+    assert!(e["message"].as_str().unwrap().starts_with("unknown weapon 'nope_mp' (the error the engine raises)"), "{e}");
     assert_eq!(e["data"]["engineFirst"], true);
     // The range covers the token exactly.
     let line = broken.lines().nth(e["range"]["start"]["line"].as_u64().unwrap() as usize).unwrap();
@@ -84,7 +84,7 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     assert_eq!(&line[s..t], "nope_mp");
     // Hover on the error: its message; on a condition key: the condition.
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": e["range"]["start"]}));
-    assert!(h["contents"]["value"].as_str().unwrap().contains("unknown token 'nope_mp'"), "{h}");
+    assert!(h["contents"]["value"].as_str().unwrap().contains("unknown weapon 'nope_mp'"), "{h}");
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": e["range"]["start"]["line"], "character": s - 3}}));
     assert!(h["contents"]["value"].as_str().unwrap().contains("condition `weapons`"), "{h}");
     // Edited away: the errors clear.

@@ -31,7 +31,7 @@ check('the line to edit is there', target ~= nil)
 vim.api.nvim_buf_set_lines(buf, target, target + 1, false, { '\t\tweapons nope_mp' })
 vim.wait(5000, function() return #errors() > 0 end, 20)
 local e = errors()[1]
-check('an error is published', e ~= nil and e.message:find("unknown token 'nope_mp'", 1, true) ~= nil and e.lnum == target and e.col == 10,
+check('an error is published', e ~= nil and e.message:find("unknown weapon 'nope_mp'", 1, true) ~= nil and e.lnum == target and e.col == 10,
   vim.inspect(e))
 -- Edited away: it clears.
 vim.api.nvim_buf_set_lines(buf, target, target + 1, false, { '\t\tweapons rifles' })
