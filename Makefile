@@ -70,7 +70,7 @@ space := $(empty) $(empty)
   test check \
   test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
   test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
-  test-headers test-c test-symbols test-install test-contrib test-tool test-core \
+  test-headers test-c test-symbols test-install test-contrib test-tool test-core test-vim \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
   vsix dist-aarch64 test-aarch64 miri bench test-soft-x87 \
@@ -95,6 +95,7 @@ TEST_PARTS := \
   test-install \
   test-contrib \
   test-tool \
+  test-vim \
   test-corpus \
   test-memcheck \
   test-difftest \
@@ -337,6 +338,12 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
 vsix:
 	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
+
+# the Vim and Neovim files (editors/vim: file type detection, highlighting),
+# in headless Neovim: each kind of file's type, and the highlight groups at
+# given places of sample files
+test-vim:
+	editors/vim/test/run.sh
 
 # ---- fuzzing, corpus replay, memcheck --------------------------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each
