@@ -336,8 +336,13 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test
 
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
-vsix:
-	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
+VSIX := dist/uoanim.vsix
+VSIX_SOURCES := $(addprefix editors/vscode/,package.json package-lock.json extension.js \
+  language-configuration.json README.md .vscodeignore) $(wildcard editors/vscode/syntaxes/*.json)
+vsix: $(VSIX)
+
+$(VSIX): $(VSIX_SOURCES)
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../$@ < /dev/null
 
 # the Vim and Neovim files (editors/vim: file type detection, highlighting),
 # in headless Neovim: each kind of file's type, and the highlight groups at
