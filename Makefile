@@ -12,6 +12,8 @@
 #                 clippy, the source checks, headers, and the x86_64 Linux
 #                 suite of each unit
 #   make headers  regenerates include/ from the sources (tools/headers)
+#   make release  the tool's release archives, dist/release/ (section
+#                 "release archives")
 #   make clean
 #
 # Layout: settings; the aggregate targets (dist, test, check: each declared
@@ -70,10 +72,10 @@ space := $(empty) $(empty)
   test check \
   test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
   test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
-  test-headers test-c test-symbols test-install test-contrib test-tool test-core \
+  test-headers test-c test-symbols test-install test-contrib test-tool test-core test-vim \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
-  vsix dist-aarch64 test-aarch64 miri bench test-soft-x87 \
+  vsix release test-release dist-aarch64 test-aarch64 miri bench test-soft-x87 \
   dist-darwin test-darwin
 
 DIST_PARTS := \
@@ -95,6 +97,8 @@ TEST_PARTS := \
   test-install \
   test-contrib \
   test-tool \
+  test-vim \
+  test-release \
   test-corpus \
   test-memcheck \
   test-difftest \
@@ -335,8 +339,45 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test
 
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
-vsix:
-	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../dist/uoanim.vsix < /dev/null
+VSIX := dist/uoanim.vsix
+VSIX_SOURCES := $(addprefix editors/vscode/,package.json package-lock.json extension.js \
+  language-configuration.json README.md .vscodeignore) $(wildcard editors/vscode/syntaxes/*.json)
+vsix: $(VSIX)
+
+$(VSIX): $(VSIX_SOURCES)
+	cd editors/vscode && npm ci --no-audit --no-fund && npx vsce package --allow-missing-repository --skip-license -o ../../$@ < /dev/null
+
+# ---- release archives ------------------------------------------------------------
+#   make release: dist/release/uoanim-VERSION-x86_64-windows.zip (uoanim.exe)
+#                 and dist/release/uoanim-VERSION-x86_64-linux.tar.gz (uoanim),
+#                 each with the VS Code extension, the Vim files and a
+#                 README.txt (scripts/release.sh); VERSION is cli/Cargo.toml's
+#   test-release: unpacks both, checks their members, runs uoanim --version
+#                 from the tarball and uoanim.exe --version (under Wine) from
+#                 the zip (scripts/test-release.sh)
+UOANIM_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' cli/Cargo.toml | head -1)
+RELEASE_WINDOWS := dist/release/uoanim-$(UOANIM_VERSION)-x86_64-windows.zip
+RELEASE_LINUX := dist/release/uoanim-$(UOANIM_VERSION)-x86_64-linux.tar.gz
+RELEASE_INPUTS := $(VSIX) editors/vim/ftdetect/uoanim.vim editors/vim/syntax/uoanim.vim \
+  scripts/release.sh scripts/readme-snippet.sh README.md
+
+release: $(RELEASE_WINDOWS) $(RELEASE_LINUX)
+
+$(RELEASE_WINDOWS): $(TOOL_WINDOWS) $(RELEASE_INPUTS)
+	scripts/release.sh windows $@ $(UOANIM_VERSION) $(TOOL_WINDOWS) $(VSIX)
+
+$(RELEASE_LINUX): $(TOOL) $(RELEASE_INPUTS)
+	scripts/release.sh linux $@ $(UOANIM_VERSION) $(TOOL) $(VSIX)
+
+test-release: $(RELEASE_WINDOWS) $(RELEASE_LINUX)
+	shellcheck scripts/release.sh scripts/test-release.sh scripts/readme-snippet.sh
+	scripts/test-release.sh $(UOANIM_VERSION) $(RELEASE_WINDOWS) $(RELEASE_LINUX)
+
+# the Vim and Neovim files (editors/vim: file type detection, highlighting),
+# in headless Neovim: each kind of file's type, and the highlight groups at
+# given places of sample files
+test-vim:
+	editors/vim/test/run.sh
 
 # ---- fuzzing, corpus replay, memcheck --------------------------------------------
 #   make fuzz FUZZ_SECONDS=N   every fuzz target in every flavour, N s each

@@ -8,7 +8,8 @@
 #     (the macOS arm64 units: Mach-O archives, their symbol check);
 #   * 32-bit C support (gcc-multilib), the mingw-w64 C compilers
 #     (gcc-mingw-w64-x86-64, gcc-mingw-w64-i686) and Wine (wine, wine64);
-#   * Neovim (neovim), whose LSP client tests `uoanim lsp`;
+#   * Neovim (neovim), whose LSP client tests `uoanim lsp` and which tests
+#     the Vim files; shellcheck, which checks the release scripts;
 #   * Wine's 32-bit support (wine32:i386, after `dpkg --add-architecture
 #     i386`), which is optional: Debian's i386 index is at times out of step
 #     with amd64's, so the install is retried, and when it still fails the
@@ -47,6 +48,8 @@ command -v aarch64-linux-gnu-ld >/dev/null || missing+=(binutils-aarch64-linux-g
 ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 || missing+=(libgcc-12-dev-arm64-cross)
 # Neovim: its built-in LSP client drives the uoanim lsp test (make test-tool)
 command -v nvim >/dev/null || missing+=(neovim)
+# ShellCheck: the release scripts are checked with it (make test-release)
+command -v shellcheck >/dev/null || missing+=(shellcheck)
 
 as_root=""
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then as_root=yes; fi

@@ -1,7 +1,9 @@
--- Neovim's built-in LSP client against `uoanim lsp` (headless):
---   UOANIM=path/to/uoanim MOD=path/to/mod-copy nvim --headless --clean -c 'luafile cli/tests/nvim/lsp_test.lua'
--- MOD is a scratch copy of a mod directory (the buffer is edited, not saved).
-local exe, mod = os.getenv('UOANIM'), os.getenv('MOD')
+-- Neovim's built-in LSP client against `uoanim lsp` (headless), started by
+-- README.md's init.lua snippet for Neovim 0.7 or later (run.sh):
+--   MOD=path/to/mod-copy nvim --headless --clean -u init.lua -c 'luafile cli/tests/nvim/lsp_test.lua'
+-- with `uoanim` on the PATH. MOD is a scratch copy of a mod directory (the
+-- buffer is edited, not saved).
+local mod = os.getenv('MOD')
 local passed, failed = 0, 0
 local function check(name, ok, detail)
   if ok then passed = passed + 1; print('nvim: ' .. name .. ': ok')
@@ -12,11 +14,21 @@ local function finish()
   vim.cmd((failed == 0 and passed > 0) and 'qall!' or 'cquit! 1')
 end
 
+-- The snippet: the file type, and a client on the mod directory, attached.
+local function attached(buf)
+  local clients = vim.tbl_values(vim.lsp.buf_get_clients(buf))
+  return #clients == 1 and clients[1] or nil, clients
+end
 vim.cmd('edit ' .. mod .. '/mp/playeranim.script')
 local buf = vim.api.nvim_get_current_buf()
-local id = vim.lsp.start_client({ name = 'uoanim', cmd = { exe, 'lsp' }, root_dir = mod })
-vim.lsp.buf_attach_client(buf, id)
-local client = vim.lsp.get_client_by_id(id)
+check('the script has the file type uoanim', vim.bo.filetype == 'uoanim', vim.bo.filetype)
+-- (a client is listed once it is initialised)
+vim.wait(5000, function() return attached(buf) ~= nil end, 20)
+local client, all = attached(buf)
+check('one client attached to the script', client ~= nil and client.name == 'uoanim'
+  and client.config.root_dir == vim.fn.fnamemodify(mod, ':p:h'),
+  vim.inspect(vim.tbl_map(function(c) return { c.name, c.config.root_dir } end, all)))
+if not client then finish() end
 vim.wait(5000, function() return client.initialized end, 20)
 check('server starts', client.initialized)
 
@@ -83,4 +95,11 @@ local none = line_of('\t\tmovetype none')
 h = req('textDocument/hover', none, 12)
 check('hover on a quirk warning', h ~= nil and h.contents.value:find('`none-bit0`', 1, true) ~= nil
   and h.contents.value:find('it does not mean "no value"', 1, true) ~= nil, vim.inspect(h))
+-- The mod's tree: the same file type, the same client.
+vim.cmd('edit ' .. mod .. '/animtrees/multiplayer.atr')
+local tree = vim.api.nvim_get_current_buf()
+vim.wait(5000, function() return attached(tree) ~= nil end, 20)
+local tree_client = attached(tree)
+check('the tree has the file type uoanim and the same client', vim.bo.filetype == 'uoanim'
+  and tree_client ~= nil and tree_client.id == client.id, vim.bo.filetype)
 finish()
