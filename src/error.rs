@@ -33,11 +33,27 @@ use crate::abi::bg::{
     ANIM_COND_COUNT, BG_ANIM_CONDITION_VALUE_COUNT, BG_ANIM_MAX_ANIMATIONS, BG_ANIM_MAX_GLOBAL_SCRIPTS,
     BG_ANIM_MAX_LIST_ITEMS, BG_ANIM_MAX_SCRIPT_COMMANDS,
 };
+use crate::lexis::{Spelled, UngetTwice};
 use crate::names::NameId;
 use core::ffi::{c_char, CStr};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ptr::NonNull;
+
+impl<'a> From<Spelled<'a>> for TokenName<'a> {
+    fn from(spelled: Spelled<'a>) -> Self {
+        match spelled {
+            Spelled::Plain(bytes) => Self::plain(bytes),
+            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
+        }
+    }
+}
+
+impl From<UngetTwice> for Failure<'_> {
+    fn from(e: UngetTwice) -> Self {
+        Failure::UngetTwice { line: e.line, session: e.session }
+    }
+}
 
 /// Capacity of a diagnostic text (bytes, without the terminating NUL).
 ///
@@ -561,6 +577,15 @@ pub type Outcome<T> = Result<T, Failure<'static>>;
 mod tests {
     use std::prelude::rust_2021::*;
     use super::*;
+
+    #[test]
+    fn unget_twice_is_a_script_error() {
+        let mut t = crate::lexis::Tokenizer::new(b"a\0");
+        t.read(true);
+        t.unget().unwrap();
+        let e = Failure::from(t.unget().unwrap_err());
+        assert_eq!(e.text(None).as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+    }
 
     #[test]
     fn text_cuts_at_capacity_and_stays_nul_terminated() {

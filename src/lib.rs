@@ -36,7 +36,7 @@ pub mod action;
 pub use uoanim_core::arith;
 pub mod cell;
 pub mod cstr;
-pub mod lexis;
+pub use uoanim_core::lexis;
 pub mod error;
 pub mod flavour;
 pub mod math;

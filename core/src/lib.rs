@@ -1,7 +1,8 @@
 //! The safe core of uoanim: what the link units and the `uoanim` tool
 //! compute with, in safe Rust (the crate forbids `unsafe_code`), without an engine or `std`.
 //!
-//! So far the core holds the float arithmetic of the C original's builds:
+//! So far the core holds the float arithmetic of the C original's builds
+//! and the tokenizer:
 //!
 //! * [`arith`]: the one interface ([`arith::Arith`]) each float formula of
 //!   the module is written over, step by step with the C type of its
@@ -11,7 +12,9 @@
 //!   ([`arith::Emulated`]);
 //! * [`x87_model`]: the x87's extended format and operations, bit for bit
 //!   (the model the hardware is tested against);
-//! * [`math`]: correctly rounded square roots in integer arithmetic.
+//! * [`math`]: correctly rounded square roots in integer arithmetic;
+//! * [`lexis`]: the one tokenizer of both file formats (the engine's
+//!   `Com_Parse` rules, its parse session, the name hash).
 //!
 //! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
 //! same interface, and compares it with the software x87 bit for bit.
@@ -34,6 +37,7 @@
 extern crate std;
 
 pub mod arith;
+pub mod lexis;
 pub mod math;
 pub mod x87_model;
 

@@ -301,29 +301,7 @@ pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = [
     (ANIM_CONDMODE_EQUAL, Some(ValueTable::Strafe)),
 ];
 
-/// `BG_StringHashValue`: Σ c·(119+i) over the bytes as *signed* chars with
-/// ASCII A–Z folded to lower case, wrapping; 0xFFFFFFFF becomes 0.
-/// (Quirk: bytes >= 0x80 contribute negative terms.)
-pub fn string_hash(text: &[u8]) -> i32 {
-    let mut hash: u32 = 0;
-    let mut multiplier: u32 = 119;
-    for &byte in text {
-        if byte == 0 {
-            break;
-        }
-        let mut c = byte as i8 as i32;
-        if (b'A' as i32..=b'Z' as i32).contains(&c) {
-            c += 32;
-        }
-        hash = hash.wrapping_add((c as u32).wrapping_mul(multiplier));
-        multiplier = multiplier.wrapping_add(1);
-    }
-    if hash == u32::MAX {
-        0
-    } else {
-        hash as i32
-    }
-}
+pub use uoanim_core::lexis::string_hash;
 
 /// `Q_stricmpn(a, b, 99999) == 0` for NUL-free byte strings: equal length
 /// and equal after folding ASCII letters.

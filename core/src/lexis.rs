@@ -1,4 +1,4 @@
-//! The crate's one tokenizer: the parts of the engine's script tokenizer
+//! The one tokenizer: the parts of the engine's script tokenizer
 //! (`Com_Parse*`) the animation modules rely on — its byte classes, its
 //! scanning steps, and a parse session over them.
 //!
@@ -41,14 +41,12 @@
 //! The session's cursor is a byte index into the text (`None` is the C NULL
 //! cursor).
 //!
-//! The module is a leaf: it imports nothing of the crate. Its session's one
-//! error ([`UngetTwice`]) and the spelling of a token ([`Spelled`]) are its
-//! own types, which the error module turns into a failure and a name; the
-//! error module reads names again with its steps ([`scan_quoted`],
+//! The module is a leaf: it imports nothing. Its session's one error
+//! ([`UngetTwice`]) and the spelling of a token ([`Spelled`]) are its own
+//! types, which the units' error module turns into a failure and a name;
+//! that module reads names again with its steps ([`scan_quoted`],
 //! [`condition_key`]) when it writes a failure's text.
 
-
-use crate::error::{Failure, TokenName};
 /// `MAX_TOKEN_CHARS`: size of the session token buffer.
 pub const MAX_TOKEN_CHARS: usize = 1024;
 
@@ -155,6 +153,7 @@ pub enum Stop {
 pub struct Gap {
     /// Where it stopped.
     pub pos: usize,
+    /// What it stopped at.
     pub stop: Stop,
     /// Line breaks in the whitespace skipped (not those of comments).
     pub line_breaks: u32,
@@ -297,7 +296,12 @@ pub enum Spelled<'a> {
     Plain(&'a [u8]),
     /// The token is the first `kept` bytes of the quoted token whose opening
     /// quote starts `from` (read again with [`scan_quoted`]).
-    Quoted { from: &'a [u8], kept: usize },
+    Quoted {
+        /// The text from the opening quote on.
+        from: &'a [u8],
+        /// The bytes of the token kept.
+        kept: usize,
+    },
 }
 
 /// A second `Com_UngetToken` without a read between (a script error at the
@@ -310,18 +314,28 @@ pub struct UngetTwice {
     pub session: &'static [u8],
 }
 
-impl<'a> From<Spelled<'a>> for TokenName<'a> {
-    fn from(spelled: Spelled<'a>) -> Self {
-        match spelled {
-            Spelled::Plain(bytes) => Self::plain(bytes),
-            Spelled::Quoted { from, kept } => Self::quoted(from, kept),
+/// `BG_StringHashValue`: Σ c·(119+i) over the bytes as *signed* chars with
+/// ASCII A–Z folded to lower case, wrapping; 0xFFFFFFFF becomes 0.
+/// (Quirk: bytes >= 0x80 contribute negative terms.)
+#[inline]
+pub fn string_hash(text: &[u8]) -> i32 {
+    let mut hash: u32 = 0;
+    let mut multiplier: u32 = 119;
+    for &byte in text {
+        if byte == 0 {
+            break;
         }
+        let mut c = byte as i8 as i32;
+        if (b'A' as i32..=b'Z' as i32).contains(&c) {
+            c += 32;
+        }
+        hash = hash.wrapping_add((c as u32).wrapping_mul(multiplier));
+        multiplier = multiplier.wrapping_add(1);
     }
-}
-
-impl From<UngetTwice> for Failure<'_> {
-    fn from(e: UngetTwice) -> Self {
-        Failure::UngetTwice { line: e.line, session: e.session }
+    if hash == u32::MAX {
+        0
+    } else {
+        hash as i32
     }
 }
 
@@ -482,7 +496,7 @@ impl<'a> Tokenizer<'a> {
         match self.hash.get() {
             Some(h) => h,
             None => {
-                let h = crate::script::tables::string_hash(self.token());
+                let h = string_hash(self.token());
                 self.hash.set(Some(h));
                 h
             }
@@ -778,12 +792,11 @@ mod tests {
     }
 
     #[test]
-    fn unget_twice_is_a_script_error() {
-        let mut t = Tokenizer::new(b"a\0");
+    fn unget_twice_is_an_error_at_the_sessions_line() {
+        let mut t = Tokenizer::new(b"\na\0");
         t.read(true);
         t.unget().unwrap();
-        let e = crate::error::Failure::from(t.unget().unwrap_err());
-        assert_eq!(e.text(None).as_bytes(), b"\x15File BG_AnimParseAnimScript, line 1: UngetToken called twice");
+        assert_eq!(t.unget(), Err(UngetTwice { line: 2, session: SESSION_NAME }));
     }
 
     #[test]
@@ -791,12 +804,12 @@ mod tests {
         let mut t = Tokenizer::new(b"Abc,  \"Q\xffz\" x\0");
         for _ in 0..3 {
             let tok = t.read(true).to_vec();
-            assert_eq!(t.token_hash(), crate::script::tables::string_hash(&tok));
+            assert_eq!(t.token_hash(), string_hash(&tok));
         }
         let mut t = Tokenizer::new(b"none,\0");
         t.read(true);
         t.strip_last();
-        assert_eq!(t.token_hash(), crate::script::tables::string_hash(b"none"));
+        assert_eq!(t.token_hash(), string_hash(b"none"));
     }
 
     #[test]
