@@ -18,6 +18,7 @@ use uoanim::script::runtime::engine::FinalizeEngine;
 use uoanim::script::runtime::resolve_script;
 use uoanim::script::tables;
 use uoanim::script::tokenizer::Tokenizer;
+use uoanim_core::outline::{outline, BraceTrouble, Outline};
 
 /// The game module's x87, at the Linux default precision of 64 bits.
 const GAME_X87: uoanim::arith::X87<uoanim::arith::Soft> =
@@ -402,7 +403,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     // error a later run finds before it comes of the blanking, not of the
     // script, and the recovery ends there.
     let mut last_parse: Option<usize> = None;
-    let braces = brace_balance(&script.text);
+    let shape = outline(&script.text);
     let mut capped = true;
     for iteration in 0..MAX_RUNS {
         let tree = if tree_failed { None } else { setup.tree };
@@ -451,11 +452,15 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                 let mut close_at = None;
                 if iteration == 0 && step.stage == Stage::Pass1 {
                     let engine_said = format!("{}{said}", engine_message(&engine_text));
-                    if let Some(b) = &braces {
-                        if let Some(moved) = brace_diagnostic(script, b, &d, stop.token_pos, &engine_said) {
+                    if let Some(b) = &shape.braces {
+                        if let Some((moved, pos)) = brace_diagnostic(script, b, &d, stop.token_pos, &engine_said) {
+                            at = pos;
                             d = moved;
-                            at = b.pos;
-                            close_at = b.hint.filter(|&(_, writable)| writable).map(|(h, _)| h);
+                            // the '}' is written over the line's first byte
+                            // of indentation, so that positions stay
+                            if let BraceTrouble::Unclosed { missing_before: Some(h), .. } = *b {
+                                close_at = matches!(script.text.get(h), Some(b' ' | b'\t')).then_some(h);
+                            }
                         }
                     }
                 }
@@ -542,7 +547,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
         diags.push(d);
     }
     if !diags.iter().any(|d| d.code == "load") {
-        diags.extend(lexical_checks(script));
+        diags.extend(lexical_checks(script, &shape));
     }
     let clean_first_time = diags.iter().all(|d| d.severity != Severity::Error);
     let (mut world, mut obs) = (None, None);
@@ -560,118 +565,36 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
 /// time.
 const MAX_RUNS: usize = 200;
 
-/// A brace that does not pair, found by reading the braces of the text as
-/// the parser's tokens.
-#[derive(Clone, Debug)]
-struct BraceTrouble {
-    /// The brace.
-    pos: usize,
-    /// An unclosed `{` (else a `}` with no `{`).
-    unclosed: bool,
-    /// For an unclosed `{`: where its `}` seems to be missing (the start
-    /// of the first line after it indented no deeper than the `{`, in a
-    /// block whose body is indented deeper), and whether a `}` can be
-    /// written there (the line is indented).
-    hint: Option<(usize, bool)>,
-}
-
-/// Indentation of the line holding `pos`, a tab to the next multiple of 4.
-fn indent_of(text: &[u8], pos: usize) -> usize {
-    let start = line_start(text, pos);
-    let mut col = 0;
-    for &b in &text[start..] {
-        match b {
-            b' ' => col += 1,
-            b'\t' => col = col / 4 * 4 + 4,
-            _ => break,
-        }
-    }
-    col
-}
-
-fn line_start(text: &[u8], pos: usize) -> usize {
-    text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
-}
-
-/// The first brace that does not pair. A `}` with no open `{`: said at
-/// the first `}` indented unlike the `{` it closes, if one comes before
-/// it (the likely extra one), else at itself. A `{` open at the end: the
-/// first block whose body is indented and that a line indented no deeper
-/// than its `{` follows before its `}` (that line is where the `}` seems
-/// missing), else the innermost `{` left open.
-fn brace_balance(text: &[u8]) -> Option<BraceTrouble> {
-    struct Open {
-        pos: usize,
-        indent: usize,
-        body: Option<usize>,
-    }
-    let mut tok = Tokenizer::new(text);
-    let mut open: Vec<Open> = Vec::new();
-    let mut misclosed: Option<usize> = None;
-    let mut dedent: Option<(usize, usize)> = None;
-    let mut line = 0;
-    loop {
-        let t = tok.read(true);
-        let (is_open, is_close) = (t == b"{", t == b"}");
-        if t.is_empty() {
-            break;
-        }
-        let pos = tok.token_pos();
-        let start = line_start(text, pos);
-        let first_on_line = start != line || pos == 0;
-        line = start;
-        if first_on_line && !is_close {
-            let indent = indent_of(text, pos);
-            if let Some(top) = open.last_mut() {
-                match top.body {
-                    None => top.body = Some(indent),
-                    Some(body) if dedent.is_none() && body > top.indent && indent <= top.indent => dedent = Some((top.pos, start)),
-                    _ => {}
-                }
-            }
-        }
-        if is_open {
-            open.push(Open { pos, indent: indent_of(text, pos), body: None });
-        } else if is_close {
-            let Some(o) = open.pop() else {
-                return Some(BraceTrouble { pos: misclosed.unwrap_or(pos), unclosed: false, hint: None });
-            };
-            if misclosed.is_none() && o.indent != indent_of(text, pos) {
-                misclosed = Some(pos);
-            }
-        }
-    }
-    let last = open.last()?.pos;
-    Some(match dedent {
-        Some((o, at)) => BraceTrouble { pos: o, unclosed: true, hint: Some((at, matches!(text.get(at), Some(b' ' | b'\t')))) },
-        None => BraceTrouble { pos: last, unclosed: true, hint: None },
-    })
-}
-
 /// The engine's first error `engine` said at the brace that caused it,
 /// when it is an error that brace leads to: for an unclosed `{`, the end
 /// of the file or an error at or after the line where its `}` seems
 /// missing; for an extra `}`, any error after it. None: not the brace's.
-fn brace_diagnostic(script: &SourceFile, b: &BraceTrouble, engine: &Diagnostic, engine_pos: usize, engine_said: &str) -> Option<Diagnostic> {
+fn brace_diagnostic(script: &SourceFile, b: &BraceTrouble, engine: &Diagnostic, engine_pos: usize, engine_said: &str) -> Option<(Diagnostic, usize)> {
     let at_eof = engine_said.contains("end of file");
-    if engine_pos < b.pos || (b.unclosed && !at_eof && b.hint.is_none_or(|(h, _)| engine_pos < h)) {
-        return None;
-    }
     let text = &script.text;
     let line = |p: usize| crate::diag::line_col(text, p).0;
-    let (message, help) = if b.unclosed {
-        let help = match b.hint {
-            Some((h, _)) => format!("line {} is indented like this '{{': is the block's '}}' missing before it?", line(h)),
-            None => "close it with a '}'".into(),
-        };
-        ("this '{' is never closed".to_string(), help)
-    } else {
-        ("this '}' closes no block".to_string(), "remove it, or add the '{' it should close".into())
+    let (pos, message, help) = match *b {
+        BraceTrouble::Unclosed { open, missing_before } => {
+            if engine_pos < open || (!at_eof && missing_before.is_none_or(|h| engine_pos < h)) {
+                return None;
+            }
+            let help = match missing_before {
+                Some(h) => format!("line {} is indented like this '{{': is the block's '}}' missing before it?", line(h)),
+                None => "close it with a '}'".into(),
+            };
+            (open, "this '{' is never closed".to_string(), help)
+        }
+        BraceTrouble::Stray { close } => {
+            if engine_pos < close {
+                return None;
+            }
+            (close, "this '}' closes no block".to_string(), "remove it, or add the '{' it should close".into())
+        }
     };
-    let mut d = Diagnostic::at(&script.display, text, b.pos, 1, Severity::Error, engine.code, message);
+    let mut d = Diagnostic::at(&script.display, text, pos, 1, Severity::Error, engine.code, message);
     d.note = Some(format!("the engine says: {engine_said}"));
     d.help = Some(help);
-    Some(d)
+    Some((d, pos))
 }
 
 /// Why the engine's load refuses a script of `len` bytes.
@@ -690,7 +613,7 @@ fn section_names() -> Vec<Vec<u8>> {
 
 /// What the engine reads of the script that the init does not say: an
 /// encoding it cannot read, text it skips, no section at all.
-fn lexical_checks(script: &SourceFile) -> Vec<Diagnostic> {
+fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
     let text = &script.text;
     let mut out = Vec::new();
     let save_as = "save the file as ANSI or UTF-8 (without a byte-order mark)";
@@ -709,53 +632,23 @@ fn lexical_checks(script: &SourceFile) -> Vec<Diagnostic> {
         );
     }
     let sections = section_names();
-    let mut tok = Tokenizer::new(text);
-    let mut in_defines = true;
-    let mut seen_section = false;
-    // the first skipped token of the current run of skipped lines
-    let mut skipped: Option<(usize, usize, Vec<u8>)> = None;
-    let flush = |skipped: &mut Option<(usize, usize, Vec<u8>)>, until: Option<usize>, out: &mut Vec<Diagnostic>| {
-        let Some((pos, len, word)) = skipped.take() else { return };
-        let upto = match until {
-            Some(p) => format!("up to line {}", crate::diag::line_col(text, p).0),
-            None => "to the end of the file".into(),
-        };
+    for run in &shape.skipped {
+        let word_end = (run.start..run.end).find(|&i| (text[i] as i8) <= b' ' as i8).unwrap_or(run.end);
+        let word = &text[run.start..word_end];
+        let last_line = crate::diag::line_col(text, run.end.saturating_sub(1)).0;
         let mut d = warn(
             script,
-            pos,
-            len,
+            run.start,
+            word.len(),
             "ignored-text",
-            format!("the engine skips this text {upto}: before the first section keyword, and in DEFINES, it reads only 'set' lines"),
+            format!("the engine skips this text, through line {last_line}: before the first section keyword, and in DEFINES, it reads only 'set' lines"),
         );
-        if let Some(c) = crate::suggest::closest(&word, sections.iter().map(Vec::as_slice)) {
+        if let Some(c) = crate::suggest::closest(word, sections.iter().map(Vec::as_slice)) {
             d = d.with_help(format!("did you mean '{}'?", printable(c).to_uppercase()));
         }
         out.push(d);
-    };
-    loop {
-        let t = tok.read(true).to_vec();
-        if t.is_empty() {
-            break;
-        }
-        let pos = tok.token_pos();
-        if let Some(i) = sections.iter().position(|n| n.eq_ignore_ascii_case(&t)) {
-            flush(&mut skipped, Some(pos), &mut out);
-            in_defines = i == ANIM_SECTION_DEFINES as usize;
-            seen_section = true;
-            continue;
-        }
-        if !in_defines {
-            continue;
-        }
-        if t.eq_ignore_ascii_case(b"set") {
-            flush(&mut skipped, Some(pos), &mut out);
-        } else if skipped.is_none() {
-            skipped = Some((pos, t.len(), t.clone()));
-        }
-        while !tok.read(false).is_empty() {}
     }
-    flush(&mut skipped, None, &mut out);
-    if !seen_section {
+    if !shape.has_section {
         out.push(warn(
             script,
             0,

@@ -14,7 +14,9 @@
 //!   (the model the hardware is tested against);
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
-//!   `Com_Parse` rules, its parse session, the name hash).
+//!   `Com_Parse` rules, its parse session, the name hash);
+//! * [`outline`]: the structure of a player-animation script with byte
+//!   spans, recovering from any mistake (for tools).
 //!
 //! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
 //! same interface, and compares it with the software x87 bit for bit.
@@ -32,6 +34,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
 #[cfg(test)]
 #[macro_use]
 extern crate std;
@@ -39,6 +43,7 @@ extern crate std;
 pub mod arith;
 pub mod lexis;
 pub mod math;
+pub mod outline;
 pub mod x87_model;
 
 #[cfg(test)]
