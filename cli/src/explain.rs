@@ -7,6 +7,7 @@ use crate::input::SourceFile;
 use crate::script::{condition_names, table_names, Observed, World};
 use std::fmt::Write;
 use uoanim::abi::bg::*;
+use uoanim::abi::Zeroed;
 use uoanim::script::runtime::engine::RuntimeEngine;
 use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
 use uoanim::script::tables;
@@ -30,13 +31,6 @@ impl RuntimeEngine for Draw {
         minimum
     }
     fn sound_event(&mut self, _client_num: i32, _alias: *const core::ffi::c_char) {}
-}
-
-/// # Safety
-/// All-zero bytes are a valid `T` (a plain-data C mirror).
-unsafe fn zeroed<T>() -> Box<T> {
-    // SAFETY: plain-data C mirrors only (see script::zeroed).
-    unsafe { Box::<T>::new_zeroed().assume_init() }
 }
 
 /// The names of the values of a condition type (None: no value table).
@@ -78,15 +72,73 @@ fn describe_value(world: &mut World, cond: usize, value: [i32; 2]) -> String {
     }
 }
 
-/// The first condition of `script` that does not hold for the words.
-fn failing_condition(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> Option<usize> {
+/// Whether condition `i` of `script` holds for the words (the runtime's
+/// test of that one condition).
+fn condition_holds(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t, i: usize) -> bool {
+    let mut one = *script;
+    one.conditionCount = 1;
+    one.conditions[0] = script.conditions[i];
+    runtime::evaluate_conditions(words, &one)
+}
+
+/// A table of the block's conditions: each one's name, what the block
+/// wants, what the player has and whether it holds (the runtime tests
+/// them in order and stops at the first that fails).
+fn condition_table(world: &mut World, words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t, indent: &str) -> String {
+    let conds = condition_names();
     let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
-    (0..n).find(|&i| {
-        let mut one = *script;
-        one.conditionCount = 1;
-        one.conditions[0] = script.conditions[i];
-        !runtime::evaluate_conditions(words, &one)
-    })
+    if n == 0 {
+        return format!("{indent}no conditions: the block always holds\n");
+    }
+    let mut rows = vec![["condition".to_string(), "the block wants".into(), "the player has".into(), String::new()]];
+    let mut failed = false;
+    for i in 0..n {
+        let cond = script.conditions[i];
+        let ct = (cond.r#type as usize).min(ANIM_COND_COUNT - 1);
+        let wanted = describe_value(world, ct, cond.value);
+        let w = words[ct];
+        let has = describe_value(world, ct, [w[0] as i32, w[1] as i32]);
+        let verdict = if failed {
+            "not tested"
+        } else if condition_holds(words, script, i) {
+            "holds"
+        } else {
+            failed = true;
+            "fails"
+        };
+        rows.push([conds.get(ct).map_or(ct.to_string(), |c| lower(c)), wanted, has, verdict.into()]);
+    }
+    let width = |c: usize| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0);
+    let (a, b, c) = (width(0), width(1), width(2));
+    let mut out = String::new();
+    for r in &rows {
+        let line = format!("{indent}{:a$}  {:b$}  {:c$}  {}", r[0], r[1], r[2], r[3]);
+        writeln!(out, "{}", line.trim_end()).ok();
+    }
+    out
+}
+
+/// The source of the block whose condition line starts at `pos`: that line
+/// to the block's `}`, numbered, tabs as four spaces, the common
+/// indentation cut.
+fn block_source(script: &SourceFile, pos: usize, indent: &str) -> String {
+    let text = &script.text;
+    let shape = uoanim_core::outline::outline(text);
+    fn find(items: &[uoanim_core::outline::Item], pos: usize) -> Option<&uoanim_core::outline::Item> {
+        items.iter().find_map(|i| if i.head.start == pos { Some(i) } else { find(&i.children, pos) })
+    }
+    let Some(item) = find(&shape.items, pos) else { return String::new() };
+    let end = item.block.map_or(item.head.end, |b| b.end);
+    let first = line_col(text, item.head.start).0 as usize;
+    let start = text[..item.head.start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let lines: Vec<String> = String::from_utf8_lossy(&text[start..end.min(text.len())]).replace('\t', "    ").lines().map(str::to_string).collect();
+    let cut = lines.iter().filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    let number_width = (first + lines.len()).to_string().len();
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        writeln!(out, "{indent}{:>number_width$} | {}", first + i, l.get(cut..).unwrap_or("").trim_end()).ok();
+    }
+    out
 }
 
 fn entry_name(world: &World, index: i16) -> String {
@@ -96,35 +148,24 @@ fn entry_name(world: &World, index: i16) -> String {
         .map_or(format!("#{index}"), |e| printable(tables::field_name(e.name_bytes())))
 }
 
-/// Runs the query; returns the explanation text.
-/// `classes`: the class of each weapon (weapon 1 first) from its weapon
-/// file; a weapon's class becomes the WEAPONCLASS condition unless given.
-pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<String, String> {
+/// The client's condition words for the query: each given value through
+/// `BG_UpdateConditionValue`, the weapon's class from its weapon file
+/// unless given. Returns the clients, the values set and whether the class
+/// came from the file.
+type ClientSet = (Box<ClientInfos>, Vec<(usize, i32)>, bool);
+
+fn client_conditions(world: &mut World, q: &Query, classes: &[Option<usize>]) -> Result<ClientSet, String> {
     let conds = condition_names();
-    let states = table_names(&tables::ANIM_STATE_STR);
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
-    let events = table_names(&tables::ANIM_EVENT_STRINGS);
-    let parts = table_names(&tables::ANIM_BODY_PARTS_STR);
     let find = |names: &[Vec<u8>], what: &str, v: &str| {
         index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
     };
-
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut clients: Box<ClientInfos> = unsafe { zeroed() };
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut ps: Box<playerState_t> = unsafe { zeroed() };
+    let mut clients: Box<ClientInfos> = ClientInfos::boxed_zeroed();
     let client = 0i32;
-    let mut out = String::new();
-
-    let state = find(&states, "state", q.state.as_deref().unwrap_or("combat"))?;
-    let movetype = match &q.movetype {
-        Some(m) => Some(find(&moves, "move type", m)?),
-        None => None,
-    };
     // Condition words: each given value through BG_UpdateConditionValue.
     let mut set = Vec::new();
-    if let Some(mt) = movetype {
-        set.push((ANIM_COND_MOVETYPE as usize, mt as i32));
+    if let Some(m) = &q.movetype {
+        set.push((ANIM_COND_MOVETYPE as usize, find(&moves, "move type", m)? as i32));
     }
     for (name, value) in &q.conditions {
         let c = find(&conds, "condition", name)?;
@@ -146,6 +187,31 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     for &(c, v) in &set {
         runtime::update_condition_value(&mut clients, client, c as i32, v, true).map_err(|e| format!("{e:?}"))?;
     }
+    Ok((clients, set, class_from_file))
+}
+
+/// Runs the query; returns the explanation text.
+/// `classes`: the class of each weapon (weapon 1 first) from its weapon
+/// file; a weapon's class becomes the WEAPONCLASS condition unless given.
+pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<String, String> {
+    let conds = condition_names();
+    let states = table_names(&tables::ANIM_STATE_STR);
+    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
+    let events = table_names(&tables::ANIM_EVENT_STRINGS);
+    let parts = table_names(&tables::ANIM_BODY_PARTS_STR);
+    let find = |names: &[Vec<u8>], what: &str, v: &str| {
+        index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
+    };
+
+    let mut ps: Box<playerState_t> = playerState_t::boxed_zeroed();
+    let client = 0i32;
+    let mut out = String::new();
+    let state = find(&states, "state", q.state.as_deref().unwrap_or("combat"))?;
+    let movetype = match &q.movetype {
+        Some(m) => Some(find(&moves, "move type", m)?),
+        None => None,
+    };
+    let (mut clients, set, class_from_file) = client_conditions(world, q, classes)?;
     writeln!(out, "client conditions:").ok();
     for &(c, v) in &set {
         let shown = match value_names(world, c) {
@@ -186,25 +252,18 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
             .map_err(|e| format!("{e:?}"))?
             .map(|(slot, _)| slot);
         for (i, &item) in items.iter().enumerate() {
-            let line = obs.blocks.get(&item).map_or(0, |&p| line_col(&script.text, p).0);
+            let pos = obs.blocks.get(&item).copied();
+            let line = pos.map_or(0, |p| line_col(&script.text, p).0);
+            let s = world.table.globalItems[item];
+            let verdict = if Some(i) == slot { "chosen" } else { "passed over" };
+            writeln!(out, "  {label}, the block at line {line}: {verdict}").ok();
+            out.push_str(&condition_table(world, &words, &s, "      "));
             if Some(i) == slot {
-                writeln!(out, "  {label}: line {line}: chosen").ok();
+                if let Some(p) = pos {
+                    out.push_str(&block_source(script, p, "      "));
+                }
                 chosen = Some(item);
                 break;
-            }
-            let s = world.table.globalItems[item];
-            match failing_condition(&words, &s) {
-                Some(c) => {
-                    let cond = s.conditions[c];
-                    let ct = cond.r#type as usize;
-                    let wanted = describe_value(world, ct, cond.value);
-                    let w = words[ct];
-                    let has = describe_value(world, ct, [w[0] as i32, w[1] as i32]);
-                    writeln!(out, "  {label}: line {line}: passed over: {} {} does not hold (client: {})", lower(&conds[ct]), wanted, has).ok();
-                }
-                None => {
-                    writeln!(out, "  {label}: line {line}: passed over").ok();
-                }
             }
         }
         if chosen.is_some() {
@@ -284,4 +343,135 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     }
     writeln!(out, "note: xanim lengths are not read; a duration without a 'duration' parameter is the engine's 500 ms floor").ok();
     Ok(out)
+}
+
+/// What the runtime plays for one state and move type.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cell {
+    pub legs: Option<String>,
+    pub torso: Option<String>,
+    /// The line of the block chosen.
+    pub line: Option<u32>,
+}
+
+/// The animations the runtime plays for each state and move type, for
+/// one player (a weapon and the other conditions of the query).
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    /// The query's conditions, as set (condition, value).
+    pub conditions: Vec<(String, String)>,
+    pub states: Vec<String>,
+    pub moves: Vec<String>,
+    /// `cells[move][state]`.
+    pub cells: Vec<Vec<Cell>>,
+}
+
+/// Fills the grid: for each state and move type, the block the runtime's
+/// `BG_ExecuteCommand` picks (falling back to the lower states, as it
+/// does) and the animations it plays.
+pub fn grid(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<Grid, String> {
+    let states = table_names(&tables::ANIM_STATE_STR);
+    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
+    let mut grid = Grid { states: states.iter().map(|s| lower(s)).collect(), ..Grid::default() };
+    let shown: Vec<usize> = (0..moves.len()).filter(|&m| !moves[m].starts_with(b"*")).collect();
+    grid.moves = shown.iter().map(|&m| lower(&moves[m])).collect();
+    for &mt in &shown {
+        let mut row = Vec::new();
+        for st in 0..states.len() {
+            let query = Query { movetype: Some(lower(&moves[mt])), ..q.clone() };
+            let (mut clients, set, _) = client_conditions(world, &query, classes)?;
+            if grid.conditions.is_empty() {
+                let conds = condition_names();
+                grid.conditions = set
+                    .iter()
+                    .filter(|&&(c, _)| c != ANIM_COND_MOVETYPE as usize)
+                    .map(|&(c, v)| (lower(&conds[c]), value_names(world, c).and_then(|n| n.get(v as usize).map(|n| lower(n))).unwrap_or(v.to_string())))
+                    .collect();
+            }
+            let mut line = None;
+            for s in (0..=st).rev() {
+                let list = world.table.animations[s][mt];
+                if let Some((slot, _)) = runtime::first_valid_item(&clients, 0, ScriptList::pooled(&world.table, &list)).map_err(|e| format!("{e:?}"))? {
+                    let items = crate::script::list_items(&world.table, &list);
+                    line = items.get(slot).and_then(|i| obs.blocks.get(i)).map(|&p| line_col(&script.text, p).0);
+                    break;
+                }
+            }
+            let mut ps: Box<playerState_t> = playerState_t::boxed_zeroed();
+            runtime::execute_command(Scripts::pool(&world.table), &mut clients, &mut ps, st as i32, mt as i32, false, &mut Draw).map_err(|e| format!("{e:?}"))?;
+            // (a 'both' command gives the torso entry 0, 'root': shown as
+            // the legs' animation alone)
+            let anim = |v: i32| {
+                let index = (v as u32 & !ANIM_TOGGLEBIT) as i16;
+                (index != 0).then(|| entry_name(world, index))
+            };
+            row.push(Cell { legs: anim(ps.legsAnim), torso: anim(ps.torsoAnim), line });
+        }
+        grid.cells.push(row);
+    }
+    Ok(grid)
+}
+
+fn cell_text(c: &Cell) -> String {
+    match (&c.legs, &c.torso) {
+        (None, None) => "-".into(),
+        (Some(l), None) => l.clone(),
+        (None, Some(t)) => format!("torso {t}"),
+        (Some(l), Some(t)) => format!("{l} + {t}"),
+    }
+}
+
+/// The grid as text: a row per move type, a column per state.
+pub fn grid_text(g: &Grid) -> String {
+    let mut out = String::new();
+    let who: Vec<String> = g.conditions.iter().map(|(c, v)| format!("{c} {v}")).collect();
+    writeln!(out, "what the runtime plays, by state and move type ({}; '+': legs + torso, one name: both, '-': nothing)", if who.is_empty() { "no conditions".into() } else { who.join(", ") }).ok();
+    let mut rows = vec![std::iter::once("move type".to_string()).chain(g.states.iter().cloned()).collect::<Vec<_>>()];
+    for (m, name) in g.moves.iter().enumerate() {
+        rows.push(std::iter::once(name.clone()).chain(g.cells[m].iter().map(cell_text)).collect());
+    }
+    let widths: Vec<usize> = (0..rows[0].len()).map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    for r in &rows {
+        let line: Vec<String> = r.iter().zip(&widths).map(|(v, w)| format!("{v:w$}")).collect();
+        writeln!(out, "{}", line.join("  ").trim_end()).ok();
+    }
+    out
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The grid as a self-contained HTML page.
+pub fn grid_html(g: &Grid, script: &str) -> String {
+    let mut out = String::new();
+    let who: Vec<String> = g.conditions.iter().map(|(c, v)| format!("{c} {v}")).collect();
+    let title = format!("{}: {}", script, if who.is_empty() { "no conditions".into() } else { who.join(", ") });
+    writeln!(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>", html_escape(&title)).ok();
+    out.push_str("<style>body{font-family:sans-serif}table{border-collapse:collapse}th,td{border:1px solid #999;padding:2px 6px;text-align:left}td.none{color:#999}span.torso{color:#246}</style>\n</head>\n<body>\n");
+    writeln!(out, "<h1>What the runtime plays</h1>\n<p>{}</p>\n<table>", html_escape(&title)).ok();
+    out.push_str("<tr><th>move type</th>");
+    for s in &g.states {
+        write!(out, "<th>{}</th>", html_escape(s)).ok();
+    }
+    out.push_str("</tr>\n");
+    for (m, name) in g.moves.iter().enumerate() {
+        write!(out, "<tr><th>{}</th>", html_escape(name)).ok();
+        for c in &g.cells[m] {
+            let at = c.line.map_or(String::new(), |l| format!(" title=\"line {l}\""));
+            match (&c.legs, &c.torso) {
+                (None, None) => write!(out, "<td class=\"none\"{at}>-</td>").ok(),
+                (l, t) => write!(
+                    out,
+                    "<td{at}>{}{}</td>",
+                    l.as_deref().map_or(String::new(), html_escape),
+                    t.as_deref().map_or(String::new(), |t| format!("{}<span class=\"torso\">{}</span>", if l.is_some() { "<br>" } else { "" }, html_escape(t)))
+                )
+                .ok(),
+            };
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n<p>Legs above, torso below; a cell's title is the line of the block chosen.</p>\n</body>\n</html>\n");
+    out
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use uoanim_cli::diag::{render_text, to_json, to_sarif, Render};
-use uoanim_cli::explain::{explain, Query};
+use uoanim_cli::explain::{explain, grid, grid_html, grid_text, Query};
 use uoanim_cli::input::Inputs;
 
 /// The engine's own parsers and runtime as a checker for Call of Duty:
@@ -75,6 +75,13 @@ enum Command {
         firing: bool,
         #[arg(long)]
         underhand: bool,
+        /// Every state and move type: what the runtime plays for this
+        /// player (the weapon and the other conditions given).
+        #[arg(long)]
+        grid: bool,
+        /// Output format of --grid.
+        #[arg(long, value_enum, default_value_t = GridFormat::Text)]
+        format: GridFormat,
     },
     /// A Language Server Protocol server over stdio (for editors).
     Lsp,
@@ -115,6 +122,14 @@ impl Colour {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GridFormat {
+    /// A table: a row per move type, a column per state.
+    Text,
+    /// A self-contained HTML page.
+    Html,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// Each diagnostic's first line, its source line with the token
     /// underlined, and its note.
@@ -137,9 +152,12 @@ struct Args {
     tree: Option<PathBuf>,
     weapons: Option<PathBuf>,
     query: Query,
+    /// `explain --grid`, and its format.
+    grid: Option<GridFormat>,
 }
 
 fn parse_args(cli: Cli) -> Result<Args, String> {
+    let mut grid_format = None;
     let (command, input, engine, format, colour, allow, query) = match cli.command {
         Command::Lsp => return Err("lsp".into()),
         Command::Check { input, engine, format, color, allow, warn } => {
@@ -152,8 +170,9 @@ fn parse_args(cli: Cli) -> Result<Args, String> {
             ("check", input, engine, format, color, uoanim_cli::left_out(&allow, &warn), Query::default())
         }
         Command::Explain {
-            input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand,
+            input, state, movetype, event, statechange, weapon, weaponclass, mounted, vehicle, vehicle_motion, weapon_position, strafing, crouching, firing, underhand, grid, format,
         } => {
+            grid_format = grid.then_some(format);
             let mut q = Query { state: Some(state.clone()), movetype, event, ..Query::default() };
             q.statechange = statechange.map(|v| match v.split_once(':') {
                 Some((f, t)) => (f.to_string(), t.to_string()),
@@ -186,7 +205,7 @@ fn parse_args(cli: Cli) -> Result<Args, String> {
             return Err(format!("unknown code '{code}' for -A (see docs/CHECK.md)"));
         }
     }
-    Ok(Args { command: command.into(), paths: input.paths, engine, format, colour, allow, tree: input.tree, weapons: input.weapons, query })
+    Ok(Args { command: command.into(), paths: input.paths, engine, format, colour, allow, tree: input.tree, weapons: input.weapons, query, grid: grid_format })
 }
 
 fn load(args: &Args) -> Result<Inputs, String> {
@@ -228,7 +247,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             return Err("the script does not load: fix its errors first".into());
         };
-        let text = explain(world, obs, script, &args.query, &classes)?;
+        let text = match args.grid {
+            Some(how) => {
+                let g = grid(world, obs, script, &args.query, &classes)?;
+                match how {
+                    GridFormat::Text => grid_text(&g),
+                    GridFormat::Html => grid_html(&g, &script.display),
+                }
+            }
+            None => explain(world, obs, script, &args.query, &classes)?,
+        };
         out.write_all(text.as_bytes()).map_err(e)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -9,6 +9,7 @@ use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::{CStr, CString};
 use uoanim::abi::bg::*;
+use uoanim::abi::Zeroed;
 use uoanim::abi::common::{scr_anim_t, XAnim};
 use uoanim::flavour::Behaviour;
 use uoanim::script::engine::{NameKind, ParseEngine};
@@ -40,16 +41,6 @@ pub enum Stage {
     Pass2,
 }
 
-/// A zeroed C mirror on the heap.
-///
-/// # Safety
-/// All-zero bytes are a valid `T` (a plain-data C mirror).
-unsafe fn zeroed<T>() -> Box<T> {
-    // SAFETY: used only for the plain-data C mirrors (integers, raw
-    // pointers, unions of those), for which all-zero bits are valid.
-    unsafe { Box::<T>::new_zeroed().assume_init() }
-}
-
 /// The module's state after an init: everything the runtime reads.
 pub struct World {
     pub module: Box<ModuleData>,
@@ -71,10 +62,8 @@ impl World {
     fn new(weapons: &[Vec<u8>]) -> World {
         let mut world = World {
             module: Box::new(ModuleData::INITIAL),
-            // SAFETY: a plain-data C mirror, valid all zero.
-            table: unsafe { zeroed() },
-            // SAFETY: a plain-data C mirror, valid all zero.
-            runtime: unsafe { zeroed() },
+            table: Zeroed::boxed_zeroed(),
+            runtime: Zeroed::boxed_zeroed(),
             count: 0,
             weapon_names: weapons.iter().map(|w| CString::new(w.clone()).unwrap_or_default()).collect(),
             sound_names: Vec::new(),

@@ -204,6 +204,24 @@ fn explain_movement_and_event() {
     let (out, code) = run(&["explain", "clean", "--movetype", "run", "--weapon", "kar98k_mp", "--strafing", "left"]);
     assert_eq!(code, 0);
     expect("explain-run.txt", &out);
+    // each block tested: a table of its conditions; the chosen one's source
+    let (out, _) = run(&["explain", "--event", "fireweapon", "clean", "--weapon", "colt_mp"]);
+    assert!(out.contains("weapons    enfield_mp | kar98k_mp  colt_mp         fails"), "{out}");
+    assert!(out.contains("65 | weapons pistols\n") && out.contains("67 |     torso pt_pistol_fire\n"), "{out}");
+}
+
+#[test]
+fn explain_grid_of_states_and_move_types() {
+    let (out, code) = run(&["explain", "clean", "--grid", "--weapon", "kar98k_mp"]);
+    assert_eq!(code, 0);
+    expect("explain-grid.txt", &out);
+    let run_row = out.lines().find(|l| l.starts_with("run ")).expect("the run row");
+    assert!(run_row.ends_with("pb_rifle_run"), "{run_row}");
+    let (html, code) = run(&["explain", "clean", "--grid", "--weapon", "kar98k_mp", "--format", "html"]);
+    assert_eq!(code, 0);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert_eq!(html.matches("<tr>").count(), 1 + out.lines().count() - 2, "a row per move type and the header");
+    assert!(html.contains("<td title=\"line 34\">pb_rifle_run</td>") || html.contains(">pb_rifle_run</td>"), "{html}");
 }
 
 #[test]
@@ -214,14 +232,14 @@ fn tree_and_weapons_options() {
     let out = slashes(&out);
     assert_eq!(code, 1);
     assert!(out.contains("broken/mp/playeranim.script:31:9: error[anim-not-in-tree]: animation 'pb_not_in_tree' not defined in anim tree 'multiplayer'"), "{out}");
-    assert!(out.contains("unknown token 'kar98k_mp colt_mp'"));
+    assert!(out.contains("unknown weapon 'kar98k_mp colt_mp'"));
     assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
     let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
     let out = slashes(&out);
     assert!(out.contains("[no-tree]") && out.contains("note[no-weapons]: no weapon files found: the 63 stock United Offensive"), "{out}");
     // The stock names: the broken mod's own weapon 'kar98k_mp colt_mp' is
     // still an error, stock weapons are not.
-    assert!(out.contains("unknown token 'kar98k_mp colt_mp'") && !out.contains("unknown token 'colt_mp'"), "{out}");
+    assert!(out.contains("unknown weapon 'kar98k_mp colt_mp'") && !out.contains("unknown weapon 'colt_mp'"), "{out}");
 }
 
 #[test]

@@ -16,6 +16,37 @@ pub mod bg;
 pub mod common;
 pub mod xanim;
 
+/// A C mirror whose all-zero bytes are a valid value: the zeroed statics
+/// and `memset(.., 0, ..)` records the C starts from.
+///
+/// # Safety
+/// The all-zero bit pattern is a valid value of the type: its fields are
+/// integers, floats, raw pointers, and arrays, structures and unions of
+/// those (no reference, `NonNull`, function pointer, `bool` or enum).
+pub unsafe trait Zeroed: Sized {
+    /// The all-zero value, on the heap (the mirrors are large).
+    fn boxed_zeroed() -> alloc::boxed::Box<Self> {
+        // SAFETY: all-zero bytes are a valid `Self` (the trait's contract).
+        unsafe { alloc::boxed::Box::<Self>::new_zeroed().assume_init() }
+    }
+}
+
+// SAFETY: an array of zero-valid elements is zero-valid.
+unsafe impl<T: Zeroed, const N: usize> Zeroed for [T; N] {}
+// SAFETY: integers are valid all zero.
+unsafe impl Zeroed for u8 {}
+// SAFETY: the fields are integers, floats, raw pointers and arrays and
+// unions of those (src/abi/bg.rs).
+unsafe impl Zeroed for bg::bg_static_animation_table_t {}
+// SAFETY: as above.
+unsafe impl Zeroed for bg::bg_runtime_animation_t {}
+// SAFETY: as above.
+unsafe impl Zeroed for bg::bg_anim_script_t {}
+// SAFETY: as above.
+unsafe impl Zeroed for bg::clientInfo_t {}
+// SAFETY: integers and floats only.
+unsafe impl Zeroed for bg::playerState_t {}
+
 // A mirrored field of one of the types whose layout differs between Linux
 // and Windows would make the asserts target-dependent: there is none.
 const _: () = assert!(core::mem::size_of::<core::ffi::c_int>() == 4 && core::mem::align_of::<u32>() == 4);

@@ -800,15 +800,9 @@ mod reference_tests {
 mod rebuild_tests {
     use std::prelude::rust_2021::*;
     use super::*;
+    use crate::abi::Zeroed;
     use crate::abi::common::XAnim;
     use core::ffi::CStr;
-
-    /// # Safety
-    /// All-zero bytes are a valid `T` (a plain-data C mirror).
-    unsafe fn zeroed<T>() -> Box<T> {
-        // SAFETY: only used for the C mirrors, for which all-zero is valid.
-        unsafe { Box::<T>::new_zeroed().assume_init() }
-    }
 
     /// node: (primitive, looped, length, move, name)
     struct Tree {
@@ -848,8 +842,7 @@ mod rebuild_tests {
     }
 
     fn registration(node: u16, name: &[u8], hash: i32) -> bg_runtime_animation_t {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut r = *unsafe { zeroed::<bg_runtime_animation_t>() };
+        let mut r = *<bg_runtime_animation_t as Zeroed>::boxed_zeroed();
         r.anim.animIndex = node;
         r.hash = hash;
         copy_name(&mut r.name, name);
@@ -858,8 +851,7 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_follows_the_original() {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
+        let mut table = <bg_static_animation_table_t as Zeroed>::boxed_zeroed();
         table.animTree.animTreeHandle = 0x40 as *mut XAnim;
         table.entries[3].blendTime = 250;
         let mut tree = Tree {
@@ -921,8 +913,7 @@ mod rebuild_tests {
 
     #[test]
     fn rebuild_empty_and_oversized_trees() {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
+        let mut table = <bg_static_animation_table_t as Zeroed>::boxed_zeroed();
         let mut tree = Tree { nodes: vec![], calls: vec![] };
         rebuild_entries(Behaviour::Linux, GAME_X87, &mut table, &[], &mut tree).unwrap();
         assert_eq!(table.entryCount, 0);
@@ -937,8 +928,7 @@ mod rebuild_tests {
 
     #[test]
     fn note_types_only_the_reload_list() {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
+        let mut table = <bg_static_animation_table_t as Zeroed>::boxed_zeroed();
         table.entryCount = 10;
         for e in table.entries.iter_mut() {
             e.usedByScript = 7;

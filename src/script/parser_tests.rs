@@ -4,6 +4,7 @@
 use std::prelude::rust_2021::*;
 
 use super::*;
+use crate::abi::Zeroed;
 use crate::error::Outcome;
 use crate::script::tables::TableName;
 use crate::abi::common::scr_anim_t;
@@ -73,32 +74,20 @@ struct Harness {
     text: &'static [u8],
 }
 
-/// # Safety
-/// All-zero bytes are a valid `T` (a plain-data C mirror).
-unsafe fn zeroed<T>() -> Box<T> {
-    // SAFETY: all the table types are plain integers and raw pointers, for
-    // which all-zero is valid.
-    unsafe { Box::<T>::new_zeroed().assume_init() }
-}
-
 impl Harness {
     fn new(script: &[u8]) -> Self {
         Self::with_weapons(script, 8)
     }
 
     fn with_weapons(script: &[u8], weapons: usize) -> Self {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut data: Box<ModuleData> = unsafe { zeroed() };
-        *data = ModuleData::INITIAL;
+        let data = Box::new(ModuleData::INITIAL);
         let mut text = script.to_vec();
         text.push(0);
         let text: &'static [u8] = Vec::leak(text);
         Self {
             data,
-            // SAFETY: a plain-data C mirror, valid all zero.
-            table: unsafe { zeroed() },
-            // SAFETY: a plain-data C mirror, valid all zero.
-            runtime: unsafe { zeroed() },
+            table: Zeroed::boxed_zeroed(),
+            runtime: Zeroed::boxed_zeroed(),
             count: 0,
             engine: Mock {
                 names: Vec::new(),

@@ -701,17 +701,10 @@ impl<'a> PlayerAnim<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::Zeroed;
     use crate::script::module::{initial, ModuleData};
     use std::boxed::Box;
     use std::ffi::CString;
-
-    /// # Safety
-    /// All-zero bytes are a valid `T` (a plain-data C mirror).
-    unsafe fn zeroed<T>() -> Box<T> {
-        // SAFETY: plain C mirrors (integers, raw pointers, unions of those),
-        // for which all-zero bits are valid.
-        unsafe { Box::<T>::new_zeroed().assume_init() }
-    }
 
     /// An engine the helpers below never reach.
     struct Unreached;
@@ -751,19 +744,15 @@ mod tests {
 
     impl Fixture {
         fn new() -> Self {
-            // SAFETY: a plain-data C mirror, valid all zero.
-            let mut data: Box<ModuleData> = unsafe { zeroed() };
-            *data = ModuleData::INITIAL;
+            let data = Box::new(ModuleData::INITIAL);
             Fixture {
                 data,
-                // SAFETY: a plain-data C mirror, valid all zero.
-                script: unsafe { zeroed() },
+                script: Zeroed::boxed_zeroed(),
                 loaded: 0,
                 path: initial::path,
                 sessions: 0,
                 outer: OuterSession::INITIAL,
-                // SAFETY: a plain-data C mirror, valid all zero.
-                scratch: unsafe { zeroed() },
+                scratch: Zeroed::boxed_zeroed(),
                 table: ptr::null_mut(),
                 runtime: ptr::null_mut(),
                 count: ptr::null_mut(),

@@ -855,9 +855,7 @@ mod tests {
 
     /// An empty table on the heap (too large for a test thread's stack).
     fn zeroed_table() -> Box<bg_static_animation_table_t> {
-        // SAFETY: all-zero bytes are a valid table (plain data and a
-        // pointer union).
-        unsafe { Box::new_zeroed().assume_init() }
+        crate::abi::Zeroed::boxed_zeroed()
     }
 
     /// The game unit's arithmetic at 64 bits, on the software x87.

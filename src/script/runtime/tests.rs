@@ -2,16 +2,10 @@ use std::prelude::rust_2021::*;
 use super::engine::RuntimeEngine;
 use super::*;
 use core::ffi::c_char;
+use crate::abi::Zeroed;
 
 /// A zeroed value of a plain-data mirror (pointers NULL, counts 0).
 ///
-/// # Safety
-/// All-zero bytes are a valid `T` (a plain-data C mirror).
-unsafe fn zeroed<T>() -> Box<T> {
-    // SAFETY: only used for the C mirrors, for which all-zero is valid.
-    unsafe { Box::<T>::new_zeroed().assume_init() }
-}
-
 #[derive(Default)]
 struct Mock {
     samples: Vec<i32>,
@@ -42,14 +36,13 @@ struct World {
 
 impl World {
     fn new() -> Self {
-        // SAFETY: a plain-data C mirror, valid all zero.
-        let mut table = unsafe { zeroed::<bg_static_animation_table_t>() };
+        let mut table = <bg_static_animation_table_t as Zeroed>::boxed_zeroed();
         table.entryCount = 20;
         for (i, e) in table.entries.iter_mut().enumerate().take(20) {
             e.duration = 1000 + i as i32;
         }
         // SAFETY: a plain-data C mirror, valid all zero.
-        Self { table, clients: unsafe { zeroed() }, ps: unsafe { zeroed() }, engine: Mock::default() }
+        Self { table, clients: Zeroed::boxed_zeroed(), ps: Zeroed::boxed_zeroed(), engine: Mock::default() }
     }
 
     /// Adds a pool script with the given conditions and commands; returns its index.
@@ -136,8 +129,7 @@ fn evaluate_bitmask_either_word_and_equal_low_word_only() {
 
 #[test]
 fn update_condition_value_bits_and_guards() {
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut clients = unsafe { zeroed::<ClientInfos>() };
+    let mut clients = <ClientInfos as Zeroed>::boxed_zeroed();
     update_condition_value(&mut clients, 3, ANIM_COND_MOVETYPE, 33, true).unwrap();
     assert_eq!(clients[3].conditionWords[5], [0, 2]);
     update_condition_value(&mut clients, 3, ANIM_COND_MOVETYPE, 4, true).unwrap();
@@ -177,8 +169,7 @@ fn update_condition_value_bits_and_guards() {
 
 #[test]
 fn get_condition_value_lowest_bit() {
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut c = unsafe { zeroed::<clientInfo_t>() };
+    let mut c = <clientInfo_t as Zeroed>::boxed_zeroed();
     c.conditionWords[0] = [0, 1 << 4];
     assert_eq!(get_condition_value(&c, 0, true), 36);
     assert_eq!(get_condition_value(&c, 0, false), 0);
@@ -210,8 +201,7 @@ fn first_valid_item_order_and_guards() {
     let empty = &w.table.animations[0][2];
     assert_eq!(first_valid_item(&w.clients, 999, ScriptList::pooled(&w.table, empty)).unwrap().map(|(slot, _)| slot), None);
     // NULL and foreign pointers never match
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut foreign = unsafe { zeroed::<bg_anim_script_t>() };
+    let mut foreign = <bg_anim_script_t as Zeroed>::boxed_zeroed();
     let mut list2 = w.table.animations[0][2];
     list2.scripts[0] = core::ptr::null_mut();
     list2.scripts[1] = &mut *foreign as *mut _;
@@ -289,28 +279,24 @@ fn command_quirks_second_slot_and_legs_started() {
     // Quirk: the torso slot also uses duration[0]
     assert_eq!((w.ps.torsoAnim, w.ps.torsoTimer), (0x203, 150));
     // torso A legs B: bodyPart[0] is TORSO, so legs started is never recorded
-    // SAFETY: a plain-data C mirror, valid all zero.
-    *w.ps = *unsafe { zeroed::<playerState_t>() };
+    *w.ps = *<playerState_t as Zeroed>::boxed_zeroed();
     cmd.bodyPart = [TORSO, LEGS];
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), -1);
     assert_eq!(w.ps.legsAnim, 0x203);
     // legs A legs B: the second result counts, duration from duration[0]
-    // SAFETY: a plain-data C mirror, valid all zero.
-    *w.ps = *unsafe { zeroed::<playerState_t>() };
+    *w.ps = *<playerState_t as Zeroed>::boxed_zeroed();
     cmd.bodyPart = [LEGS, LEGS];
     cmd.duration = [10, 500];
     w.ps.legsTimer = 0;
     // second legs play: timer is 60 >= 50, so it does not start -> -1
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), -1);
     // single both slot: started
-    // SAFETY: a plain-data C mirror, valid all zero.
-    *w.ps = *unsafe { zeroed::<playerState_t>() };
+    *w.ps = *<playerState_t as Zeroed>::boxed_zeroed();
     cmd.bodyPart = [BOTH, 0];
     cmd.duration = [0, 0];
     assert_eq!(anim_script_animation(&w.table.entries, &cmd, &mut w.ps, true, false, false, &mut w.engine), 50);
     // a non-body-part first slot (-1) plays nothing, still "duration" -1 path
-    // SAFETY: a plain-data C mirror, valid all zero.
-    *w.ps = *unsafe { zeroed::<playerState_t>() };
+    *w.ps = *<playerState_t as Zeroed>::boxed_zeroed();
     cmd.bodyPart = [-1, 0];
     cmd.duration = [0, 0];
     cmd.soundAliasName = 0x1234 as *const c_char;
@@ -448,8 +434,7 @@ fn lookups_and_errors() {
     assert_eq!(checked_entry_index(&w.table, 19), Some(19));
     assert_eq!(checked_entry_index(&w.table, 20), None);
     assert_eq!(checked_entry_index(&w.table, u32::MAX), None);
-    // SAFETY: a plain-data C mirror, valid all zero.
-    let mut runtime = vec![*unsafe { zeroed::<bg_runtime_animation_t>() }; 3];
+    let mut runtime = vec![*<bg_runtime_animation_t as Zeroed>::boxed_zeroed(); 3];
     runtime[1].anim.animIndex = 7;
     runtime[2].anim.animIndex = 7;
     assert_eq!(load_anim_for_anim_index(20, &runtime, 7).unwrap(), Some(1));
