@@ -29,6 +29,8 @@ use std::path::{Path, PathBuf};
 use uoanim::abi::bg::bg_indexed_string_t;
 use uoanim::script::tables;
 
+pub mod transport;
+
 // ---- the explanations of docs/CHECK.md ------------------------------------
 
 /// docs/CHECK.md, built in: the hover of a diagnostic quotes its code's
