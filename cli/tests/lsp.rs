@@ -4,12 +4,13 @@
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{json, Value};
 use std::path::Path;
+use uoanim_cli::lsp::Ending;
 use std::time::Duration;
 
 struct Client {
     conn: Connection,
     next: i32,
-    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+    server: Option<std::thread::JoinHandle<Ending>>,
 }
 
 impl Client {
@@ -54,8 +55,8 @@ impl Drop for Client {
     fn drop(&mut self) {
         let _ = self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
-        let r = self.server.take().unwrap().join().unwrap();
-        assert!(r.is_ok(), "{r:?}");
+        let ending = self.server.take().unwrap().join().unwrap();
+        assert_eq!(ending, Ending::Exit);
     }
 }
 
