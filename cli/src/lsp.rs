@@ -18,8 +18,10 @@
 //! document's text replaces its file in that context, and the diagnostics
 //! of that file are published on open, change and save. The files of the
 //! mod directory are read once and again after a save (or a change the
-//! client reports); an edit re-checks only what the edited file's
-//! diagnostics depend on.
+//! client reports); an edit re-checks what the edited file's diagnostics
+//! depend on, then every other open document whose check read the edited
+//! file (a script reads its mod's multiplayer tree: an edit of that tree,
+//! open, re-checks the open script).
 //!
 //! Positions are UTF-16 code units of the document's lines, as LSP counts
 //! them (`check`'s columns count characters: docs/CHECK.md "Columns").
@@ -425,6 +427,15 @@ struct Doc {
     diags: Vec<Diagnostic>,
     /// The weapon names that check used (the mod's, else the stock ones).
     weapons: Vec<String>,
+    /// The files that check read (their [`file_key`]s): the open documents
+    /// among them are the ones its diagnostics depend on.
+    reads: Vec<String>,
+}
+
+/// The key of a file of the inputs or of an open document's path: two are
+/// the same file when their keys are equal.
+fn file_key(path: &Path) -> String {
+    uri::path_key(path)
 }
 
 /// The server's state: the mod directory, its files as last read, and the
@@ -488,13 +499,14 @@ impl Server {
         let display = display_path(path);
         // Open documents replace their files.
         for d in self.docs.values() {
-            if uri::path_key(&d.path) == uri::path_key(path) {
+            let key = file_key(&d.path);
+            if key == file_key(path) {
                 continue;
             }
-            if let Some(t) = inputs.trees.iter_mut().find(|t| uri::path_key(Path::new(&t.display)) == uri::path_key(&d.path)) {
+            if let Some(t) = inputs.trees.iter_mut().find(|t| file_key(Path::new(&t.display)) == key) {
                 t.text = d.text.as_bytes().to_vec();
             }
-            if let Some(s) = inputs.script.as_mut().filter(|s| uri::path_key(Path::new(&s.display)) == uri::path_key(&d.path)) {
+            if let Some(s) = inputs.script.as_mut().filter(|s| file_key(Path::new(&s.display)) == key) {
                 s.text = d.text.as_bytes().to_vec();
             }
         }
@@ -524,14 +536,31 @@ impl Server {
         if let Some(doc) = self.docs.get_mut(key) {
             doc.diags = report.diags.into_iter().filter(|d| d.file == display).collect();
             doc.weapons = weapons;
+            doc.reads = inputs.script.iter().chain(&inputs.trees).map(|f| file_key(Path::new(&f.display))).collect();
         }
     }
 
+    /// The open documents (their keys, in order) whose last check read the
+    /// file at `path`: a script reads its mod's multiplayer tree, a tree
+    /// the script and the trees before it (see [`Server::inputs_for`]).
+    fn dependents(&self, path: &Path) -> Vec<String> {
+        let changed = file_key(path);
+        let mut keys: Vec<String> = self.docs.iter().filter(|(_, d)| file_key(&d.path) != changed && d.reads.contains(&changed)).map(|(k, _)| k.clone()).collect();
+        keys.sort();
+        keys
+    }
+
     /// An open document's text changed (or it was opened): it is checked
-    /// again and to be published.
+    /// again, then every open document that reads it, and all of them are
+    /// to be published.
     fn changed(&mut self, key: &str) {
         self.refresh(key);
         self.publish.push(key.to_string());
+        let Some(path) = self.docs.get(key).map(|d| d.path.clone()) else { return };
+        for k in self.dependents(&path) {
+            self.refresh(&k);
+            self.publish.push(k);
+        }
     }
 
     /// The diagnostics of one document, as `check` finds them.
@@ -553,7 +582,7 @@ impl Server {
         let base = self.base(dir);
         let t = base.multiplayer_tree()?;
         let p = PathBuf::from(&t.display);
-        if let Some((k, d)) = self.docs.iter().find(|(_, d)| uri::path_key(&d.path) == uri::path_key(&p)) {
+        if let Some((k, d)) = self.docs.iter().find(|(_, d)| file_key(&d.path) == file_key(&p)) {
             return Some((p, k.clone(), d.text.clone()));
         }
         Some((p.clone(), uri::from_path(&p), String::from_utf8_lossy(&t.text).into_owned()))
@@ -803,7 +832,7 @@ impl Server {
         // A document not on disk (`untitled:`): checked under its last name
         // (a script unless it ends in `.atr`), in the workspace's mod.
         let path = uri::to_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str().rsplit([':', '/']).next().unwrap_or("")));
-        let doc = Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new() };
+        let doc = Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new(), reads: Vec::new() };
         self.docs.insert(uri.as_str().to_string(), doc);
         self.changed(uri.as_str());
     }
@@ -831,7 +860,12 @@ impl Server {
     }
 
     fn did_close(&mut self, p: lt::DidCloseTextDocumentParams) {
-        self.docs.remove(p.text_document.uri.as_str());
+        let Some(doc) = self.docs.remove(p.text_document.uri.as_str()) else { return };
+        // The documents that read its text read its file again.
+        for k in self.dependents(&doc.path) {
+            self.refresh(&k);
+            self.publish.push(k);
+        }
     }
 
     /// Handles a request of the running server (not `initialize` nor

@@ -83,4 +83,26 @@ local none = line_of('\t\tmovetype none')
 h = req('textDocument/hover', none, 12)
 check('hover on a quirk warning', h ~= nil and h.contents.value:find('`none-bit0`', 1, true) ~= nil
   and h.contents.value:find('it does not mean "no value"', 1, true) ~= nil, vim.inspect(h))
+-- An animation the tree does not have: an error in the script.
+local stand = line_of('\t\t\tboth pb_stand_idle')
+vim.api.nvim_buf_set_lines(buf, stand, stand + 1, false, { '\t\t\tboth pb_crouch_idle' })
+local function missing()
+  for _, x in ipairs(errors()) do
+    if x.message:find("'pb_crouch_idle' not defined", 1, true) then return true end
+  end
+  return false
+end
+vim.wait(5000, missing, 20)
+check('an animation missing from the tree', missing(), vim.inspect(errors()))
+-- The tree opened in a second buffer and the animation added there, not
+-- saved: the script is checked again, its error clears.
+vim.cmd('split ' .. mod .. '/animtrees/multiplayer.atr')
+local tbuf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(tbuf, id)
+local never
+for i, l in ipairs(vim.api.nvim_buf_get_lines(tbuf, 0, -1, false)) do if l == '\tpb_never' then never = i; break end end
+check('the tree line to edit is there', never ~= nil)
+vim.api.nvim_buf_set_lines(tbuf, never, never, false, { '\tpb_crouch_idle' })
+vim.wait(5000, function() return not missing() end, 20)
+check('an edit of the open tree checks the script again', not missing(), vim.inspect(errors()))
 finish()
