@@ -873,7 +873,7 @@ impl Server {
     /// are not its method's, Method not found (-32601) for another method.
     pub fn handle_request(&mut self, req: Request) -> Response {
         use lt::request as r;
-        OnRequest { server: self, req: Some(req), response: None }
+        OnRequest { server: self, req: Ok(req) }
             .on::<r::HoverRequest>(Server::on_hover)
             .on::<r::GotoDefinition>(Server::on_definition)
             .on::<r::DocumentSymbolRequest>(Server::on_symbols)
@@ -909,29 +909,34 @@ impl Server {
     }
 }
 
-/// A request on its way past the handlers: the one of its method takes it.
+/// A request on its way past the handlers: the one of its method takes it
+/// and answers it.
 struct OnRequest<'s> {
     server: &'s mut Server,
-    req: Option<Request>,
-    response: Option<Response>,
+    /// Ok: not taken yet; Err: the answer.
+    req: Result<Request, Response>,
 }
 
 impl OnRequest<'_> {
-    fn on<R: lt::request::Request>(mut self, handler: fn(&mut Server, R::Params) -> R::Result) -> Self {
-        if let Some(req) = self.req.take_if(|r| r.method == R::METHOD) {
-            self.response = Some(match serde_json::from_value::<R::Params>(req.params) {
-                Ok(params) => Response::new_ok(req.id, handler(self.server, params)),
+    fn on<R: lt::request::Request>(self, handler: fn(&mut Server, R::Params) -> R::Result) -> Self {
+        let OnRequest { server, req } = self;
+        let req = req.and_then(|req| {
+            if req.method != R::METHOD {
+                return Ok(req);
+            }
+            Err(match serde_json::from_value::<R::Params>(req.params) {
+                Ok(params) => Response::new_ok(req.id, handler(server, params)),
                 Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("invalid params of {}: {e}", R::METHOD)),
-            });
-        }
-        self
+            })
+        });
+        OnRequest { server, req }
     }
 
+    /// The answer; Method not found when no handler took the request.
     fn finish(self) -> Response {
-        match (self.response, self.req) {
-            (Some(r), _) => r,
-            (None, Some(req)) => Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("unknown method {}", req.method)),
-            (None, None) => unreachable!("a request is either taken or left"),
+        match self.req {
+            Err(answer) => answer,
+            Ok(req) => Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("unknown method {}", req.method)),
         }
     }
 }

@@ -232,6 +232,11 @@ fn the_life_cycle_and_the_errors_of_requests() {
     assert_eq!(s.error(), (json!(id), -32601));
     let id = s.request("$/noSuchRequest", json!({}));
     assert_eq!(s.error(), (json!(id), -32601));
+    // A notification's params that are not its method's: logged.
+    s.notify("textDocument/didOpen", json!({"textDocument": {"uri": script_uri()}}));
+    let m = s.next_message();
+    assert_eq!((&m["method"], &m["params"]["type"]), (&json!("window/logMessage"), &json!(1)), "{m}");
+    assert!(m["params"]["message"].as_str().unwrap().starts_with("invalid params of textDocument/didOpen"), "{m}");
     s.notify("$/cancelRequest", json!({"id": 1}));
     s.notify("uoanim/noSuchNotification", json!({}));
     // A request with a string id is answered to it.
