@@ -325,7 +325,7 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	  x86_64-w64-mingw32-gcc -shared -O2 -o $(TARGET_DIR)/$(TRIPLE_x86_64-windows)/release/bcryptprimitives.dll \
 	    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32; \
 	  $(RUNNER_x86_64-windows)=$(CURDIR)/scripts/wine/test-runner.sh \
-	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --lib --test golden --test lsp; \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(TRIPLE_x86_64-windows) --target-dir $(TARGET_DIR) --lib --test golden --test lsp --test protocol; \
 	else echo "test-tool: the x86_64-windows golden tests are not run: $$why"; fi
 # aarch64 Linux: the aarch64 test program and the aarch64 tool it runs,
 # both under qemu-aarch64 (no binfmt entry is assumed: cli/tests/golden.rs
@@ -334,7 +334,7 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	  command -v qemu-aarch64 >/dev/null || { echo "test-tool: no qemu-aarch64 for the aarch64 golden tests (scripts/setup.sh installs it)"; exit 1; }; \
 	  echo "the tool's unit, golden and protocol tests on aarch64 Linux (the aarch64 build, under qemu-aarch64 -L /usr/aarch64-linux-gnu)"; \
 	  $(AARCH64_ENV) UOANIM_TEST_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
-	    $(CARGO) test --locked --release -p uoanim-cli --target $(AARCH64_TRIPLE) --target-dir $(TARGET_DIR) --lib --test golden --test lsp; \
+	    $(CARGO) test --locked --release -p uoanim-cli --target $(AARCH64_TRIPLE) --target-dir $(TARGET_DIR) --lib --test golden --test lsp --test protocol; \
 	else echo "test-tool: the aarch64 golden tests are not run: the Rust target $(AARCH64_TRIPLE) is not installed (scripts/setup.sh installs it)"; fi
 	cd editors/vscode && npm ci --no-audit --no-fund && npm test
 

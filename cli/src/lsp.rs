@@ -2,32 +2,45 @@
 //! `mp/playeranim.script` and `animtrees/*.atr`, on the same inputs and
 //! checks as `uoanim check`.
 //!
-//! Built on `lsp-server` + `lsp-types`, the synchronous pair rust-analyzer
-//! uses: a check takes milliseconds and runs on the main loop, so an async
-//! runtime (`tower-lsp` and tokio) would add threads, a dependency tree and
-//! cancellation rules for nothing.
+//! Built on `lsp-types` and the messages of `lsp-server`, the synchronous
+//! pair rust-analyzer uses: a check takes milliseconds and runs on the main
+//! loop, so an async runtime (`tower-lsp` and tokio) would add threads, a
+//! dependency tree and cancellation rules for nothing. The stdio transport
+//! is this server's own ([`transport`]): `lsp-server`'s stops at the first
+//! malformed message, this one answers it and reads on. [`serve_on`] keeps
+//! LSP's life cycle (`initialize`, `shutdown`, `exit` and their errors);
+//! requests and notifications are dispatched by `lsp-types`' method types,
+//! their params read into the method's params type (Invalid params when
+//! they are not).
 //!
 //! The mod directory is the workspace root (or the setting
 //! `uoanim.modDirectory` in the initialization options); the open
 //! document's text replaces its file in that context, and the diagnostics
 //! of that file are published on open, change and save. The files of the
 //! mod directory are read once and again after a save (or a change the
-//! client reports); an edit re-checks only what the edited file's
-//! diagnostics depend on.
+//! client reports); an edit re-checks what the edited file's diagnostics
+//! depend on, then every other open document whose check read the edited
+//! file (a script reads its mod's multiplayer tree: an edit of that tree,
+//! open, re-checks the open script).
 //!
 //! Positions are UTF-16 code units of the document's lines, as LSP counts
 //! them (`check`'s columns count characters: docs/CHECK.md "Columns").
+
+#![forbid(unsafe_code)]
 
 use crate::diag::{Diagnostic, Severity};
 use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
 use crate::uri;
-use lsp_server::{Connection, Message, Notification, Request, Response};
+use transport::{Incoming, Transport};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use uoanim::abi::bg::bg_indexed_string_t;
 use uoanim::script::tables;
+
+pub mod transport;
 
 // ---- the explanations of docs/CHECK.md ------------------------------------
 
@@ -414,6 +427,15 @@ struct Doc {
     diags: Vec<Diagnostic>,
     /// The weapon names that check used (the mod's, else the stock ones).
     weapons: Vec<String>,
+    /// The files that check read (their [`file_key`]s): the open documents
+    /// among them are the ones its diagnostics depend on.
+    reads: Vec<String>,
+}
+
+/// The key of a file of the inputs or of an open document's path: two are
+/// the same file when their keys are equal.
+fn file_key(path: &Path) -> String {
+    uri::path_key(path)
 }
 
 /// The server's state: the mod directory, its files as last read, and the
@@ -423,6 +445,8 @@ pub struct Server {
     /// The files of the mod directory (None: to be read).
     base: Option<(Option<PathBuf>, Inputs)>,
     docs: HashMap<String, Doc>,
+    /// The documents whose diagnostics are to be published (by key).
+    publish: Vec<String>,
 }
 
 fn is_tree(path: &Path) -> bool {
@@ -435,7 +459,7 @@ fn tree_name(path: &Path) -> String {
 
 impl Server {
     pub fn new(root: Option<PathBuf>) -> Server {
-        Server { root, base: None, docs: HashMap::new() }
+        Server { root, base: None, docs: HashMap::new(), publish: Vec::new() }
     }
 
     /// The mod directory of a document: the workspace's, else the parent
@@ -475,13 +499,14 @@ impl Server {
         let display = display_path(path);
         // Open documents replace their files.
         for d in self.docs.values() {
-            if uri::path_key(&d.path) == uri::path_key(path) {
+            let key = file_key(&d.path);
+            if key == file_key(path) {
                 continue;
             }
-            if let Some(t) = inputs.trees.iter_mut().find(|t| uri::path_key(Path::new(&t.display)) == uri::path_key(&d.path)) {
+            if let Some(t) = inputs.trees.iter_mut().find(|t| file_key(Path::new(&t.display)) == key) {
                 t.text = d.text.as_bytes().to_vec();
             }
-            if let Some(s) = inputs.script.as_mut().filter(|s| uri::path_key(Path::new(&s.display)) == uri::path_key(&d.path)) {
+            if let Some(s) = inputs.script.as_mut().filter(|s| file_key(Path::new(&s.display)) == key) {
                 s.text = d.text.as_bytes().to_vec();
             }
         }
@@ -511,6 +536,30 @@ impl Server {
         if let Some(doc) = self.docs.get_mut(key) {
             doc.diags = report.diags.into_iter().filter(|d| d.file == display).collect();
             doc.weapons = weapons;
+            doc.reads = inputs.script.iter().chain(&inputs.trees).map(|f| file_key(Path::new(&f.display))).collect();
+        }
+    }
+
+    /// The open documents (their keys, in order) whose last check read the
+    /// file at `path`: a script reads its mod's multiplayer tree, a tree
+    /// the script and the trees before it (see [`Server::inputs_for`]).
+    fn dependents(&self, path: &Path) -> Vec<String> {
+        let changed = file_key(path);
+        let mut keys: Vec<String> = self.docs.iter().filter(|(_, d)| file_key(&d.path) != changed && d.reads.contains(&changed)).map(|(k, _)| k.clone()).collect();
+        keys.sort();
+        keys
+    }
+
+    /// An open document's text changed (or it was opened): it is checked
+    /// again, then every open document that reads it, and all of them are
+    /// to be published.
+    fn changed(&mut self, key: &str) {
+        self.refresh(key);
+        self.publish.push(key.to_string());
+        let Some(path) = self.docs.get(key).map(|d| d.path.clone()) else { return };
+        for k in self.dependents(&path) {
+            self.refresh(&k);
+            self.publish.push(k);
         }
     }
 
@@ -518,12 +567,6 @@ impl Server {
     pub fn diagnostics(&self, uri: &lt::Uri) -> Vec<lt::Diagnostic> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
         doc.diags.iter().map(|d| to_lsp(d, &doc.text)).collect()
-    }
-
-    fn publish(&self, conn: &Connection, uri: &lt::Uri) {
-        let params = lt::PublishDiagnosticsParams { uri: uri.clone(), diagnostics: self.diagnostics(uri), version: None };
-        let n = Notification::new("textDocument/publishDiagnostics".into(), params);
-        let _ = conn.sender.send(Message::Notification(n));
     }
 
     /// The multiplayer tree of a document's mod: its path, the URI to show
@@ -539,7 +582,7 @@ impl Server {
         let base = self.base(dir);
         let t = base.multiplayer_tree()?;
         let p = PathBuf::from(&t.display);
-        if let Some((k, d)) = self.docs.iter().find(|(_, d)| uri::path_key(&d.path) == uri::path_key(&p)) {
+        if let Some((k, d)) = self.docs.iter().find(|(_, d)| file_key(&d.path) == file_key(&p)) {
             return Some((p, k.clone(), d.text.clone()));
         }
         Some((p.clone(), uri::from_path(&p), String::from_utf8_lossy(&t.text).into_owned()))
@@ -762,76 +805,158 @@ impl Server {
         items
     }
 
-    /// Handles one request; None for an unknown method.
-    pub fn request(&mut self, req: &Request) -> Option<serde_json::Value> {
-        match req.method.as_str() {
-            "textDocument/hover" => {
-                let p: lt::HoverParams = serde_json::from_value(req.params.clone()).ok()?;
-                let h = self.hover(&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
-                Some(serde_json::to_value(h.map(|v| lt::Hover { contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value: v }), range: None })).ok()?)
-            }
-            "textDocument/definition" => {
-                let p: lt::GotoDefinitionParams = serde_json::from_value(req.params.clone()).ok()?;
-                let d = self.definition(&p.text_document_position_params.text_document.uri, p.text_document_position_params.position);
-                Some(serde_json::to_value(d).ok()?)
-            }
-            "textDocument/documentSymbol" => {
-                let p: lt::DocumentSymbolParams = serde_json::from_value(req.params.clone()).ok()?;
-                Some(serde_json::to_value(self.symbols(&p.text_document.uri)).ok()?)
-            }
-            "textDocument/completion" => {
-                let p: lt::CompletionParams = serde_json::from_value(req.params.clone()).ok()?;
-                let items = self.completion(&p.text_document_position.text_document.uri, p.text_document_position.position);
-                Some(serde_json::to_value(lt::CompletionResponse::Array(items)).ok()?)
-            }
-            "shutdown" => Some(serde_json::Value::Null),
-            _ => None,
+    // ---- the handlers of the requests and notifications ----
+
+    fn on_hover(&mut self, p: lt::HoverParams) -> Option<lt::Hover> {
+        let at = p.text_document_position_params;
+        let value = self.hover(&at.text_document.uri, at.position)?;
+        Some(lt::Hover { contents: lt::HoverContents::Markup(lt::MarkupContent { kind: lt::MarkupKind::Markdown, value }), range: None })
+    }
+
+    fn on_definition(&mut self, p: lt::GotoDefinitionParams) -> Option<lt::GotoDefinitionResponse> {
+        let at = p.text_document_position_params;
+        self.definition(&at.text_document.uri, at.position).map(lt::GotoDefinitionResponse::Scalar)
+    }
+
+    fn on_symbols(&mut self, p: lt::DocumentSymbolParams) -> Option<lt::DocumentSymbolResponse> {
+        Some(lt::DocumentSymbolResponse::Flat(self.symbols(&p.text_document.uri)))
+    }
+
+    fn on_completion(&mut self, p: lt::CompletionParams) -> Option<lt::CompletionResponse> {
+        let at = p.text_document_position;
+        Some(lt::CompletionResponse::Array(self.completion(&at.text_document.uri, at.position)))
+    }
+
+    fn did_open(&mut self, p: lt::DidOpenTextDocumentParams) {
+        let uri = p.text_document.uri;
+        // A document not on disk (`untitled:`): checked under its last name
+        // (a script unless it ends in `.atr`), in the workspace's mod.
+        let path = uri::to_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str().rsplit([':', '/']).next().unwrap_or("")));
+        let doc = Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new(), reads: Vec::new() };
+        self.docs.insert(uri.as_str().to_string(), doc);
+        self.changed(uri.as_str());
+    }
+
+    fn did_change(&mut self, p: lt::DidChangeTextDocumentParams) {
+        // Full synchronisation: the last change is the whole text.
+        let Some(change) = p.content_changes.into_iter().last() else { return };
+        let key = p.text_document.uri.as_str();
+        if let Some(doc) = self.docs.get_mut(key) {
+            doc.text = change.text;
+            self.changed(key);
         }
     }
 
-    /// Handles one notification; the documents to publish for.
-    pub fn notification(&mut self, n: &Notification) -> Vec<lt::Uri> {
-        self.notification_inner(n).unwrap_or_default()
+    /// A save or a change on disk: the mod's files are read again, every
+    /// open document checked again.
+    fn files_changed(&mut self) {
+        self.forget_files();
+        let mut keys: Vec<String> = self.docs.keys().cloned().collect();
+        keys.sort();
+        for k in &keys {
+            self.refresh(k);
+            self.publish.push(k.clone());
+        }
     }
 
-    fn notification_inner(&mut self, n: &Notification) -> Option<Vec<lt::Uri>> {
-        match n.method.as_str() {
-            "textDocument/didOpen" => {
-                let p: lt::DidOpenTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
-                let uri = p.text_document.uri;
-                // A document not on disk (`untitled:`): checked under its
-                // last name (a script unless it ends in `.atr`), in the
-                // workspace's mod.
-                let path = uri::to_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str().rsplit([':', '/']).next().unwrap_or("")));
-                self.docs.insert(uri.as_str().to_string(), Doc { path, text: p.text_document.text, diags: Vec::new(), weapons: Vec::new() });
-                self.refresh(uri.as_str());
-                Some(vec![uri])
-            }
-            "textDocument/didChange" => {
-                let p: lt::DidChangeTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
-                let text = p.content_changes.into_iter().last()?.text;
-                let uri = p.text_document.uri;
-                self.docs.get_mut(uri.as_str())?.text = text;
-                self.refresh(uri.as_str());
-                Some(vec![uri])
-            }
-            "textDocument/didSave" | "workspace/didChangeWatchedFiles" => {
-                // The files on disk changed: read again, check every open
-                // document again.
-                self.forget_files();
-                let keys: Vec<String> = self.docs.keys().cloned().collect();
-                for k in &keys {
-                    self.refresh(k);
-                }
-                Some(keys.iter().filter_map(|k| k.parse().ok()).collect())
-            }
-            "textDocument/didClose" => {
-                let p: lt::DidCloseTextDocumentParams = serde_json::from_value(n.params.clone()).ok()?;
-                self.docs.remove(p.text_document.uri.as_str());
-                None
-            }
-            _ => None,
+    fn did_close(&mut self, p: lt::DidCloseTextDocumentParams) {
+        let Some(doc) = self.docs.remove(p.text_document.uri.as_str()) else { return };
+        // The documents that read its text read its file again.
+        for k in self.dependents(&doc.path) {
+            self.refresh(&k);
+            self.publish.push(k);
         }
+    }
+
+    /// Handles a request of the running server (not `initialize` nor
+    /// `shutdown`): its response, Invalid params (-32602) when its params
+    /// are not its method's, Method not found (-32601) for another method.
+    pub fn handle_request(&mut self, req: Request) -> Response {
+        use lt::request as r;
+        OnRequest { server: self, req: Ok(req) }
+            .on::<r::HoverRequest>(Server::on_hover)
+            .on::<r::GotoDefinition>(Server::on_definition)
+            .on::<r::DocumentSymbolRequest>(Server::on_symbols)
+            .on::<r::Completion>(Server::on_completion)
+            .finish()
+    }
+
+    /// Handles a notification of the running server (not `exit`); an
+    /// unknown one is ignored. Err: its params are not its method's.
+    pub fn handle_notification(&mut self, n: Notification) -> Result<(), String> {
+        use lt::notification as n;
+        OnNotification { server: self, n: Some(n), result: Ok(()) }
+            .on::<n::DidOpenTextDocument>(Server::did_open)
+            .on::<n::DidChangeTextDocument>(Server::did_change)
+            .on::<n::DidSaveTextDocument>(|s, _| s.files_changed())
+            .on::<n::DidChangeWatchedFiles>(|s, _| s.files_changed())
+            .on::<n::DidCloseTextDocument>(Server::did_close)
+            .result
+    }
+
+    /// The diagnostics to publish after the last notification, each
+    /// document once, in the order they were checked.
+    pub fn publications(&mut self) -> Vec<Notification> {
+        let mut seen = HashSet::new();
+        let keys: Vec<String> = self.publish.drain(..).filter(|k| seen.insert(k.clone())).collect();
+        keys.iter()
+            .filter_map(|k| k.parse::<lt::Uri>().ok())
+            .map(|uri| {
+                let params = lt::PublishDiagnosticsParams { diagnostics: self.diagnostics(&uri), uri, version: None };
+                Notification::new(<lt::notification::PublishDiagnostics as lt::notification::Notification>::METHOD.into(), params)
+            })
+            .collect()
+    }
+}
+
+/// A request on its way past the handlers: the one of its method takes it
+/// and answers it.
+struct OnRequest<'s> {
+    server: &'s mut Server,
+    /// Ok: not taken yet; Err: the answer.
+    req: Result<Request, Response>,
+}
+
+impl OnRequest<'_> {
+    fn on<R: lt::request::Request>(self, handler: fn(&mut Server, R::Params) -> R::Result) -> Self {
+        let OnRequest { server, req } = self;
+        let req = req.and_then(|req| {
+            if req.method != R::METHOD {
+                return Ok(req);
+            }
+            Err(match serde_json::from_value::<R::Params>(req.params) {
+                Ok(params) => Response::new_ok(req.id, handler(server, params)),
+                Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("invalid params of {}: {e}", R::METHOD)),
+            })
+        });
+        OnRequest { server, req }
+    }
+
+    /// The answer; Method not found when no handler took the request.
+    fn finish(self) -> Response {
+        match self.req {
+            Err(answer) => answer,
+            Ok(req) => Response::new_err(req.id, ErrorCode::MethodNotFound as i32, format!("unknown method {}", req.method)),
+        }
+    }
+}
+
+/// A notification on its way past the handlers.
+struct OnNotification<'s> {
+    server: &'s mut Server,
+    n: Option<Notification>,
+    result: Result<(), String>,
+}
+
+impl OnNotification<'_> {
+    fn on<N: lt::notification::Notification>(mut self, handler: fn(&mut Server, N::Params)) -> Self {
+        if let Some(n) = self.n.take_if(|n| n.method == N::METHOD) {
+            match serde_json::from_value::<N::Params>(n.params) {
+                Ok(params) => handler(self.server, params),
+                Err(e) => self.result = Err(format!("invalid params of {}: {e}", N::METHOD)),
+            }
+        }
+        self
     }
 }
 
@@ -881,42 +1006,119 @@ pub fn capabilities() -> lt::ServerCapabilities {
     }
 }
 
-/// Runs the server on a connection until `exit`.
-pub fn serve(conn: Connection) -> Result<(), String> {
-    let caps = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
-    let init = conn.initialize(caps).map_err(|e| e.to_string())?;
-    let params: lt::InitializeParams = serde_json::from_value(init).map_err(|e| e.to_string())?;
+/// How the server ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `exit` after `shutdown`.
+    Exit,
+    /// `exit` without `shutdown`.
+    ExitWithoutShutdown,
+    /// The input ended without `exit`.
+    EndOfInput,
+}
+
+impl Ending {
+    /// The process's exit code, as LSP asks: 0 after `shutdown`, else 1.
+    pub fn code(self) -> u8 {
+        match self {
+            Ending::Exit => 0,
+            Ending::ExitWithoutShutdown | Ending::EndOfInput => 1,
+        }
+    }
+}
+
+/// The server's life cycle.
+enum State {
+    /// Before `initialize`.
+    Waiting,
+    Running(Box<Server>),
+    /// After `shutdown`.
+    ShutDown,
+}
+
+/// The server of the initialize params: the mod directory is the setting
+/// `modDirectory` of the initialization options, else the first workspace
+/// folder, else the root URI.
+fn server_of(params: &lt::InitializeParams) -> Server {
     let from_options = params.initialization_options.as_ref().and_then(|o| o.get("modDirectory")).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from);
     #[allow(deprecated)]
     let root = from_options
         .or_else(|| params.workspace_folders.as_ref().and_then(|f| f.first()).and_then(|f| uri::to_path(f.uri.as_str())))
         .or_else(|| params.root_uri.as_ref().and_then(|u| uri::to_path(u.as_str())));
-    let mut server = Server::new(root);
-    for msg in &conn.receiver {
+    Server::new(root)
+}
+
+fn error(id: lsp_server::RequestId, code: ErrorCode, message: &str) -> Message {
+    Message::Response(Response::new_err(id, code as i32, message.into()))
+}
+
+/// Runs the server on an in-memory connection until `exit` or the end of
+/// its messages.
+pub fn serve(mut conn: Connection) -> Ending {
+    serve_on(&mut conn)
+}
+
+/// Runs the server on a transport until `exit` or the end of the input,
+/// by LSP 3.17's life cycle: before `initialize` every request is answered
+/// ServerNotInitialized (-32002) and every notification but `exit` dropped;
+/// a second `initialize` is an Invalid Request (-32600); after `shutdown`
+/// every request is an Invalid Request and every notification but `exit`
+/// dropped.
+pub fn serve_on(transport: &mut impl Transport) -> Ending {
+    use lt::notification::Notification as _;
+    use lt::request::Request as _;
+    let mut state = State::Waiting;
+    while let Some(incoming) = transport.receive() {
+        let msg = match incoming {
+            Incoming::Message(m) => m,
+            Incoming::Invalid { id, code, message } => {
+                transport.send_error(id, code, message);
+                continue;
+            }
+        };
         match msg {
             Message::Request(req) => {
-                if req.method == "shutdown" {
-                    let _ = conn.sender.send(Message::Response(Response::new_ok(req.id.clone(), serde_json::Value::Null)));
-                    continue;
-                }
-                let resp = match server.request(&req) {
-                    Some(v) => Response::new_ok(req.id.clone(), v),
-                    None => Response::new_err(req.id.clone(), lsp_server::ErrorCode::MethodNotFound as i32, format!("unknown method {}", req.method)),
+                let initialize = req.method == lt::request::Initialize::METHOD;
+                let reply = match &mut state {
+                    State::Waiting if initialize => match serde_json::from_value::<lt::InitializeParams>(req.params) {
+                        Ok(params) => {
+                            state = State::Running(Box::new(server_of(&params)));
+                            let result = lt::InitializeResult {
+                                capabilities: capabilities(),
+                                server_info: Some(lt::ServerInfo { name: "uoanim".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
+                            };
+                            Message::Response(Response::new_ok(req.id, result))
+                        }
+                        Err(e) => error(req.id, ErrorCode::InvalidParams, &format!("invalid params of initialize: {e}")),
+                    },
+                    State::Waiting => error(req.id, ErrorCode::ServerNotInitialized, "the server is not initialized: initialize comes first"),
+                    State::Running(_) if initialize => error(req.id, ErrorCode::InvalidRequest, "the server is already initialized"),
+                    State::Running(_) if req.method == lt::request::Shutdown::METHOD => {
+                        state = State::ShutDown;
+                        Message::Response(Response::new_ok(req.id, ()))
+                    }
+                    State::Running(server) => Message::Response(server.handle_request(req)),
+                    State::ShutDown => error(req.id, ErrorCode::InvalidRequest, "the server is shut down: only exit is taken"),
                 };
-                let _ = conn.sender.send(Message::Response(resp));
+                transport.send(reply);
+            }
+            Message::Notification(n) if n.method == lt::notification::Exit::METHOD => {
+                return if matches!(state, State::ShutDown) { Ending::Exit } else { Ending::ExitWithoutShutdown };
             }
             Message::Notification(n) => {
-                if n.method == "exit" {
-                    return Ok(());
+                let State::Running(server) = &mut state else { continue };
+                if let Err(e) = server.handle_notification(n) {
+                    let params = lt::LogMessageParams { typ: lt::MessageType::ERROR, message: e };
+                    transport.send(Message::Notification(Notification::new(lt::notification::LogMessage::METHOD.into(), params)));
                 }
-                for uri in server.notification(&n) {
-                    server.publish(&conn, &uri);
+                for p in server.publications() {
+                    transport.send(Message::Notification(p));
                 }
             }
             Message::Response(_) => {}
         }
     }
-    Ok(())
+    Ending::EndOfInput
 }
 
 #[cfg(test)]

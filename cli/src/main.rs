@@ -1,5 +1,7 @@
 //! The `uoanim` command.
 
+#![forbid(unsafe_code)]
+
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -297,16 +299,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Lsp = cli.command {
-        let (conn, io) = lsp_server::Connection::stdio();
-        let r = uoanim_cli::lsp::serve(conn);
-        let _ = io.join();
-        return match r {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("uoanim lsp: {e}");
-                ExitCode::from(2)
-            }
-        };
+        use uoanim_cli::lsp::{transport::Stream, Ending};
+        let mut stdio = Stream::new(std::io::stdin().lock(), std::io::stdout().lock());
+        let ending = uoanim_cli::lsp::serve_on(&mut stdio);
+        match ending {
+            Ending::Exit => {}
+            Ending::ExitWithoutShutdown => eprintln!("uoanim lsp: exit without shutdown"),
+            Ending::EndOfInput => eprintln!("uoanim lsp: the input ended without exit"),
+        }
+        return ExitCode::from(ending.code());
     }
     match run(cli) {
         Ok(code) => code,

@@ -4,12 +4,13 @@
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{json, Value};
 use std::path::Path;
+use uoanim_cli::lsp::Ending;
 use std::time::Duration;
 
 struct Client {
     conn: Connection,
     next: i32,
-    server: Option<std::thread::JoinHandle<Result<(), String>>>,
+    server: Option<std::thread::JoinHandle<Ending>>,
 }
 
 impl Client {
@@ -39,6 +40,22 @@ impl Client {
         self.conn.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
     }
 
+    /// Sends a request and returns the URIs of the diagnostics published
+    /// before its reply.
+    fn published_before(&mut self, method: &str, params: Value) -> Vec<String> {
+        let id = RequestId::from(self.next);
+        self.next += 1;
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        let mut uris = Vec::new();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("a reply") {
+                Message::Response(r) if r.id == id => return uris,
+                Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => uris.push(n.params["uri"].as_str().unwrap().to_string()),
+                _ => {}
+            }
+        }
+    }
+
     fn diagnostics(&self) -> Value {
         loop {
             if let Message::Notification(n) = self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("diagnostics") {
@@ -54,8 +71,8 @@ impl Drop for Client {
     fn drop(&mut self) {
         let _ = self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
-        let r = self.server.take().unwrap().join().unwrap();
-        assert!(r.is_ok(), "{r:?}");
+        let ending = self.server.take().unwrap().join().unwrap();
+        assert_eq!(ending, Ending::Exit);
     }
 }
 
@@ -207,4 +224,53 @@ fn a_tree_document_and_a_document_not_on_disk() {
     let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"pb_never_again") && labels.contains(&"pb_smg_idle") && !labels.contains(&"pb_never"), "{labels:?}");
+}
+
+/// The codes of a publication's diagnostics.
+fn codes(d: &Value) -> Vec<&str> {
+    d["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn an_edit_of_an_open_tree_checks_the_open_script_that_reads_it_again() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let script_uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let tree_file = root.join("animtrees/multiplayer.atr");
+    let tree_uri = uoanim_cli::uri::from_path(&tree_file);
+    let tree = std::fs::read_to_string(&tree_file).unwrap();
+    let mut c = Client::start(&root);
+    // The script (its text in the editor only) plays an animation the tree
+    // does not have.
+    let script = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_crouch_idle\n\t\t}\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": script_uri, "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let d = c.diagnostics();
+    assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), vec!["anim-not-in-tree"]), "{d}");
+    // The tree opened as it is on disk: the tree, then the script that
+    // reads it, unchanged.
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let d = c.diagnostics();
+    assert_eq!(d["uri"], tree_uri);
+    let d = c.diagnostics();
+    assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), vec!["anim-not-in-tree"]), "{d}");
+    // The animation added in the editor (not saved): the script's
+    // diagnostics are published again, empty, the script untouched.
+    let added = tree.replacen("\tpb_never\n", "\tpb_never\n\tpb_crouch_idle\n", 1);
+    assert_ne!(added, tree);
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": tree_uri, "version": 2}, "contentChanges": [{"text": added}]}));
+    let d = c.diagnostics();
+    assert_eq!(d["uri"], tree_uri);
+    let d = c.diagnostics();
+    assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), Vec::<&str>::new()), "{d}");
+    // A tree of the same name elsewhere is not the one the script reads: its
+    // edits publish its own diagnostics only.
+    let other_uri = uoanim_cli::uri::from_path(&root.join("elsewhere/multiplayer.atr"));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": other_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": other_uri, "version": 2}, "contentChanges": [{"text": added}]}));
+    let uris = c.published_before("textDocument/documentSymbol", json!({"textDocument": {"uri": script_uri}}));
+    assert_eq!(uris, [other_uri.as_str(), other_uri.as_str()]);
+    // The tree closed: the script reads the file again, without the
+    // animation.
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": tree_uri}}));
+    let d = c.diagnostics();
+    assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), vec!["anim-not-in-tree"]), "{d}");
 }

@@ -102,4 +102,24 @@ vim.wait(5000, function() return attached(tree) ~= nil end, 20)
 local tree_client = attached(tree)
 check('the tree has the file type uoanim and the same client', vim.bo.filetype == 'uoanim'
   and tree_client ~= nil and tree_client.id == client.id, vim.bo.filetype)
+-- An animation the tree does not have: an error in the script.
+local stand = line_of('\t\t\tboth pb_stand_idle')
+vim.api.nvim_buf_set_lines(buf, stand, stand + 1, false, { '\t\t\tboth pb_crouch_idle' })
+local function missing()
+  for _, x in ipairs(errors()) do
+    if x.message:find("'pb_crouch_idle' not defined", 1, true) then return true end
+  end
+  return false
+end
+vim.wait(5000, missing, 20)
+check('an animation missing from the tree', missing(), vim.inspect(errors()))
+-- The animation added in the tree's buffer, not saved: the script is
+-- checked again, its error clears.
+local tbuf = tree
+local never
+for i, l in ipairs(vim.api.nvim_buf_get_lines(tbuf, 0, -1, false)) do if l == '\tpb_never' then never = i; break end end
+check('the tree line to edit is there', never ~= nil)
+vim.api.nvim_buf_set_lines(tbuf, never, never, false, { '\tpb_crouch_idle' })
+vim.wait(5000, function() return not missing() end, 20)
+check('an edit of the open tree checks the script again', not missing(), vim.inspect(errors()))
 finish()
