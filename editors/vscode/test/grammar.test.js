@@ -51,10 +51,15 @@ test('playeranim.script scopes', async () => {
 });
 
 test('atr scopes', async () => {
-  const t = await tokens('source.uoanim-atr', '// tree\nmain\n{\n\tpb_walk loopsync\n}\n');
+  // the engine's form: `name : property ...` (a word after a name without
+  // ':' is an error, "FIXME: aliases not yet implemented")
+  const t = await tokens('source.uoanim-atr', '// tree\nmain\n{\n\tidles : loopsync complete\n\t{\n\t\tpb_walk\n\t}\n}\n');
   assert.strictEqual(scopeOf(t, '// tree'), 'comment.line.double-slash.uoanim');
   assert.strictEqual(scopeOf(t, 'main'), 'entity.name.function.animation.uoanim');
+  assert.strictEqual(scopeOf(t, 'idles'), 'entity.name.function.animation.uoanim');
+  assert.strictEqual(scopeOf(t, ':'), 'punctuation.separator.property.uoanim');
+  assert.strictEqual(scopeOf(t, ' loopsync'), 'storage.modifier.property.uoanim');
+  assert.strictEqual(scopeOf(t, ' complete'), 'storage.modifier.property.uoanim');
   assert.strictEqual(scopeOf(t, 'pb_walk'), 'entity.name.function.animation.uoanim');
-  assert.strictEqual(scopeOf(t, ' loopsync'), 'storage.modifier.flag.uoanim');
   assert.strictEqual(scopeOf(t, '{'), 'punctuation.section.block.uoanim');
 });
