@@ -3,6 +3,7 @@
 //! form, and a randomised comparison with a literal model of the rule.
 
 use std::prelude::rust_2021::*;
+use crate::testing::Rng;
 
 use super::*;
 
@@ -432,29 +433,13 @@ fn parse_past_capacity_is_refused_atomically() {
 // ------------------------------------------------------- randomised model
 
 /// splitmix64: a tiny deterministic generator.
-struct Rng(u64);
+/// The directions and speeds of the randomised tests.
+trait Directions {
+    fn dir(&mut self) -> Vec3;
+    fn speed(&mut self) -> f32;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-
+impl Directions for Rng {
     /// A direction: often from a small palette (to make ties and exact
     /// zeros likely), sometimes arbitrary.
     fn dir(&mut self) -> Vec3 {
@@ -566,7 +551,7 @@ fn model_find(table: &[ModelEntry], root: usize, kind: i32, dir: Vec3, speed: f3
 
 #[test]
 fn randomised_tables_and_queries_match_the_literal_model() {
-    let mut rng = Rng(0x5EED_AC71_0000_0001);
+    let mut rng = Rng::new(0x5EED_AC71_0000_0001);
     let mut queries = 0usize;
     for round in 0..crate::rounds(3000) {
         let size = match round % 10 {
@@ -613,7 +598,7 @@ fn randomised_tables_and_queries_match_the_literal_model() {
 
 #[test]
 fn random_bytes_never_panic_the_parser_and_failures_change_nothing() {
-    let mut rng = Rng(0xF00D_0000_0000_0007);
+    let mut rng = Rng::new(0xF00D_0000_0000_0007);
     const PIECES: [&[u8]; 16] = [
         b" ", b"\t", b"\n", b"\r\n", b"#", b"//", b"move", b"ROOT", b"dir", b"speed", b"nosequence", b"1",
         b"-0.5e3", b"nan", b"\0", b"\xff\xfe",
@@ -623,7 +608,7 @@ fn random_bytes_never_panic_the_parser_and_failures_change_nothing() {
         let mut text = Vec::new();
         for _ in 0..rng.below(40) {
             if rng.below(3) == 0 {
-                text.push(rng.next() as u8);
+                text.push(rng.next_u64() as u8);
             } else {
                 text.extend_from_slice(rng.pick(&PIECES));
             }
@@ -648,9 +633,9 @@ fn random_bytes_never_panic_the_parser_and_failures_change_nothing() {
 
 #[test]
 fn arbitrary_floats_never_panic_add_or_find() {
-    let mut rng = Rng(0xF10A_7000_0000_0003);
+    let mut rng = Rng::new(0xF10A_7000_0000_0003);
     let any = |rng: &mut Rng| match rng.below(4) {
-        0 => f32::from_bits(rng.next() as u32),
+        0 => f32::from_bits(rng.next_u64() as u32),
         1 => rng.pick(&[0.0, -0.0, f32::MIN_POSITIVE, 1e-45, -1e-45, f32::MAX, f32::MIN, f32::NAN, f32::INFINITY]),
         _ => rng.unit() * 2.0 - 1.0,
     };

@@ -5,6 +5,7 @@ use std::prelude::rust_2021::*;
 
 use super::*;
 use crate::abi::Zeroed;
+use crate::testing::Rng;
 use crate::error::Outcome;
 use crate::script::tables::TableName;
 use crate::abi::common::scr_anim_t;
@@ -503,19 +504,6 @@ fn feature_script_parses_both_passes() {
     assert!(h.table.globalItemCount > 0);
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn mutate(base: &[u8], rng: &mut Rng) -> Vec<u8> {
     const INSERTS: &[&[u8]] = &[
         b"{", b"}", b"\n", b" ", b",", b"\"", b"//", b"/*", b"*/", b"\x00", b"\xff", b"\x80", b"AND", b"MINUS", b"NOT",
@@ -525,34 +513,34 @@ fn mutate(base: &[u8], rng: &mut Rng) -> Vec<u8> {
         b"death", b"=", b"99999999999999999999", b"-1",
     ];
     let mut text = base.to_vec();
-    for _ in 0..=rng.below(4) {
-        let at = rng.below(text.len() + 1);
-        match rng.below(6) {
+    for _ in 0..=rng.index(4) {
+        let at = rng.index(text.len() + 1);
+        match rng.index(6) {
             0 => {
-                let end = (at + rng.below(40)).min(text.len());
+                let end = (at + rng.index(40)).min(text.len());
                 text.drain(at..end);
             }
             1 => {
-                let end = (at + rng.below(80)).min(text.len());
+                let end = (at + rng.index(80)).min(text.len());
                 let chunk = text[at..end].to_vec();
-                let to = rng.below(text.len() + 1);
+                let to = rng.index(text.len() + 1);
                 text.splice(to..to, chunk);
             }
             2 => {
-                let word = INSERTS[rng.below(INSERTS.len())];
+                let word = INSERTS[rng.index(INSERTS.len())];
                 text.splice(at..at, [b" ", word, b" "].concat());
             }
             3 => {
-                let word = INSERTS[rng.below(INSERTS.len())];
+                let word = INSERTS[rng.index(INSERTS.len())];
                 text.splice(at..at, word.iter().copied());
             }
             4 => {
                 if at < text.len() {
-                    text[at] = (rng.next() & 0xff) as u8;
+                    text[at] = (rng.next_u64() & 0xff) as u8;
                 }
             }
             _ => {
-                let end = (at + rng.below(300)).min(text.len());
+                let end = (at + rng.index(300)).min(text.len());
                 let chunk = text[at..end].to_ascii_uppercase();
                 text.splice(at..end, chunk);
             }
@@ -569,7 +557,7 @@ fn mutated_scripts_never_panic_and_finish_quickly() {
         Err(_) => feature_script().into_bytes(),
     };
     let seed: u64 = std::env::var("UOANIM_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let start = std::time::Instant::now();
     let mut ok = 0;
     let rounds: usize = std::env::var("UOANIM_FUZZ_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(crate::rounds(1500));
@@ -598,12 +586,12 @@ fn mutated_scripts_never_panic_and_finish_quickly() {
 
 #[test]
 fn random_bytes_never_panic() {
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     for len in [0usize, 1, 2, 3, 10, 100, 1000, 5000] {
         for _ in 0..20 {
             let text: Vec<u8> = (0..len).map(|_| {
                 let alphabet = b"{} \n\"/*,aAsetNOTnone=\x80\x00";
-                alphabet[rng.below(alphabet.len())]
+                alphabet[rng.index(alphabet.len())]
             }).collect();
             let mut h = Harness::new(&text);
             let _ = h.both();
@@ -731,10 +719,10 @@ fn reserve_string_space_checks_like_the_copy() {
 fn engine_visible_counters_with_odd_values_never_panic() {
     const ODD: [i32; 9] = [i32::MIN, -65536, -2, -1, 0, 1, 127, 2047, i32::MAX];
     let base = feature_script().into_bytes();
-    let mut rng = Rng(0x5eed_0dd5);
+    let mut rng = Rng::new(0x5eed_0dd5);
     for round in 0..crate::rounds(400) {
         let mut h = Harness::with_weapons(&base, 63);
-        let mut odd = || ODD[rng.below(ODD.len())];
+        let mut odd = || ODD[rng.index(ODD.len())];
         h.table.globalItemCount = odd();
         h.table.entryCount = odd();
         h.count = odd();

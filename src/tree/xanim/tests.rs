@@ -1,6 +1,7 @@
 //! Unit tests of the compact tree (trees and assets built in Rust memory).
 
 use std::prelude::rust_2021::*;
+use crate::testing::Rng;
 
 use super::*;
 use crate::abi::xanim::{fileDataPayload, xanim_notetrack_t};
@@ -680,19 +681,6 @@ fn divergence_a_parent_of_zero_children_is_a_leaf_without_asset() {
 use super::sync::reference::{path_walk, PathWalk};
 
 /// Deterministic xorshift generator.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn sync_mock() -> Mock {
     Mock::with(vec![
         asset("loop", 9, 1, 30.0, &[]),
@@ -778,7 +766,7 @@ fn compare_walks(t: &mut XAnimMut<'_>, start: u32, fill: Option<u8>) -> (bool, b
 #[test]
 fn sync_walk_equals_the_path_walk_on_small_trees_dags_and_cycles() {
     let mut m = sync_mock();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let (mut runs, mut ended, mut silent, mut raised) = (0, 0, 0, 0);
     for round in 0..crate::rounds(20_000) {
         let n = 1 + (round % 9) as u32;
@@ -809,7 +797,7 @@ fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
     // a DAG (node i: children i+1, i+2) with sync bits sprinkled in and
     // leaves of both kinds: the old walk is still fast at 18 nodes
     let mut m = sync_mock();
-    let mut rng = Rng(12345);
+    let mut rng = Rng::new(12345);
     for _ in 0..crate::rounds(300) {
         let n = 18;
         let (_mem, mut t) = tree_mem("dag", n);
@@ -931,7 +919,7 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
     // (its node sets, which long ranges make); without budget, the same
     // wherever the original ends
     let mut m = sync_mock();
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     let (mut compared, mut cut) = (0, 0);
     let rounds = crate::rounds(20_000);
     for round in 0..rounds {
@@ -1061,7 +1049,7 @@ fn random_forest(rng: &mut Rng, m: &mut Mock, n: u32, depth_first: bool) -> (Tre
 #[test]
 fn forest_walk_equals_the_path_walk_and_the_bounded_walk() {
     let mut m = sync_mock();
-    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let mut rng = Rng::new(0x6a09_e667_f3bc_c908);
     let (mut runs, mut raised) = (0, 0);
     for round in 0..crate::rounds(6_000) {
         let n = 1 + (round % 40) as u32;
