@@ -266,9 +266,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     if args.engine {
         if let Some(d) = report.engine_first() {
             let text = d.engine_text.clone().unwrap_or_default();
-            out.write_all(&text).map_err(e)?;
-            if !text.ends_with(b"\n") {
-                out.write_all(b"\n").map_err(e)?;
+            if args.format == Format::Json {
+                // the diagnostic, its engine_text the exact text
+                writeln!(out, "{}", to_json(d)).map_err(e)?;
+            } else if stdout.is_terminal() {
+                // the engine's marker byte and any other control byte as
+                // \xHH on a terminal; the exact bytes into a pipe or file
+                writeln!(out, "{}", uoanim_cli::diag::printable(text.strip_suffix(b"\n").unwrap_or(&text))).map_err(e)?;
+            } else {
+                out.write_all(&text).map_err(e)?;
+                if !text.ends_with(b"\n") {
+                    out.write_all(b"\n").map_err(e)?;
+                }
             }
             return Ok(ExitCode::from(1));
         }

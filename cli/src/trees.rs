@@ -311,7 +311,11 @@ pub fn check_tree(file: &SourceFile, refs: &[&[u8]]) -> Vec<Diagnostic> {
     for mut d in errors_with_recovery(file, refs, true, Severity::Warning, "atr-animcheck") {
         if !errors.contains(&(d.line, d.col)) {
             d.engine_text = None;
-            d.note = Some("the engine raises this error when com_animCheck is 1, or when a script references these names".into());
+            let animcheck = "the engine raises this error when com_animCheck is 1, or when a script references these names";
+            d.note = Some(match d.note.take() {
+                Some(n) => format!("{n}; {animcheck}"),
+                None => animcheck.into(),
+            });
             out.push(d);
         }
     }
@@ -336,6 +340,7 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
             break;
         };
         let mut d = Diagnostic::at(&file.display, &file.text, pos, len, severity, code, failure_message(&failure));
+        explain_tree_error(&mut d, &file.text, &failure, pos, len);
         d.engine_text = Some(failure.text.clone());
         out.push(d);
         let at_end = failure.text == b"unexpected end of file";
@@ -344,6 +349,33 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         }
     }
     out
+}
+
+/// The properties a tree's name can take after its `:`.
+const PROPERTIES: [&[u8]; 3] = [b"loopsync", b"nonloopsync", b"complete"];
+
+/// What the engine's text of a tree error leaves unsaid: where a
+/// duplicate's first definition is, which properties there are.
+fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, pos: usize, len: usize) {
+    let message = failure.text.strip_prefix(b"\x15").unwrap_or(&failure.text);
+    if message.starts_with(b"duplicate animation") {
+        let name = match message.strip_prefix(b"duplicate animation '") {
+            Some(rest) => &rest[..rest.iter().position(|&b| b == b'\'').unwrap_or(rest.len())],
+            None => &text[pos..(pos + len).min(text.len())],
+        };
+        if let Some((first, _)) = find_name(text, name, 0).filter(|&(p, _)| p != pos) {
+            d.note = Some(format!("'{}' is first defined at line {}", crate::diag::printable(name), crate::diag::line_col(text, first).0));
+        }
+    } else if message == b"FIXME: aliases not yet implemented" {
+        d.help = Some("a word after a name is read as an alias, which the engine does not implement: properties come after a ':' (name : loopsync)".into());
+    } else if message == b"unknown anim property" {
+        let word = &text[pos..(pos + len).min(text.len())];
+        let close = crate::suggest::closest(word, PROPERTIES);
+        d.help = Some(match close {
+            Some(c) => format!("did you mean '{}'? (the properties are loopsync, nonloopsync and complete)", crate::diag::printable(c)),
+            None => "the properties are loopsync, nonloopsync and complete".into(),
+        });
+    }
 }
 
 /// Leaves of a tree (every leaf: the load with `com_animCheck 1`, which

@@ -94,6 +94,14 @@ fn engine_prints_only_the_first_error_as_the_engine_raises_it() {
     assert_eq!(out, "\u{15}BG_IndexForString: unknown token 'kar98k_mp colt_mp': (mp/playeranim.script, line 19)\n");
     let (out, code) = run(&["check", "--engine", "clean"]);
     assert_eq!((out.as_str(), code), ("", 0));
+    // --format json: the one diagnostic, its engine_text the exact text
+    let (out, code) = run(&["check", "--engine", "--format", "json", "broken"]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let d: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(d["engine_text"], "\u{15}BG_IndexForString: unknown token 'kar98k_mp colt_mp': (mp/playeranim.script, line 19)");
+    assert_eq!((d["engine_first"].as_bool(), d["line"].as_u64()), (Some(true), Some(17)));
 }
 
 #[test]
