@@ -197,13 +197,18 @@ pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, how: Render, out: &mut
     let head = format!("{}[{}]", d.severity.as_str(), d.code);
     let head = if how.colour { format!("{colour}{head}\x1b[0m") } else { head };
     writeln!(out, "{}:{}:{}: {head}: {}", d.file, d.line, d.char_col, d.message)?;
-    let snippet = if how.snippet { source.and_then(|t| snippet_line(t, d.line, d.col, d.len)) } else { None };
+    let whole_file = crate::FILE_LEVEL.contains(&d.code);
+    let snippet = if how.snippet && !whole_file { source.and_then(|t| snippet_line(t, d.line, d.col, d.len)) } else { None };
     let Some((shown, span)) = snippet else {
         if let Some(note) = &d.note {
             writeln!(out, "    = note: {note}")?;
         }
         if let Some(help) = &d.help {
             writeln!(out, "    = help: {help}")?;
+        }
+        // (in the text format, a blank line after each, as after a snippet)
+        if how.snippet {
+            writeln!(out)?;
         }
         return Ok(());
     };

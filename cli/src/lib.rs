@@ -50,6 +50,10 @@ pub const CODES: &[(&str, Severity)] = &[
     ("loads-nothing", Severity::Warning),
 ];
 
+/// Codes of diagnostics about a whole file (what the check assumed or
+/// found missing): placed at its start, printed without a snippet.
+pub const FILE_LEVEL: &[&str] = &["no-tree", "no-weapons", "weapon-limit", "loads-nothing"];
+
 /// Codes that are off unless asked for (`-W CODE`): quirks of the
 /// language that the stock script itself relies on.
 pub const OPT_IN: &[&str] = &["and-union", "unused-define"];

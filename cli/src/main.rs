@@ -289,18 +289,41 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         writeln!(out, "{}", serde_json::to_string_pretty(&sarif).map_err(|e| e.to_string())?).map_err(e)?;
         return Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
-    for d in &report.diags {
-        if args.format == Format::Json {
+    if args.format == Format::Json {
+        for d in &report.diags {
             writeln!(out, "{}", to_json(d)).map_err(e)?;
-        } else {
-            render_text(d, source(&d.file), how, &mut out).map_err(e)?;
+        }
+    } else {
+        // A repeated diagnostic (same file, code and message) is printed
+        // once, with where the others are.
+        let key = |d: &uoanim_cli::diag::Diagnostic| (d.file.clone(), d.code, d.message.clone());
+        let mut seen = HashSet::new();
+        for d in &report.diags {
+            if !seen.insert(key(d)) {
+                continue;
+            }
+            let others: Vec<u32> = report.diags.iter().filter(|o| !std::ptr::eq(*o, d) && key(o) == key(d)).map(|o| o.line).collect();
+            if others.is_empty() {
+                render_text(d, source(&d.file), how, &mut out).map_err(e)?;
+                continue;
+            }
+            let mut shown = d.clone();
+            let lines: Vec<String> = others.iter().take(10).map(u32::to_string).collect();
+            let more = if others.len() > 10 { format!(", {} more", others.len() - 10) } else { String::new() };
+            let also = format!("and {} more: line{} {}{more}", others.len(), if others.len() == 1 { "" } else { "s" }, lines.join(", "));
+            shown.note = Some(match shown.note.take() {
+                Some(n) => format!("{n}\n{also}"),
+                None => also,
+            });
+            render_text(&shown, source(&d.file), how, &mut out).map_err(e)?;
         }
     }
     out.flush().map_err(e)?;
     if matches!(args.format, Format::Text | Format::Short) {
         let errors = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error).count();
         let warnings = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Warning).count();
-        eprintln!("uoanim check: {errors} error(s), {warnings} warning(s)");
+        let notes = report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Note).count();
+        eprintln!("uoanim check: {errors} error(s), {warnings} warning(s), {notes} note(s)");
     }
     Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -219,6 +219,18 @@ fn explain_movement_and_event() {
 }
 
 #[test]
+fn a_repeated_diagnostic_is_printed_once_with_where_the_others_are() {
+    let (out, code) = run(&["check", "-A", "no-tree", "repeats"]);
+    assert_eq!(code, 1);
+    expect("check-repeats.txt", &out);
+    assert_eq!(out.matches("error[parse]: unknown condition 'playerAnimType'").count(), 1, "{out}");
+    assert!(out.contains("and 2 more: lines 11, 15"), "{out}");
+    // the machine formats keep each one
+    let (json, _) = run(&["check", "-A", "no-tree", "--format", "json", "repeats"]);
+    assert_eq!(json.matches("unknown condition 'playerAnimType'").count(), 3, "{json}");
+}
+
+#[test]
 fn explain_grid_of_states_and_move_types() {
     let (out, code) = run(&["explain", "clean", "--grid", "--weapon", "kar98k_mp"]);
     assert_eq!(code, 0);
