@@ -233,6 +233,8 @@ mod tests {
         let r = script(text, &["colt_mp"]);
         let c = codes(&r);
         assert!(c.contains(&(4, "replaced-block")), "{c:?}");
+        let replaced = r.diags.iter().find(|d| d.code == "replaced-block").expect("the warning");
+        assert!(replaced.message.contains("starts again at line 9"), "{}", replaced.message);
         assert!(c.contains(&(15, "unreachable-block")), "{c:?}");
         assert!(!c.contains(&(11, "replaced-block")));
     }

@@ -865,9 +865,54 @@ fn first_token_len(text: &[u8], pos: usize) -> usize {
     trees::token_len_at(text, pos).max(1)
 }
 
+/// Where the list holding the condition block at `pos` is started again:
+/// the last later header of the same list (the same section kind, state
+/// and move type, state change or event, names in any case).
+fn replacing_header(shape: &Outline, text: &[u8], pos: usize) -> Option<usize> {
+    use uoanim_core::outline::{Item, Kind, Section};
+    type Key = (u8, Vec<Vec<u8>>);
+    fn name(text: &[u8], i: &Item) -> Vec<u8> {
+        i.name.map_or(Vec::new(), |n| text[n.start..n.end].to_ascii_lowercase())
+    }
+    // every list header with its key, in text order
+    fn walk(text: &[u8], items: &[Item], section: u8, path: &mut Vec<Vec<u8>>, out: &mut Vec<(Key, usize, Vec<usize>)>) {
+        for i in items {
+            match i.kind {
+                Kind::Section(s) => {
+                    let kind = match s {
+                        Section::Animations => 1,
+                        Section::CannedAnimations => 2,
+                        Section::StateChanges => 3,
+                        Section::Events => 4,
+                        Section::Defines => 0,
+                    };
+                    walk(text, &i.children, kind, &mut Vec::new(), out);
+                }
+                Kind::State => {
+                    path.push(name(text, i));
+                    walk(text, &i.children, section, path, out);
+                    path.pop();
+                }
+                Kind::MoveType | Kind::StateChange | Kind::Event => {
+                    let mut key = path.clone();
+                    key.push(name(text, i));
+                    let blocks = i.children.iter().filter(|c| c.kind == Kind::Conditions).map(|c| c.head.start).collect();
+                    out.push(((section, key), i.head.start, blocks));
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut lists = Vec::new();
+    walk(text, &shape.items, 0, &mut Vec::new(), &mut lists);
+    let (key, header, _) = lists.iter().find(|(_, _, blocks)| blocks.contains(&pos))?;
+    lists.iter().filter(|(k, h, _)| k == key && h > header).map(|(_, h, _)| *h).next_back()
+}
+
 fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>, xanims: Option<&BTreeSet<Vec<u8>>>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let text = &script.text;
+    let shape = outline(text);
     let table = &run.world.table;
     let obs = &run.obs;
 
@@ -938,7 +983,14 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     for item in obs.pass1_items..total {
         if !listed.contains(&item) {
             if let Some(&pos) = obs.blocks.get(&item) {
-                out.push(warn(script, pos, first_token_len(text, pos), "replaced-block", "this block is never used: a later block for the same list replaces the whole list".into()));
+                let message = match replacing_header(&shape, text, pos) {
+                    Some(at) => format!(
+                        "this block is never used: the list it is in starts again at line {}, which replaces the whole list",
+                        crate::diag::line_col(text, at).0
+                    ),
+                    None => "this block is never used: a later block for the same list replaces the whole list".into(),
+                };
+                out.push(warn(script, pos, first_token_len(text, pos), "replaced-block", message));
             }
         }
     }
