@@ -18,7 +18,7 @@ use uoanim::script::parser::{self, ModuleData, ParseInput, RuntimeNames, Session
 use uoanim::script::runtime::engine::FinalizeEngine;
 use uoanim::script::runtime::resolve_script;
 use uoanim::script::tables;
-use uoanim::script::tokenizer::Tokenizer;
+use uoanim_core::lexis::Tokenizer;
 use uoanim_core::outline::{outline, BraceTrouble, Outline};
 
 /// The game module's x87, at the Linux default precision of 64 bits.

@@ -1,5 +1,5 @@
-//! Player animation scripts (`mp/playeranim.script`): tokenizer, parser,
-//! two-pass init and runtime.
+//! Player animation scripts (`mp/playeranim.script`): parser, two-pass
+//! init and runtime (the tokenizer is the core's, `crate::lexis`).
 
 pub mod engine;
 pub mod finalize;
@@ -8,5 +8,3 @@ pub mod runtime;
 pub mod parser;
 pub mod session;
 pub mod tables;
-/// The crate's `Com_Parse` tokenizer, under the name the parser uses.
-pub use crate::lexis as tokenizer;

@@ -15,7 +15,7 @@ use crate::flavour::Behaviour;
 use crate::script::engine::{NameKind, ParseEngine};
 use crate::cstr::c_bytes;
 use crate::script::tables::{self, same_name, string_hash, ValueTable, Values, CONDITION_TYPES};
-use crate::script::tokenizer::Tokenizer;
+use crate::lexis::Tokenizer;
 use core::ffi::{c_char, CStr};
 
 type S = bg_indexed_string_t;
@@ -357,14 +357,14 @@ fn value_slot(table: ValueTable) -> usize {
 /// uninitialised.
 #[derive(Clone, Copy)]
 struct Tok {
-    bytes: [core::mem::MaybeUninit<u8>; crate::script::tokenizer::MAX_TOKEN_CHARS],
+    bytes: [core::mem::MaybeUninit<u8>; crate::lexis::MAX_TOKEN_CHARS],
     len: usize,
 }
 
 impl Tok {
     #[inline]
     fn of(t: &[u8]) -> Self {
-        let mut bytes = [core::mem::MaybeUninit::uninit(); crate::script::tokenizer::MAX_TOKEN_CHARS];
+        let mut bytes = [core::mem::MaybeUninit::uninit(); crate::lexis::MAX_TOKEN_CHARS];
         let len = t.len().min(bytes.len());
         for (d, s) in bytes[..len].iter_mut().zip(t) {
             d.write(*s);
@@ -1086,7 +1086,7 @@ impl<'a, 't, E: ParseEngine> ParseRun<'a, 't, E> {
                         if sound.windows(4).any(|w| w == b".wav") {
                             return Err(self.error(ParseMessage::WavSound));
                         }
-                        let mut cname = [0u8; crate::script::tokenizer::MAX_TOKEN_CHARS + 1];
+                        let mut cname = [0u8; crate::lexis::MAX_TOKEN_CHARS + 1];
                         cname[..sound.len()].copy_from_slice(sound);
                         // The alias callback is the game's: it may not return.
                         self.checkpoint();

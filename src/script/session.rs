@@ -21,7 +21,7 @@ pub use crate::script::module::OuterSession;
 use crate::script::module::{Module, SessionGlobals};
 use crate::script::parser::{self, BitsDest, ErrorContext, ParseInput, ParseRun, RuntimeNames, SessionEnd, ALIAS_COUNT};
 use crate::script::tables::{self, ExternalTable, ValueTable, Values, WeaponList};
-use crate::script::tokenizer::Tokenizer;
+use crate::lexis::Tokenizer;
 use core::ffi::{c_char, CStr};
 use core::marker::PhantomData;
 use core::ptr;

@@ -2,7 +2,7 @@
 //! and the engine-owned globals it uses, with one method per export of the
 //! script side (`src/ffi/animtree/runtime.rs`).
 //!
-//! The exports make a [`Module`] over the module's statics and call one of
+//! The exports make a [`TreeModule`] over the module's statics and call one of
 //! its methods; what each global means and who writes it is said here, once.
 
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
@@ -10,7 +10,7 @@ use crate::error::Outcome;
 use core::ffi::CStr;
 
 /// The module's state and globals, borrowed for one export call.
-pub struct Module<'a> {
+pub struct TreeModule<'a> {
     /// The registry, the reference sets, the parsed trees.
     pub trees: &'a mut AnimTrees,
     /// `script_activeAnimTreeHandle`: registry index of the `#using_animtree`
@@ -31,7 +31,7 @@ pub struct Module<'a> {
     pub anim_check: &'a mut i32,
 }
 
-impl Module<'_> {
+impl TreeModule<'_> {
     /// `SetAnimCheck`: non-zero keeps every node of every tree (no pruning).
     pub fn set_anim_check(&mut self, enabled: i32) {
         *self.anim_check = enabled;

@@ -21,7 +21,7 @@ static SAVEGAME_NAME: &CStr = c"(savegame)";
 /// The engine as the registry sees it, for one exported call.
 ///
 /// cbindgen:ignore
-pub struct Engine {
+pub struct TreeImports {
     /// The allocator of the load in progress (precache / load at index).
     pub alloc: script_anim_tree_alloc_t,
 }
@@ -46,7 +46,7 @@ fn c_name(name: CName<'_>) -> &CStr {
     unsafe { CStr::from_bytes_with_nul_unchecked(name.with_nul()) }
 }
 
-impl TreeEngine for Engine {
+impl TreeEngine for TreeImports {
     fn is_identifier(&mut self, text: &CStr) -> bool {
         // SAFETY: NUL-terminated string.
         unsafe { Scr_IsIdentifier(text.as_ptr()) != 0 }
@@ -87,7 +87,7 @@ impl TreeEngine for Engine {
                 (*record).name
             }
         };
-        match xtree::alloc_tree(&mut super::xanim::Engine, name, node_count, self.alloc) {
+        match xtree::alloc_tree(&mut super::xanim::XAnimImports, name, node_count, self.alloc) {
             // SAFETY: the block `XAnimAllocTree` made for this load.
             Some(tree) => Ok(unsafe { TreeAddr::from_raw(tree.as_ptr() as usize) }),
             // The original would write through NULL (docs/DIVERGENCES.md).
@@ -105,7 +105,7 @@ impl TreeEngine for Engine {
     fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
         // SAFETY: the view lives for this step.
         match unsafe { tree_mut(tree) } {
-            Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::Engine, &mut tree, index, c_name(name)),
+            Some(mut tree) => xtree::set_leaf_node(&mut super::xanim::XAnimImports, &mut tree, index, c_name(name)),
             None => Ok(()),
         }
     }

@@ -2,14 +2,14 @@
 //! anim parts of the compiler glue).
 #![allow(non_upper_case_globals, non_snake_case)]
 
-use super::engine::Engine;
+use super::engine::TreeImports;
 #[cfg(not(feature = "client"))]
 use crate::abi::common::script_anim_tree_ref_t;
 use crate::abi::xanim::{script_anim_tree_alloc_t, XAnim};
 use crate::cell::ModuleCell;
 use crate::ffi::arg::c_str_or_empty;
 use crate::ffi::guard;
-use crate::tree::module::Module;
+use crate::tree::module::TreeModule;
 use crate::names::Names;
 use crate::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TREE_SLOTS};
 use core::ffi::{c_char, c_void};
@@ -48,12 +48,12 @@ static STATE: ModuleCell<AnimTrees> = ModuleCell::new(AnimTrees::new());
 /// # Safety
 /// Module contract (src/cell.rs): called once per export, and nothing else
 /// holds a reference into the statics while the result lives.
-unsafe fn module() -> Module<'static> {
+unsafe fn module() -> TreeModule<'static> {
     // SAFETY: forwarded contract; each reference is to a distinct static
     // (the engine's data symbols, which the engine does not touch while an
     // export runs; `XAnim *` and `TreeAddr` have the same layout).
     unsafe {
-        Module {
+        TreeModule {
             trees: STATE.get(),
             active_tree_handle: engine_mut(&raw mut script_activeAnimTreeHandle),
             current_using_tree: engine_mut(&raw mut script_animCurrentUsingTree),
@@ -123,7 +123,7 @@ extern "C" fn SetAnimCheck(enabled: i32) {
 #[no_mangle]
 unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u32) {
     // SAFETY: module contract; the caller's string.
-    guard(|| unsafe { module() }.using_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(animTreeName) }, sourcePos))
+    guard(|| unsafe { module() }.using_tree(&mut TreeImports { alloc: None }, unsafe { c_str_or_empty(animTreeName) }, sourcePos))
 }
 
 /// `Scr_UsingTreeInternal`: registers a tree name; returns its reference set
@@ -135,7 +135,7 @@ unsafe extern "C" fn Scr_UsingTree(animTreeName: *const c_char, sourcePos: u32) 
 #[no_mangle]
 unsafe extern "C" fn Scr_UsingTreeInternal(filename: *const c_char, treeIndex: *mut i32) -> u16 {
     // SAFETY: module contract; the caller's string.
-    let (using, index) = guard(|| unsafe { module() }.using_tree_internal(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }));
+    let (using, index) = guard(|| unsafe { module() }.using_tree_internal(&mut TreeImports { alloc: None }, unsafe { c_str_or_empty(filename) }));
     // SAFETY: NULL or the caller's int.
     if let Some(tree_index) = unsafe { treeIndex.as_mut() } {
         *tree_index = index;
@@ -153,7 +153,7 @@ unsafe extern "C" fn Scr_EmitAnimation(animRef: *mut c_char, animHandle: u16, so
     // SAFETY: the cell the engine hands over (contract above).
     let cell = unsafe { CellAddr::from_raw(animRef as usize) };
     // SAFETY: module contract.
-    guard(|| unsafe { module() }.emit_animation(&mut Engine { alloc: None }, cell, animHandle, sourcePos))
+    guard(|| unsafe { module() }.emit_animation(&mut TreeImports { alloc: None }, cell, animHandle, sourcePos))
 }
 
 /// `Scr_FindAnim`: a C-side reference; `animRef` is filled at precache.
@@ -167,7 +167,7 @@ unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_ch
     // SAFETY: the cell the engine hands over (contract above).
     let cell = unsafe { CellAddr::from_raw(animRef as usize) };
     // SAFETY: module contract.
-    guard(|| unsafe { module() }.find_anim(&mut Engine { alloc: None }, tree_name, anim_name, cell))
+    guard(|| unsafe { module() }.find_anim(&mut TreeImports { alloc: None }, tree_name, anim_name, cell))
 }
 
 /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
@@ -177,7 +177,7 @@ unsafe extern "C" fn Scr_FindAnim(treeName: *const c_char, animName: *const c_ch
 #[no_mangle]
 unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: script_anim_tree_alloc_t) {
     // SAFETY: module contract.
-    guard(|| unsafe { module() }.load_at_index(&mut Engine { alloc: allocCallback }, treeIndex))
+    guard(|| unsafe { module() }.load_at_index(&mut TreeImports { alloc: allocCallback }, treeIndex))
 }
 
 /// `Scr_FindAnimTree`: the built tree of a registered name (NULL when unknown
@@ -190,7 +190,7 @@ unsafe extern "C" fn Scr_LoadAnimTreeAtIndex(treeIndex: i32, allocCallback: scri
 #[no_mangle]
 unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tree_ref_t {
     // SAFETY: module contract; the caller's string.
-    let tree = unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) });
+    let tree = unsafe { module() }.find_anim_tree(&mut TreeImports { alloc: None }, unsafe { c_str_or_empty(filename) });
     script_anim_tree_ref_t { tree: tree.addr() as *mut XAnim }
 }
 
@@ -203,7 +203,7 @@ unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> script_anim_tr
 #[no_mangle]
 unsafe extern "C" fn Scr_FindAnimTree(filename: *const c_char) -> *mut XAnim {
     // SAFETY: module contract; the caller's string.
-    unsafe { module() }.find_anim_tree(&mut Engine { alloc: None }, unsafe { c_str_or_empty(filename) }).addr() as *mut XAnim
+    unsafe { module() }.find_anim_tree(&mut TreeImports { alloc: None }, unsafe { c_str_or_empty(filename) }).addr() as *mut XAnim
 }
 
 /// `coduo_script_compat_anim_release_unresolved_ref_sidecars`: the hook the

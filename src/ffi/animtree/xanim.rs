@@ -22,11 +22,11 @@ use super::engine::imports::FS_GetDataForFile;
 use imports::{Hunk_AllocXAnimCreateTree, MT_Alloc, MT_Free};
 
 /// The engine, as the compact tree sees it.
-pub(crate) struct Engine;
+pub(crate) struct XAnimImports;
 
 // SAFETY: the engine's asset records and allocators are what the trait
 // asks for (the engine's own contract with the original).
-unsafe impl XAnimEngine for Engine {
+unsafe impl XAnimEngine for XAnimImports {
     fn get_xanim_data(&mut self, anim_name: &CStr) -> *mut fileData_t {
         // SAFETY: three NUL-terminated strings; the engine looks the asset up.
         unsafe { FS_GetDataForFile(c"xanim".as_ptr(), anim_name.as_ptr(), c"".as_ptr()) }
@@ -68,7 +68,7 @@ const XANIM_RUNTIME_TREE_MT_TAG: i32 = 5;
 unsafe extern "C" fn XAnimSetLeafNode(tree: *mut XAnim, nodeIndex: u16, animName: *const c_char) {
     // SAFETY: engine tree and NULL or NUL-terminated name by contract.
     let (tree, name) = unsafe { (handle_mut(tree), c_str(animName)) };
-    guard(|| core_tree::set_leaf_node_of(&mut Engine, tree, nodeIndex, name))
+    guard(|| core_tree::set_leaf_node_of(&mut XAnimImports, tree, nodeIndex, name))
 }
 
 /// `void XAnimSetParentNode(XAnim *tree, uint16_t nodeIndex, const char *unusedName,
@@ -105,7 +105,7 @@ unsafe extern "C" fn XAnimAllocTree(
     nodeCount: u32,
     alloc: script_anim_tree_alloc_t,
 ) -> *mut XAnim {
-    guard(|| Ok(core_tree::alloc_tree(&mut Engine, name, nodeCount, alloc).map_or(core::ptr::null_mut(), |t| t.as_ptr())))
+    guard(|| Ok(core_tree::alloc_tree(&mut XAnimImports, name, nodeCount, alloc).map_or(core::ptr::null_mut(), |t| t.as_ptr())))
 }
 
 /// `XAnimTree *XAnimAllocRuntimeTree(XAnim *sourceTree, script_anim_tree_alloc_t alloc)`
@@ -115,7 +115,7 @@ unsafe extern "C" fn XAnimAllocTree(
 #[no_mangle]
 unsafe extern "C" fn XAnimAllocRuntimeTree(sourceTree: *mut XAnim, alloc: script_anim_tree_alloc_t) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
-    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, alloc)))
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut XAnimImports, unsafe { handle(sourceTree) }, alloc)))
 }
 
 /// `void XAnimCopyRuntimeTree(XAnimTree *runtimeTree, void (*copy)(void *data, size_t size))`
@@ -188,7 +188,7 @@ unsafe extern "C" fn mt_free(data: *mut c_void, size: usize) {
 #[no_mangle]
 unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
-    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(hunk_alloc_create_tree))))
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut XAnimImports, unsafe { handle(sourceTree) }, Some(hunk_alloc_create_tree))))
 }
 
 /// `XAnimTree *Com_XAnimCreateSmallTree(XAnim *sourceTree)`: runtime tree in MT memory.
@@ -198,7 +198,7 @@ unsafe extern "C" fn Com_XAnimCreateTree(sourceTree: *mut XAnim) -> *mut XAnimTr
 #[no_mangle]
 unsafe extern "C" fn Com_XAnimCreateSmallTree(sourceTree: *mut XAnim) -> *mut XAnimTree {
     // SAFETY: engine tree by contract.
-    guard(|| Ok(core_tree::alloc_runtime_tree(&mut Engine, unsafe { handle(sourceTree) }, Some(mt_alloc_anim_tree))))
+    guard(|| Ok(core_tree::alloc_runtime_tree(&mut XAnimImports, unsafe { handle(sourceTree) }, Some(mt_alloc_anim_tree))))
 }
 
 /// `void Com_XAnimFreeSmallTree(XAnimTree *runtimeTree)`: `MT_Free` of the whole block.

@@ -10,7 +10,7 @@
 //!   Windows CRT random range.
 //!
 //! Both offer the same functions with the same arguments; the core's engine
-//! traits (`ParseEngine`, `TreeEngine`, `RuntimeEngine`, `FinalizeEngine`),
+//! traits (`ParseEngine`, `FindTreeEngine`, `RuntimeEngine`, `FinalizeEngine`),
 //! implemented below over them, are all the exports hand the core. Each
 //! import is declared once, and in the cgame flavour there is one trap
 //! wrapper and one import-slot lookup.
@@ -40,7 +40,7 @@ use {
     crate::ffi::arg::c_str,
     crate::lexis::MAX_TOKEN_CHARS,
     crate::script::engine::ParseEngine,
-    crate::script::runtime::engine::{FinalizeEngine, RuntimeEngine, TreeEngine},
+    crate::script::runtime::engine::{FinalizeEngine, FindTreeEngine, RuntimeEngine},
     core::ffi::CStr,
 };
 // the per-frame functions' engine (the second member)
@@ -53,10 +53,10 @@ use {
 
 #[cfg(parse_exports)]
 /// The engine imports the parser uses.
-pub(super) struct Engine;
+pub(super) struct PlayerAnimImports;
 
 #[cfg(parse_exports)]
-impl ParseEngine for Engine {
+impl ParseEngine for PlayerAnimImports {
     fn fs_open_read(&mut self, path: &CStr) -> (i32, i32) {
         let mut handle: c_int = 0;
         // SAFETY: NUL-terminated path and a live handle slot.
@@ -303,7 +303,7 @@ pub struct vmCvar_t {
 }
 
 #[cfg(parse_exports)]
-impl TreeEngine for Engine {
+impl FindTreeEngine for PlayerAnimImports {
     fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim {
         // SAFETY: engine import with a NUL-terminated name.
         unsafe { find_anim_tree(name.as_ptr()) }

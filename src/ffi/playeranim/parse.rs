@@ -4,7 +4,7 @@
 //! `script::session` (or of the parser's `Module`).
 #![allow(non_snake_case, non_upper_case_globals)]
 
-use super::engine::Engine;
+use super::engine::PlayerAnimImports;
 use super::{bgAnimStaticTable, bgRuntimeAnimationCount, bgRuntimeAnimations, bg_numWeapons, bg_weaponInfos};
 use crate::abi::bg::*;
 use crate::cell::ModuleCell;
@@ -87,7 +87,7 @@ unsafe extern "C" fn BG_AnimParseAnimScript(
     // caller's (a table, a 512-record array and an int, or NULLs).
     guard(|| unsafe {
         let call = ScriptCall::new(table, runtimeAnimations, runtimeAnimationCount);
-        player_anim().parse_anim_script(&mut Engine, weapons(), call)
+        player_anim().parse_anim_script(&mut PlayerAnimImports, weapons(), call)
     })
 }
 
@@ -118,7 +118,7 @@ unsafe extern "C" fn BG_CopyStringIntoBuffer(text: *const c_char, buffer: *mut c
 #[no_mangle]
 unsafe extern "C" fn BG_AnimationIndexForString(name: *const c_char) -> i32 {
     // SAFETY: module contract; the published pointers are the game's.
-    guard(|| unsafe { player_anim().animation_index_for_string(&mut Engine, c_bytes(name).unwrap_or(b"")) })
+    guard(|| unsafe { player_anim().animation_index_for_string(&mut PlayerAnimImports, c_bytes(name).unwrap_or(b"")) })
 }
 
 /// `bg_static_animation_t *BG_AnimationForString(const char *name)`.
@@ -141,7 +141,7 @@ unsafe extern "C" fn BG_ParseConditionBits(
     // SAFETY: caller's cursor, table and result (module contract).
     guard(|| unsafe {
         let (values, bits) = (CallerValues::new(values), CallerRecord::new(bits));
-        player_anim().parse_condition_bits(&mut Engine, Cursor::new(parse), values, conditionIndex, bits)
+        player_anim().parse_condition_bits(&mut PlayerAnimImports, Cursor::new(parse), values, conditionIndex, bits)
     })
 }
 
@@ -149,7 +149,7 @@ unsafe extern "C" fn BG_ParseConditionBits(
 #[no_mangle]
 unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg_anim_script_t) -> c_int {
     // SAFETY: caller's cursor and script (module contract).
-    guard(|| unsafe { player_anim().parse_conditions(&mut Engine, Cursor::new(parse), CallerRecord::new(script)) })
+    guard(|| unsafe { player_anim().parse_conditions(&mut PlayerAnimImports, Cursor::new(parse), CallerRecord::new(script)) })
 }
 
 /// `void BG_ParseCommands(char **parse, bg_anim_script_t *script, bg_static_animation_t *animations)`.
@@ -160,7 +160,7 @@ unsafe extern "C" fn BG_ParseConditions(parse: *mut *mut c_char, script: *mut bg
 unsafe extern "C" fn BG_ParseCommands(parse: *mut *mut c_char, script: *mut bg_anim_script_t, animations: *mut bg_static_animation_t) {
     let _ = animations;
     // SAFETY: caller's cursor and script (module contract).
-    guard(|| unsafe { player_anim().parse_commands(&mut Engine, Cursor::new(parse), CallerRecord::new(script)) })
+    guard(|| unsafe { player_anim().parse_commands(&mut PlayerAnimImports, Cursor::new(parse), CallerRecord::new(script)) })
 }
 
 // `void BG_AnimParseError(const char *format, ...)`: an assembly

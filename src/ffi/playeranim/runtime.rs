@@ -11,7 +11,7 @@
 //! (what the original reaches through the table pointer cast to `bgs_t`).
 #![allow(non_snake_case)]
 
-use super::engine::{Engine, Finalize, Runtime};
+use super::engine::{PlayerAnimImports, Finalize, Runtime};
 use super::parse::{player_anim, weapons};
 use super::{bgAnimStaticTable, bgs};
 use crate::abi::bg::*;
@@ -114,7 +114,7 @@ unsafe extern "C" fn BG_PlayAnimName(
     // contract.
     guard(|| unsafe {
         let name = c_bytes(animationName).unwrap_or(b"");
-        player_anim().play_anim_name(&mut Engine, name, player.as_mut(), bodyPart, setTimer != 0, restartSame != 0, force != 0)
+        player_anim().play_anim_name(&mut PlayerAnimImports, name, player.as_mut(), bodyPart, setTimer != 0, restartSame != 0, force != 0)
     })
 }
 
@@ -209,7 +209,7 @@ unsafe extern "C" fn BG_LoadAnimForAnimIndex(animIndex: u32) -> *mut bg_runtime_
 unsafe extern "C" fn BG_FindAnims() {
     guard(|| {
         // SAFETY: the engine's `bgs`, not otherwise reached meanwhile.
-        state::find_anims(&mut Engine, unsafe { bgs.get() });
+        state::find_anims(&mut PlayerAnimImports, unsafe { bgs.get() });
         Ok(())
     })
 }
@@ -221,7 +221,7 @@ unsafe extern "C" fn BG_FindAnims() {
 #[cfg(feature = "game")]
 #[no_mangle]
 unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> script_anim_tree_ref_t {
-    guard(|| Ok(script_anim_tree_ref_t { tree: state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0)? }))
+    guard(|| Ok(script_anim_tree_ref_t { tree: state::find_anim_tree(&mut PlayerAnimImports, unsafe { c_str(treeName) }, errorIfMissing != 0)? }))
 }
 
 /// `XAnim *BG_FindAnimTree(const char *treeName, qboolean errorIfMissing);`
@@ -230,14 +230,14 @@ unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qb
 #[cfg(any(feature = "cgame", feature = "game_windows"))]
 #[no_mangle]
 unsafe extern "C" fn BG_FindAnimTree(treeName: *const c_char, errorIfMissing: qboolean) -> *mut crate::abi::common::XAnim {
-    guard(|| state::find_anim_tree(&mut Engine, unsafe { c_str(treeName) }, errorIfMissing != 0))
+    guard(|| state::find_anim_tree(&mut PlayerAnimImports, unsafe { c_str(treeName) }, errorIfMissing != 0))
 }
 
 /// `void BG_FindAnimTrees(void);`
 #[no_mangle]
 unsafe extern "C" fn BG_FindAnimTrees() {
     // SAFETY: the engine's `bgs`, not otherwise reached meanwhile.
-    guard(|| state::find_anim_trees(&mut Engine, unsafe { bgs.get() }))
+    guard(|| state::find_anim_trees(&mut PlayerAnimImports, unsafe { bgs.get() }))
 }
 
 // ---- finalize ----------------------------------------------------------------------
@@ -251,7 +251,7 @@ unsafe extern "C" fn BG_FindAnimTrees() {
 unsafe extern "C" fn BG_FinalizePlayerAnims() {
     // SAFETY: module contract.
     let scratch = crate::ffi::floats::Scratch::new();
-    guard(|| unsafe { player_anim() }.finalize_player_anims(&mut Engine, &mut Finalize, crate::ffi::floats::x87(&scratch), weapons()))
+    guard(|| unsafe { player_anim() }.finalize_player_anims(&mut PlayerAnimImports, &mut Finalize, crate::ffi::floats::x87(&scratch), weapons()))
 }
 
 /// `void BG_SetupAnimNoteTypes(bg_static_animation_table_t *table);`

@@ -46,7 +46,7 @@ pub trait FinalizeEngine {
 
 /// Engine services used by `BG_FindAnims`, `BG_FindAnimTree` and
 /// `BG_FindAnimTrees`: the parser's `Scr_FindAnim`, and `Scr_FindAnimTree`.
-pub trait TreeEngine: ParseEngine {
+pub trait FindTreeEngine: ParseEngine {
     /// `Scr_FindAnimTree(name)`: the tree, NULL when there is none.
     fn find_anim_tree(&mut self, name: &CStr) -> *mut XAnim;
 }

@@ -3,7 +3,7 @@
 //! view is made), the client rows (`bgs.clientinfo`) and, for the tree
 //! lookups, the game's `bgs` itself.
 
-use super::engine::{RuntimeEngine, TreeEngine};
+use super::engine::{FindTreeEngine, RuntimeEngine};
 use super::*;
 use crate::abi::common::XAnim;
 use crate::error::Failure;
@@ -169,7 +169,7 @@ const MULTIPLAYER: &CStr = c"multiplayer";
 
 /// `BG_FindAnimTree`: `Scr_FindAnimTree(name)` (a NULL name finds none), an
 /// error when there is none and `error_if_missing`.
-pub fn find_anim_tree<'n>(engine: &mut impl TreeEngine, name: Option<&'n CStr>, error_if_missing: bool) -> Result<*mut XAnim, Failure<'n>> {
+pub fn find_anim_tree<'n>(engine: &mut impl FindTreeEngine, name: Option<&'n CStr>, error_if_missing: bool) -> Result<*mut XAnim, Failure<'n>> {
     let tree = name.map_or(ptr::null_mut(), |n| engine.find_anim_tree(n));
     if tree.is_null() && error_if_missing {
         return Err(find_anim_tree_error(name));
@@ -179,7 +179,7 @@ pub fn find_anim_tree<'n>(engine: &mut impl TreeEngine, name: Option<&'n CStr>, 
 
 /// `BG_FindAnims`: the root, torso, legs and turning handles of the
 /// multiplayer tree.
-pub fn find_anims(engine: &mut impl TreeEngine, state: &mut bgs_t) {
+pub fn find_anims(engine: &mut impl FindTreeEngine, state: &mut bgs_t) {
     let handles = [&mut state.rootAnimHandle, &mut state.torsoAnimHandle, &mut state.legsAnimHandle, &mut state.turningAnimHandle];
     for (name, out) in [c"root", c"torso", c"legs", c"turning"].into_iter().zip(handles) {
         engine.find_anim(MULTIPLAYER, name, out);
@@ -188,7 +188,7 @@ pub fn find_anims(engine: &mut impl TreeEngine, state: &mut bgs_t) {
 
 /// `BG_FindAnimTrees`: the multiplayer tree (an error without it) as the
 /// game's and the table's tree, and the resolved handles.
-pub fn find_anim_trees(engine: &mut impl TreeEngine, state: &mut bgs_t) -> Outcome<()> {
+pub fn find_anim_trees(engine: &mut impl FindTreeEngine, state: &mut bgs_t) -> Outcome<()> {
     let tree = find_anim_tree(engine, Some(MULTIPLAYER), true)?;
     state.multiplayerAnimTree = tree;
     state.animationTable.animTree.animTreeHandle = tree;
