@@ -57,9 +57,11 @@ fn describe_value(world: &mut World, cond: usize, value: [i32; 2]) -> String {
             if words == [u32::MAX, u32::MAX] {
                 return "all".into();
             }
+            // a bit past the names: a value the list does not have; the
+            // unused first slot of a list: no value
             let set: Vec<String> = (0..64usize)
                 .filter(|&b| words[b / 32] & (1 << (b % 32)) != 0)
-                .map(|b| names.get(b).map_or(format!("#{b}"), |n| lower(n)))
+                .map(|b| names.get(b).filter(|n| !n.starts_with(b"*")).map_or(format!("value {b} (not in the list)"), |n| lower(n)))
                 .collect();
             if set.is_empty() {
                 "nothing".into()
@@ -67,7 +69,7 @@ fn describe_value(world: &mut World, cond: usize, value: [i32; 2]) -> String {
                 set.join(" | ")
             }
         }
-        Some(names) => names.get(value[0] as usize).map_or(format!("{}", value[0]), |n| lower(n)),
+        Some(names) => names.get(value[0] as usize).filter(|n| !n.starts_with(b"*")).map_or(if value[0] == 0 { "none".into() } else { format!("value {}", value[0]) }, |n| lower(n)),
         None => format!("{}", value[0]),
     }
 }

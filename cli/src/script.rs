@@ -472,10 +472,14 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                 if engine_text.starts_with(undefined_prefix) {
                     // Every name the tree lacks, at its first use; the one
                     // the engine names carries its text.
+                    let tree_names = trees::tree_names(&tree_file.text);
                     for name in &run.undefined {
                         if let Some(r) = run.obs.registrations.iter().find(|r| r.name.eq_ignore_ascii_case(name)) {
                             let text = format!("animation '{}' not defined in anim tree 'multiplayer'", printable(name));
                             let mut d = Diagnostic::at(&script.display, &script.text, r.pos, r.name.len(), Severity::Error, "anim-not-in-tree", text.clone());
+                            if let Some(c) = crate::suggest::closest(name, tree_names.iter().map(Vec::as_slice)) {
+                                d.help = Some(format!("did you mean '{}'?", printable(c)));
+                            }
                             if text == message {
                                 d.engine_text = Some(engine_text.clone());
                             }
