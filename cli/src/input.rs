@@ -222,6 +222,24 @@ pub fn weapon_class(text: &[u8]) -> Option<Vec<u8>> {
         .map(|kv| kv[1].trim_ascii().to_ascii_lowercase())
 }
 
+/// One byte as the engine's comparisons read it: a signed char, `a`..`z`
+/// folded to upper case.
+fn fold(b: u8) -> i32 {
+    let c = b as i8 as i32;
+    if (b'a' as i32..=b'z' as i32).contains(&c) {
+        c - 32
+    } else {
+        c
+    }
+}
+
+/// `Q_stricmp`'s order: the order of the weapon list (`BG_SetupWeaponInfo`
+/// sorts the names of `weapons/mp/` with it).
+pub fn q_stricmp(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let key = |s: &[u8]| s.iter().map(|&b| fold(b)).chain(std::iter::once(0)).collect::<Vec<i32>>();
+    key(a).cmp(&key(b))
+}
+
 fn tree_name(path: &Path) -> String {
     path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_ascii_lowercase()
 }
