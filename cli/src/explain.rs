@@ -96,10 +96,20 @@ fn entry_name(world: &World, index: i16) -> String {
         .map_or(format!("#{index}"), |e| printable(tables::field_name(e.name_bytes())))
 }
 
+/// What the check knows besides the module state.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// The class of each weapon (weapon 1 first) where it is known; a
+    /// weapon's class becomes the WEAPONCLASS condition unless given.
+    pub classes: Vec<Option<usize>>,
+    /// Where each known class was found.
+    pub class_from: Vec<Option<crate::ClassFrom>>,
+    /// The tree is the built-in stock tree.
+    pub stock_tree: bool,
+}
+
 /// Runs the query; returns the explanation text.
-/// `classes`: the class of each weapon (weapon 1 first) from its weapon
-/// file; a weapon's class becomes the WEAPONCLASS condition unless given.
-pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<String, String> {
+pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, facts: &Facts) -> Result<String, String> {
     let conds = condition_names();
     let states = table_names(&tables::ANIM_STATE_STR);
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
@@ -136,11 +146,12 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     }
     let class_given = set.iter().any(|&(c, _)| c == ANIM_COND_WEAPONCLASS as usize);
     let weapon = set.iter().find(|&&(c, _)| c == ANIM_COND_WEAPON as usize).map(|&(_, v)| v);
-    let mut class_from_file = false;
+    let mut class_from = None;
     if let (false, Some(w)) = (class_given, weapon) {
-        if let Some(&Some(class)) = usize::try_from(w).ok().and_then(|w| w.checked_sub(1)).and_then(|i| classes.get(i)) {
+        let i = usize::try_from(w).ok().and_then(|w| w.checked_sub(1));
+        if let Some(&Some(class)) = i.and_then(|i| facts.classes.get(i)) {
             set.push((ANIM_COND_WEAPONCLASS as usize, class as i32));
-            class_from_file = true;
+            class_from = i.and_then(|i| facts.class_from.get(i).copied().flatten());
         }
     }
     for &(c, v) in &set {
@@ -152,7 +163,11 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
             Some(names) => names.get(v as usize).map_or(v.to_string(), |n| lower(n)),
             None => v.to_string(),
         };
-        let from = if class_from_file && c == ANIM_COND_WEAPONCLASS as usize { " (from the weapon file)" } else { "" };
+        let from = match class_from {
+            Some(crate::ClassFrom::File) if c == ANIM_COND_WEAPONCLASS as usize => " (from the weapon file)",
+            Some(crate::ClassFrom::Stock) if c == ANIM_COND_WEAPONCLASS as usize => " (the stock weapon's class)",
+            _ => "",
+        };
         writeln!(out, "  {} = {}{from}", lower(&conds[c]), shown).ok();
     }
 
@@ -281,6 +296,8 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     }
     if !world.real_tree {
         writeln!(out, "note: no multiplayer.atr was found; animations are numbered in script order").ok();
+    } else if facts.stock_tree {
+        writeln!(out, "note: the mod has no multiplayer.atr; animations are numbered in the stock tree (built in)").ok();
     }
     writeln!(out, "note: xanim lengths are not read; a duration without a 'duration' parameter is the engine's 500 ms floor").ok();
     Ok(out)

@@ -51,6 +51,10 @@ pub struct Inputs {
     pub weapon_classes: HashMap<Vec<u8>, Vec<u8>>,
     /// Lower-case names of the xanim assets found (None: no xanim/ directory).
     pub xanims: Option<BTreeSet<Vec<u8>>>,
+    /// Without a multiplayer tree, check with none (names unchecked, the
+    /// entries made of the script's names, as the differential suites'
+    /// tree stub does) instead of the stock tree.
+    pub without_tree: bool,
 }
 
 impl Inputs {

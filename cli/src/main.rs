@@ -220,7 +220,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     if args.command == "explain" {
         let Some(script) = &inputs.script else { return Err("explain needs a playeranim.script".into()) };
-        let classes = report.classes.clone();
+        let facts = uoanim_cli::explain::Facts { classes: report.classes.clone(), class_from: report.class_from.clone(), stock_tree: report.stock_tree };
         let (Some(world), Some(obs)) = (report.world.as_mut(), report.obs.as_ref()) else {
             let how = Render { snippet: true, colour: args.colour.on(std::io::stderr().is_terminal()) };
             for d in report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error) {
@@ -228,7 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             return Err("the script does not load: fix its errors first".into());
         };
-        let text = explain(world, obs, script, &args.query, &classes)?;
+        let text = explain(world, obs, script, &args.query, &facts)?;
         out.write_all(text.as_bytes()).map_err(e)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -245,6 +245,8 @@ pub struct Setup<'a> {
     pub tree: Option<&'a SourceFile>,
     /// `weapons` is the stock United Offensive list (no list was found).
     pub stock_weapons: bool,
+    /// `tree` is the built-in stock tree (the mod has no `multiplayer.atr`).
+    pub stock_tree: bool,
 }
 
 /// The names `BG_FindAnims` registers before pass 1.
@@ -406,7 +408,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let mut capped = true;
     for iteration in 0..MAX_RUNS {
         let tree = if tree_failed { None } else { setup.tree };
-        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree, stock_weapons: setup.stock_weapons });
+        let run = init(&work, &Setup { tree, ..*setup });
         let Some(step) = run.failure.clone() else {
             clean = Some(run);
             capped = false;
@@ -484,6 +486,13 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                             let mut d = Diagnostic::at(&script.display, &script.text, r.pos, r.name.len(), Severity::Error, "anim-not-in-tree", text.clone());
                             if text == message {
                                 d.engine_text = Some(engine_text.clone());
+                            }
+                            if setup.stock_tree {
+                                d.note = Some("the mod has no multiplayer.atr: the game uses its stock tree, whose names are built in".into());
+                            }
+                            let known = trees::tree_names(&tree_file.text);
+                            if let Some(close) = crate::suggest::closest(name, known.iter().map(|n| n.as_slice())) {
+                                d.help = Some(format!("did you mean '{}'?", printable(close)));
                             }
                             produced.push(d);
                         }
@@ -990,7 +999,19 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     let obs = &run.obs;
 
     if setup.tree.is_none() {
-        out.push(warn(script, 0, 1, "no-tree", "no multiplayer.atr found: animation names are not checked against the tree (use --tree FILE)".into()));
+        let mut d = warn(script, 0, 1, "no-tree", "no multiplayer.atr: animation names are not checked against a tree".into());
+        d.severity = Severity::Note;
+        out.push(d);
+    } else if setup.stock_tree {
+        let mut d = warn(
+            script,
+            0,
+            1,
+            "no-tree",
+            format!("no multiplayer.atr found: animation names are checked against the stock United Offensive tree ({} names, built in)", crate::stock::UO_MP_TREE.len()),
+        );
+        d.severity = Severity::Note;
+        out.push(d.with_note("the game reads the stock tree from its paks when the mod has none; give the mod's tree with --tree FILE"));
     }
     if setup.weapons.len() > 63 {
         out.push(warn(
@@ -1098,7 +1119,8 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
 
     // Leaves of the multiplayer tree without an xanim asset.
     if let (Some(assets), Some(tree_file)) = (xanims, setup.tree) {
-        if run.world.real_tree {
+        // The stock tree's assets are in the game's paks, not read.
+        if run.world.real_tree && !setup.stock_tree {
             for node in run.world.tree.nodes.iter().filter(|n| n.leaf) {
                 if !assets.contains(&node.name.to_ascii_lowercase()) {
                     let (pos, len) = trees::find_name(&tree_file.text, &node.name, 0).unwrap_or((0, 1));

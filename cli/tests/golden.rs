@@ -38,7 +38,7 @@ fn slashes(out: &str) -> String {
     if !cfg!(windows) {
         return out.to_string();
     }
-    for line in out.lines().filter(|l| ["clean", "broken", "bytes"].iter().any(|d| l.starts_with(d))) {
+    for line in out.lines().filter(|l| ["clean", "broken", "bytes", "scriptonly"].iter().any(|d| l.starts_with(d))) {
         let path = line.split(':').next().unwrap();
         assert!(!path.contains('/'), "a path with mixed separators: {path}");
     }
@@ -53,7 +53,7 @@ fn expect(file: &str, actual: &str) {
     for line in actual.lines() {
         let path = if file.ends_with(".jsonl") {
             serde_json::from_str::<serde_json::Value>(line).unwrap()["file"].as_str().unwrap().to_string()
-        } else if ["clean", "broken", "bytes"].iter().any(|d| line.starts_with(d)) {
+        } else if ["clean", "broken", "bytes", "scriptonly"].iter().any(|d| line.starts_with(d)) {
             line.split(':').next().unwrap().to_string()
         } else {
             continue;
@@ -267,4 +267,16 @@ fn help_and_version_are_conventional() {
     assert!(help.contains("--format <FORMAT>") && help.contains("sarif") && help.contains("--weapons <DIR|FILE>"), "{help}");
     let out = tool().args(["check", "--bogus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_script_only_mod_is_checked_against_the_stock_tree() {
+    let (out, code) = run(&["check", "scriptonly"]);
+    assert_eq!(code, 1);
+    expect("check-scriptonly.txt", &out);
+    let out = slashes(&out);
+    assert!(out.contains("error[anim-not-in-tree]: animation 'pb_stand_shoot_walk_forwrd' not defined in anim tree 'multiplayer'"), "{out}");
+    assert!(out.contains("= help: did you mean 'pb_stand_shoot_walk_forward'?") && !out.contains("warning[no-tree]"), "{out}");
+    let (out, code) = run(&["check", "--engine", "scriptonly"]);
+    assert_eq!((out.as_str(), code), ("\u{15}animation 'pb_stand_shoot_walk_forwrd' not defined in anim tree 'multiplayer'\n", 1));
 }
