@@ -1,8 +1,8 @@
 //! `uoanim check` and `uoanim explain`: the library's own parsers and
 //! runtime (its safe Rust core) run over mod and game files.
 //!
-//! * [`input`] finds the files of a game or mod directory or archive
-//!   ([`archive`]: `.pk3` / `.iwd`);
+//! * [`input`] finds the files of a mod and of the game's folder as the
+//!   game's file system layers them ([`archive`]: `.pk3` / `.iwd`);
 //! * [`stock`] holds the stock names built in (weapons and their classes,
 //!   the multiplayer tree) for a mod checked without the game's files;
 //! * [`script`] runs the engine's player-animation init over a script with
@@ -23,7 +23,7 @@ pub mod trees;
 pub mod uri;
 
 use diag::{Diagnostic, Severity};
-use input::{Inputs, SourceFile};
+use input::{Inputs, SourceFile, WeaponList};
 use std::collections::HashSet;
 
 /// Every diagnostic code, with its default severity (docs/CHECK.md).
@@ -37,6 +37,9 @@ pub const CODES: &[(&str, Severity)] = &[
     ("atr-animcheck", Severity::Warning),
     ("no-tree", Severity::Note),
     ("no-weapons", Severity::Note),
+    ("weapons-added", Severity::Note),
+    ("hidden-by-pak", Severity::Warning),
+    ("misplaced-file", Severity::Warning),
     ("weapon-limit", Severity::Warning),
     ("unused-define", Severity::Warning),
     ("unreachable-block", Severity::Warning),
@@ -127,10 +130,14 @@ impl Report {
 /// [`left_out`] for the default set).
 pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     // No weapon list found or given: the stock United Offensive names.
-    let stock_weapons = inputs.weapons.is_none();
     let weapons: Vec<Vec<u8>> = match &inputs.weapons {
         Some(w) => w.clone(),
         None => stock::UO_MP_WEAPONS.iter().map(|w| w.as_bytes().to_vec()).collect(),
+    };
+    let weapon_list = match (&inputs.weapons, inputs.weapon_list) {
+        (None, _) => WeaponList::Stock,
+        (Some(_), WeaponList::Stock) => WeaponList::Given,
+        (Some(_), list) => list,
     };
     let class_names = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
     let class_index = |c: &[u8]| class_names.iter().position(|n| n.eq_ignore_ascii_case(c));
@@ -158,7 +165,7 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     let mut obs = None;
     let mut registrations: Vec<Vec<u8>> = Vec::new();
     if let Some(s) = &inputs.script {
-        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree, stock_weapons, stock_tree };
+        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree, weapon_list, stock_tree };
         let report = script::check_script(s, &setup, inputs.xanims.as_ref());
         diags.extend(report.diags);
         world = report.world;
@@ -170,7 +177,8 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     // The engine stops at the script's first error (the multiplayer tree
     // is loaded within the script's init); otherwise the first tree error.
     let script_has_engine_error = diags.iter().any(|d| d.engine_first);
-    for tree in &inputs.trees {
+    // The game folder's trees are used, not checked on their own.
+    for tree in inputs.trees.iter().filter(|t| !inputs.game_files.contains(&t.display)) {
         let mut refs: Vec<&[u8]> = Vec::new();
         if tree.name == "multiplayer" && inputs.script.is_some() {
             refs.extend([&b"root"[..], b"torso", b"legs", b"turning"]);
@@ -188,6 +196,14 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
             found.iter_mut().for_each(|d| d.engine_first = false);
         }
         diags.extend(found);
+    }
+    // What finding the files found out, at each file's start.
+    for n in &inputs.notices {
+        let severity = CODES.iter().find(|(c, _)| *c == n.code).map_or(Severity::Warning, |(_, s)| *s);
+        let mut d = Diagnostic::at(&n.file, b"", 0, 1, severity, n.code, n.message.clone());
+        d.note = n.note.clone();
+        d.help = n.help.clone();
+        diags.push(d);
     }
     diag::sort(&mut diags, &inputs.file_order());
     let mut by_file: Vec<(&str, HashSet<String>)> = Vec::new();
@@ -601,16 +617,24 @@ mod archive_tests {
         let second = archive::build_zip(&[("mp/playeranim.script", script, true), ("weapons/mp/w_b", b"", false), ("xanim/a", b"", false)]);
         std::fs::write(dir.join("z_second.pk3"), second).unwrap();
         std::fs::write(dir.join("a_first.PK3"), first).unwrap();
-        let mut inputs = Inputs::default();
-        inputs.add_path(&dir).unwrap();
+        let inputs = Inputs::load(std::slice::from_ref(&dir), None).unwrap();
         let s = inputs.script.as_ref().unwrap();
         // The member's path as the tool prints paths (on Windows with '\\' only).
         assert!(s.display.ends_with(&input::display_path(std::path::Path::new("z_second.pk3/mp/playeranim.script"))), "{}", s.display);
         assert_eq!(s.text, script);
-        assert_eq!(inputs.weapons.as_deref(), Some(&[b"w_a".to_vec(), b"w_b".to_vec()][..]));
+        // The mod's weapons add to the stock ones, in the game's order.
+        let w = inputs.weapons.as_deref().unwrap();
+        assert_eq!(w.len(), 65);
+        assert!(w.windows(2).all(|p| input::q_stricmp(&p[0], &p[1]).is_lt()));
+        assert!(w.contains(&b"w_a".to_vec()) && w.contains(&b"w_b".to_vec()) && w.contains(&b"colt_mp".to_vec()));
         assert!(inputs.xanims.as_ref().unwrap().contains(&b"a"[..]));
         let r = check(&inputs, &HashSet::new());
         assert!(!r.has_errors(), "{:?}", r.diags);
+        assert!(r.stock_tree, "no tree of the mod's: the stock one");
+        let codes: Vec<&str> = r.diags.iter().map(|d| d.code).collect();
+        // Two copies hidden by z_second.pk3: the loose one and a_first's.
+        assert_eq!(codes.iter().filter(|c| **c == "hidden-by-pak").count(), 2, "{codes:?}");
+        assert!(codes.contains(&"weapons-added") && codes.contains(&"no-tree"), "{codes:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -452,10 +452,10 @@ impl Server {
                 return inputs.clone();
             }
         }
-        let mut inputs = Inputs::default();
-        if let Some(d) = &dir {
-            let _ = inputs.add_path(d);
-        }
+        let inputs = match &dir {
+            Some(d) => Inputs::load(std::slice::from_ref(d), None).unwrap_or_default(),
+            None => Inputs::default(),
+        };
         self.base = Some((dir, inputs.clone()));
         inputs
     }

@@ -4,7 +4,7 @@
 //! that turns it into an all-errors checker, and the cross-checks.
 
 use crate::diag::{engine_message, printable, Diagnostic, Severity};
-use crate::input::SourceFile;
+use crate::input::{SourceFile, WeaponList};
 use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::{CStr, CString};
@@ -243,8 +243,9 @@ pub struct Setup<'a> {
     pub classes: &'a [Option<usize>],
     /// `multiplayer.atr`; None: a stand-in tree of the script's names.
     pub tree: Option<&'a SourceFile>,
-    /// `weapons` is the stock United Offensive list (no list was found).
-    pub stock_weapons: bool,
+    /// Where `weapons` comes from (the stock United Offensive names when no
+    /// list was found).
+    pub weapon_list: WeaponList,
     /// `tree` is the built-in stock tree (the mod has no `multiplayer.atr`).
     pub stock_tree: bool,
 }
@@ -967,6 +968,13 @@ fn condition_bits(script: &bg_anim_script_t, kind: i32) -> Option<u64> {
     script.conditions[..n].iter().find(|c| c.r#type == kind).map(|c| u64::from(c.value[0] as u32) | u64::from(c.value[1] as u32) << 32)
 }
 
+/// The weapons past the 63rd, named (the first few).
+fn past_63(weapons: &[Vec<u8>]) -> String {
+    let past: Vec<String> = weapons.iter().skip(63).map(|w| format!("'{}'", printable(w))).collect();
+    let more = if past.len() > 5 { format!(" and {} more", past.len() - 5) } else { String::new() };
+    format!("{}{more}", past.iter().take(5).cloned().collect::<Vec<_>>().join(", "))
+}
+
 /// A WEAPONCLASS condition that no weapon of the list (or of the block's
 /// WEAPONS condition) satisfies, when every weapon's class is known.
 fn class_mismatch(script: &bg_anim_script_t, classes: &[Option<usize>]) -> Option<String> {
@@ -1011,7 +1019,7 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
             format!("no multiplayer.atr found: animation names are checked against the stock United Offensive tree ({} names, built in)", crate::stock::UO_MP_TREE.len()),
         );
         d.severity = Severity::Note;
-        out.push(d.with_note("the game reads the stock tree from its paks when the mod has none; give the mod's tree with --tree FILE"));
+        out.push(d.with_note("the game reads the stock tree from its paks when the mod has none; give the game's folder with --game DIR to read its files, or the mod's tree with --tree FILE"));
     }
     if setup.weapons.len() > 63 {
         out.push(warn(
@@ -1020,12 +1028,24 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
             1,
             "weapon-limit",
             format!("{} weapons: a weapon past the 63rd has no bit in the two condition words (the C original writes past them)", setup.weapons.len()),
-        ));
+        )
+        .with_note(format!("past the 63rd: {}", past_63(setup.weapons))));
     }
-    if setup.stock_weapons {
+    if setup.weapon_list == WeaponList::Stock {
         let mut d = warn(script, 0, 1, "no-weapons", format!("no weapon files found: the {} stock United Offensive multiplayer weapon names are assumed", setup.weapons.len()));
         d.severity = Severity::Note;
-        out.push(d.with_note("a mod with weapons of its own: give them with --weapons DIR|FILE (a weapons/mp directory or a list, one name a line)"));
+        out.push(d.with_note("a mod with weapons of its own: give them with --weapons DIR|FILE (a weapons/mp directory or a list, one name a line), or the game's folder with --game DIR"));
+    } else if let WeaponList::AddedToStock { own, replaced } = setup.weapon_list {
+        let stock = crate::stock::UO_MP_WEAPONS.len();
+        let mut d = warn(
+            script,
+            0,
+            1,
+            "weapons-added",
+            format!("the mod's weapon files add to the {stock} stock United Offensive weapons: {} weapons ({own} new, {replaced} replacing a stock one)", setup.weapons.len()),
+        );
+        d.severity = Severity::Note;
+        out.push(d.with_note("the game lists the weapon files of its paks and of the mod together and numbers them in name order, case ignored (BG_SetupWeaponInfo); a mod that replaces the whole list gives it with --weapons, or the game's folder with --game DIR"));
     } else if setup.weapons.is_empty() {
         out.push(warn(script, 0, 1, "no-weapons", "the weapon list is empty: only the weapon 'none' is known".into()));
     }

@@ -134,7 +134,7 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     assert!(h.contains("condition `strafing`: the direction the player strafes in") && h.contains("values: `not`, `left`, `right`"), "{h}");
     let (l, line) = find("weapons mp40_mp");
     let h = hover(&mut c, l, line.find("mp40").unwrap());
-    assert!(h.contains("`mp40_mp`: weapon 4 of the weapon list, bit 4 of condition `weapons`"), "{h}");
+    assert!(h.contains("`mp40_mp`: weapon 38 of the weapon list, bit 38 of condition `weapons`"), "{h}");
     // Hover on a quirk warning: the diagnostic and its explanation from
     // docs/CHECK.md.
     let (l, line) = find("movetype none");
