@@ -16,7 +16,8 @@
 //! are gathered from every place.
 //!
 //! [`mod_root`] finds a mod's directory from any starting point (the
-//! directory, a file in it, a folder inside it).
+//! directory, a file in it, a folder inside it): the command line and the
+//! language server both use it.
 
 use crate::archive::Archive;
 use std::cmp::Ordering;
@@ -243,7 +244,8 @@ fn lexical(path: &Path) -> PathBuf {
 /// `animtrees/`, `weapons/`, `weapons/mp/`, `xanim/`, in any case) the
 /// directory above it. `mymod`, `mymod/mp/playeranim.script`,
 /// `mymod/AnimTrees` and `.` run inside `mymod/mp` all give `mymod` (as
-/// `..` for the last). A path that is not a directory is a file's.
+/// `..` for the last). A path that is not a directory is a file's. The
+/// command line and the language server find a mod's files through this.
 pub fn mod_root(start: &Path) -> PathBuf {
     // A file (or a document not saved yet): its directory.
     let dir = if start.is_dir() {
