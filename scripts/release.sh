@@ -112,6 +112,8 @@ TEXT
 
 Use
   uoanim check MOD      every error and warning of the mod directory MOD
+  uoanim check MOD --game GAME
+                        the same over the game's folder GAME (main/, uo/)
   uoanim explain MOD --state combat --movetype run --weapon kar98k_mp
   uoanim --help
 TEXT

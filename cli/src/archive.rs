@@ -1,9 +1,16 @@
 //! `.pk3` / `.iwd` archives: zip files, read with the `zip` crate (stored
 //! and deflated members), within limits on the number of members and on
 //! the inflated size, so that a hostile archive (a zip bomb) gets a clear
-//! error instead of filling the memory.
+//! error instead of filling the memory. A pak on disk is read where its
+//! members are (the game's paks are large): its central directory, then
+//! only the members asked for.
 
-use std::io::{Cursor, Read};
+use std::io::{BufReader, Cursor, Read, Seek};
+use std::path::Path;
+
+/// What an archive is read from: bytes in memory or a file.
+trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
 
 /// At most this many members in one archive (the game's largest hold a few
 /// thousand).
@@ -14,23 +21,41 @@ pub const MAX_MEMBER_SIZE: u64 = 64 << 20;
 pub const MAX_TOTAL_SIZE: u64 = 256 << 20;
 
 /// One member of an archive.
+#[derive(Clone, Debug)]
 pub struct Member {
     /// Its path inside the archive (`/` separators).
     pub name: String,
     index: usize,
 }
 
-/// A zip archive in memory.
+/// A zip archive.
 pub struct Archive {
-    zip: zip::ZipArchive<Cursor<Vec<u8>>>,
+    zip: zip::ZipArchive<Box<dyn ReadSeek>>,
     pub members: Vec<Member>,
     inflated: u64,
+}
+
+impl std::fmt::Debug for Archive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Archive").field("members", &self.members.len()).finish()
+    }
 }
 
 impl Archive {
     /// Reads the central directory of `bytes`.
     pub fn parse(bytes: Vec<u8>) -> Result<Archive, String> {
-        let zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("not a readable zip archive ({e})"))?;
+        Archive::new(Box::new(Cursor::new(bytes)))
+    }
+
+    /// Reads the central directory of the archive at `path` (its members
+    /// are read from the file when asked for).
+    pub fn open(path: &Path) -> Result<Archive, String> {
+        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        Archive::new(Box::new(BufReader::new(file)))
+    }
+
+    fn new(reader: Box<dyn ReadSeek>) -> Result<Archive, String> {
+        let zip = zip::ZipArchive::new(reader).map_err(|e| format!("not a readable zip archive ({e})"))?;
         if zip.len() > MAX_ENTRIES {
             return Err(format!("{} members: more than the {MAX_ENTRIES} an archive may hold", zip.len()));
         }
@@ -91,7 +116,7 @@ mod tests {
 
     #[test]
     fn not_a_zip() {
-        assert!(Archive::parse(b"hello".to_vec()).err().expect("refused").starts_with("not a readable zip archive"));
+        assert!(Archive::parse(b"hello".to_vec()).expect_err("refused").starts_with("not a readable zip archive"));
     }
 
     #[test]
@@ -110,7 +135,7 @@ mod tests {
     fn too_many_members_get_a_clear_error() {
         let names: Vec<String> = (0..=MAX_ENTRIES).map(|i| format!("x/{i}")).collect();
         let members: Vec<(&str, &[u8], bool)> = names.iter().map(|n| (n.as_str(), &b""[..], false)).collect();
-        let e = Archive::parse(build(&members)).err().expect("refused");
+        let e = Archive::parse(build(&members)).expect_err("refused");
         assert!(e.contains("more than the 65536"), "{e}");
     }
 }

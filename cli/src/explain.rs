@@ -150,13 +150,25 @@ fn entry_name(world: &World, index: i16) -> String {
         .map_or(format!("#{index}"), |e| printable(tables::field_name(e.name_bytes())))
 }
 
-/// The client's condition words for the query: each given value through
-/// `BG_UpdateConditionValue`, the weapon's class from its weapon file
-/// unless given. Returns the clients, the values set and whether the class
-/// came from the file.
-type ClientSet = (Box<ClientInfos>, Vec<(usize, i32)>, bool);
+/// What the check knows besides the module state.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// The class of each weapon (weapon 1 first) where it is known; a
+    /// weapon's class becomes the WEAPONCLASS condition unless given.
+    pub classes: Vec<Option<usize>>,
+    /// Where each known class was found.
+    pub class_from: Vec<Option<crate::ClassFrom>>,
+    /// The tree is the built-in stock tree.
+    pub stock_tree: bool,
+}
 
-fn client_conditions(world: &mut World, q: &Query, classes: &[Option<usize>]) -> Result<ClientSet, String> {
+/// The client's condition words for the query: each given value through
+/// `BG_UpdateConditionValue`, the weapon's class (where it is known)
+/// unless given. Returns the clients, the values set and where the class
+/// came from.
+type ClientSet = (Box<ClientInfos>, Vec<(usize, i32)>, Option<crate::ClassFrom>);
+
+fn client_conditions(world: &mut World, q: &Query, facts: &Facts) -> Result<ClientSet, String> {
     let conds = condition_names();
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
     let find = |names: &[Vec<u8>], what: &str, v: &str| {
@@ -179,23 +191,24 @@ fn client_conditions(world: &mut World, q: &Query, classes: &[Option<usize>]) ->
     }
     let class_given = set.iter().any(|&(c, _)| c == ANIM_COND_WEAPONCLASS as usize);
     let weapon = set.iter().find(|&&(c, _)| c == ANIM_COND_WEAPON as usize).map(|&(_, v)| v);
-    let mut class_from_file = false;
+    let mut class_from = None;
     if let (false, Some(w)) = (class_given, weapon) {
-        if let Some(&Some(class)) = usize::try_from(w).ok().and_then(|w| w.checked_sub(1)).and_then(|i| classes.get(i)) {
+        let i = usize::try_from(w).ok().and_then(|w| w.checked_sub(1));
+        if let Some(&Some(class)) = i.and_then(|i| facts.classes.get(i)) {
             set.push((ANIM_COND_WEAPONCLASS as usize, class as i32));
-            class_from_file = true;
+            class_from = i.and_then(|i| facts.class_from.get(i).copied().flatten());
         }
     }
     for &(c, v) in &set {
         runtime::update_condition_value(&mut clients, client, c as i32, v, true).map_err(|e| format!("{e:?}"))?;
     }
-    Ok((clients, set, class_from_file))
+    Ok((clients, set, class_from))
 }
 
 /// Runs the query; returns the explanation text.
 /// `classes`: the class of each weapon (weapon 1 first) from its weapon
 /// file; a weapon's class becomes the WEAPONCLASS condition unless given.
-pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<String, String> {
+pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, facts: &Facts) -> Result<String, String> {
     let conds = condition_names();
     let states = table_names(&tables::ANIM_STATE_STR);
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
@@ -213,14 +226,18 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
         Some(m) => Some(find(&moves, "move type", m)?),
         None => None,
     };
-    let (mut clients, set, class_from_file) = client_conditions(world, q, classes)?;
+    let (mut clients, set, class_from) = client_conditions(world, q, facts)?;
     writeln!(out, "client conditions:").ok();
     for &(c, v) in &set {
         let shown = match value_names(world, c) {
             Some(names) => names.get(v as usize).map_or(v.to_string(), |n| lower(n)),
             None => v.to_string(),
         };
-        let from = if class_from_file && c == ANIM_COND_WEAPONCLASS as usize { " (from the weapon file)" } else { "" };
+        let from = match class_from {
+            Some(crate::ClassFrom::File) if c == ANIM_COND_WEAPONCLASS as usize => " (from the weapon file)",
+            Some(crate::ClassFrom::Stock) if c == ANIM_COND_WEAPONCLASS as usize => " (the stock weapon's class)",
+            _ => "",
+        };
         writeln!(out, "  {} = {}{from}", lower(&conds[c]), shown).ok();
     }
 
@@ -342,6 +359,8 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     }
     if !world.real_tree {
         writeln!(out, "note: no multiplayer.atr was found; animations are numbered in script order").ok();
+    } else if facts.stock_tree {
+        writeln!(out, "note: the mod has no multiplayer.atr; animations are numbered in the stock tree (built in)").ok();
     }
     writeln!(out, "note: xanim lengths are not read; a duration without a 'duration' parameter is the engine's 500 ms floor").ok();
     Ok(out)
@@ -371,7 +390,7 @@ pub struct Grid {
 /// Fills the grid: for each state and move type, the block the runtime's
 /// `BG_ExecuteCommand` picks (falling back to the lower states, as it
 /// does) and the animations it plays.
-pub fn grid(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, classes: &[Option<usize>]) -> Result<Grid, String> {
+pub fn grid(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, facts: &Facts) -> Result<Grid, String> {
     let states = table_names(&tables::ANIM_STATE_STR);
     let moves = table_names(&tables::ANIM_GROUP_STRINGS);
     let mut grid = Grid { states: states.iter().map(|s| lower(s)).collect(), ..Grid::default() };
@@ -381,7 +400,7 @@ pub fn grid(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, c
         let mut row = Vec::new();
         for st in 0..states.len() {
             let query = Query { movetype: Some(lower(&moves[mt])), ..q.clone() };
-            let (mut clients, set, _) = client_conditions(world, &query, classes)?;
+            let (mut clients, set, _) = client_conditions(world, &query, facts)?;
             if grid.conditions.is_empty() {
                 let conds = condition_names();
                 grid.conditions = set

@@ -1,8 +1,10 @@
 //! `uoanim check` and `uoanim explain`: the library's own parsers and
 //! runtime (its safe Rust core) run over mod and game files.
 //!
-//! * [`input`] finds the files of a game or mod directory or archive
-//!   ([`archive`]: `.pk3` / `.iwd`);
+//! * [`input`] finds the files of a mod and of the game's folder as the
+//!   game's file system layers them ([`archive`]: `.pk3` / `.iwd`);
+//! * [`stock`] holds the stock names built in (weapons and their classes,
+//!   the multiplayer tree) for a mod checked without the game's files;
 //! * [`script`] runs the engine's player-animation init over a script with
 //!   the library's functions, resumes after each error, and cross-checks;
 //! * [`trees`] loads `.atr` files through the library's tree registry;
@@ -21,7 +23,7 @@ pub mod trees;
 pub mod uri;
 
 use diag::{Diagnostic, Severity};
-use input::Inputs;
+use input::{Inputs, SourceFile, WeaponList};
 use std::collections::HashSet;
 
 /// Every diagnostic code, with its default severity (docs/CHECK.md).
@@ -33,8 +35,11 @@ pub const CODES: &[(&str, Severity)] = &[
     ("anim-not-in-tree", Severity::Error),
     ("atr", Severity::Error),
     ("atr-animcheck", Severity::Warning),
-    ("no-tree", Severity::Warning),
+    ("no-tree", Severity::Note),
     ("no-weapons", Severity::Note),
+    ("weapons-added", Severity::Note),
+    ("hidden-by-pak", Severity::Warning),
+    ("misplaced-file", Severity::Warning),
     ("weapon-limit", Severity::Warning),
     ("unused-define", Severity::Warning),
     ("unreachable-block", Severity::Warning),
@@ -87,12 +92,26 @@ pub fn allowed_in(text: &[u8]) -> HashSet<String> {
     out
 }
 
+/// Where a weapon's class was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassFrom {
+    /// Its weapon file.
+    File,
+    /// The stock table ([`stock::UO_MP_WEAPON_CLASSES`]).
+    Stock,
+}
+
 /// The result of `check`.
 pub struct Report {
     /// In file order.
     pub diags: Vec<Diagnostic>,
-    /// The class of each weapon (weapon 1 first) where its file was read.
+    /// The class of each weapon (weapon 1 first) where it is known: from
+    /// its weapon file, else for a stock weapon the stock table.
     pub classes: Vec<Option<usize>>,
+    /// Where each known class was found.
+    pub class_from: Vec<Option<ClassFrom>>,
+    /// The script was checked with the built-in stock tree.
+    pub stock_tree: bool,
     /// The script's module state after a clean init (for `explain`).
     pub world: Option<script::World>,
     pub obs: Option<script::Observed>,
@@ -115,35 +134,55 @@ impl Report {
 /// [`left_out`] for the default set).
 pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     // No weapon list found or given: the stock United Offensive names.
-    let stock_weapons = inputs.weapons.is_none();
     let weapons: Vec<Vec<u8>> = match &inputs.weapons {
         Some(w) => w.clone(),
         None => stock::UO_MP_WEAPONS.iter().map(|w| w.as_bytes().to_vec()).collect(),
     };
+    let weapon_list = match (&inputs.weapons, inputs.weapon_list) {
+        (None, _) => WeaponList::Stock,
+        (Some(_), WeaponList::Stock) => WeaponList::Given,
+        (Some(_), list) => list,
+    };
     let class_names = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
-    let classes: Vec<Option<usize>> = weapons
+    let class_index = |c: &[u8]| class_names.iter().position(|n| n.eq_ignore_ascii_case(c));
+    let known: Vec<Option<(usize, ClassFrom)>> = weapons
         .iter()
-        .map(|w| inputs.weapon_classes.get(&w.to_ascii_lowercase()).and_then(|c| class_names.iter().position(|n| n.eq_ignore_ascii_case(c))))
+        .map(|w| match inputs.weapon_classes.get(&w.to_ascii_lowercase()) {
+            Some(c) => class_index(c).map(|i| (i, ClassFrom::File)),
+            None => stock::weapon_class(w).and_then(|c| class_index(c.as_bytes())).map(|i| (i, ClassFrom::Stock)),
+        })
         .collect();
-    let mp_tree = inputs.multiplayer_tree();
+    let classes: Vec<Option<usize>> = known.iter().map(|k| k.map(|(i, _)| i)).collect();
+    let class_from: Vec<Option<ClassFrom>> = known.iter().map(|k| k.map(|(_, f)| f)).collect();
+    // No multiplayer tree found or given: the game's stock tree, built in.
+    let stock_tree_file;
+    let (mp_tree, stock_tree) = match inputs.multiplayer_tree() {
+        Some(t) => (Some(t), false),
+        None if inputs.without_tree => (None, false),
+        None => {
+            stock_tree_file = SourceFile { display: stock::TREE_DISPLAY.into(), name: "multiplayer".into(), text: stock::tree_text().into_bytes() };
+            (Some(&stock_tree_file), true)
+        }
+    };
     let mut diags = Vec::new();
     let mut world = None;
     let mut obs = None;
     let mut registrations: Vec<Vec<u8>> = Vec::new();
     if let Some(s) = &inputs.script {
-        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree, stock_weapons };
+        let setup = script::Setup { weapons: &weapons, classes: &classes, tree: mp_tree, weapon_list, stock_tree };
         let report = script::check_script(s, &setup, inputs.xanims.as_ref());
         diags.extend(report.diags);
         world = report.world;
         obs = report.obs;
         // The names pass 1 references (also when a later step fails).
-        let first = script::init(&s.text, &script::Setup { weapons: &weapons, classes: &classes, tree: None, stock_weapons });
+        let first = script::init(&s.text, &script::Setup { tree: None, ..setup });
         registrations = first.obs.registrations.iter().map(|r| r.name.clone()).collect();
     }
     // The engine stops at the script's first error (the multiplayer tree
     // is loaded within the script's init); otherwise the first tree error.
     let script_has_engine_error = diags.iter().any(|d| d.engine_first);
-    for tree in &inputs.trees {
+    // The game folder's trees are used, not checked on their own.
+    for tree in inputs.trees.iter().filter(|t| !inputs.game_files.contains(&t.display)) {
         let mut refs: Vec<&[u8]> = Vec::new();
         if tree.name == "multiplayer" && inputs.script.is_some() {
             refs.extend([&b"root"[..], b"torso", b"legs", b"turning"]);
@@ -162,6 +201,14 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
         }
         diags.extend(found);
     }
+    // What finding the files found out, at each file's start.
+    for n in &inputs.notices {
+        let severity = CODES.iter().find(|(c, _)| *c == n.code).map_or(Severity::Warning, |(_, s)| *s);
+        let mut d = Diagnostic::at(&n.file, b"", 0, 1, severity, n.code, n.message.clone());
+        d.note = n.note.clone();
+        d.help = n.help.clone();
+        diags.push(d);
+    }
     diag::sort(&mut diags, &inputs.file_order());
     let mut by_file: Vec<(&str, HashSet<String>)> = Vec::new();
     if let Some(s) = &inputs.script {
@@ -172,7 +219,7 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
     }
     let file_allows = |d: &Diagnostic| by_file.iter().any(|(f, codes)| *f == d.file && codes.contains(d.code));
     diags.retain(|d| d.engine_first || !(allow.contains(d.code) || file_allows(d)));
-    Report { diags, classes, world, obs }
+    Report { diags, classes, class_from, stock_tree, world, obs }
 }
 
 #[cfg(test)]
@@ -180,9 +227,27 @@ mod tests {
     use super::*;
     use input::SourceFile;
 
+    /// A multiplayer tree that defines every name the script plays (the
+    /// word after `both`, `torso`, `legs`; `root` is the tree's own) and
+    /// the three the engine registers besides `root`.
+    fn tree_for(text: &[u8]) -> SourceFile {
+        let mut names: Vec<Vec<u8>> = vec![b"torso".to_vec(), b"legs".to_vec(), b"turning".to_vec()];
+        for line in text.split(|&b| b == b'\n') {
+            let words: Vec<&[u8]> = line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()).collect();
+            if let [part, name, ..] = words[..] {
+                let new = !names.iter().any(|n| n.eq_ignore_ascii_case(name)) && !name.eq_ignore_ascii_case(b"root");
+                if [&b"both"[..], b"torso", b"legs"].iter().any(|p| p.eq_ignore_ascii_case(part)) && new {
+                    names.push(name.to_vec());
+                }
+            }
+        }
+        SourceFile { display: "multiplayer.atr".into(), name: "multiplayer".into(), text: names.join(&b'\n') }
+    }
+
     fn script(text: &str, weapons: &[&str]) -> Report {
         let inputs = Inputs {
             script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+            trees: vec![tree_for(text.as_bytes())],
             weapons: Some(weapons.iter().map(|w| w.as_bytes().to_vec()).collect()),
             ..Inputs::default()
         };
@@ -224,7 +289,7 @@ mod tests {
         assert!(!r.has_errors());
         let w = r.world.expect("clean init");
         assert_eq!(w.table.animations[3][1].count, 1);
-        assert!(codes(&Report { diags: r.diags, classes: Vec::new(), world: None, obs: None }).contains(&(1, "no-weapons")));
+        assert!(codes(&Report { diags: r.diags, classes: Vec::new(), class_from: Vec::new(), stock_tree: false, world: None, obs: None }).contains(&(1, "no-weapons")));
     }
 
     #[test]
@@ -340,6 +405,7 @@ mod tests {
         let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons kar98k_mp, weaponclass rifle\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tweapons nope_mp\n\t\t{\n\t\t\tboth b\n\t\t}\n\t}\n}\n";
         let inputs = Inputs {
             script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+            trees: vec![tree_for(text.as_bytes())],
             ..Inputs::default()
         };
         let r = check(&inputs, &HashSet::new());
@@ -350,7 +416,49 @@ mod tests {
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].message, "unknown weapon 'nope_mp'");
         assert_eq!(stock::UO_MP_WEAPONS.len(), 63);
-        assert!(stock::UO_MP_WEAPONS.windows(2).all(|w| w[0] < w[1]), "name order");
+        assert!(stock::UO_MP_WEAPONS.windows(2).all(|w| input::q_stricmp(w[0].as_bytes(), w[1].as_bytes()).is_lt()), "the game's order");
+    }
+
+    #[test]
+    fn without_a_tree_the_stock_trees_names_are_checked() {
+        // A script-only mod: the game plays it with its stock tree.
+        let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t}\n\twalk\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_combatwalk_forwrd_loop_pistol\n\t\t}\n\t}\n}\n";
+        let inputs = Inputs { script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }), ..Inputs::default() };
+        let r = check(&inputs, &HashSet::new());
+        assert!(r.stock_tree);
+        let note = r.diags.iter().find(|d| d.code == "no-tree").expect("the note");
+        assert_eq!(note.severity, Severity::Note);
+        assert!(note.message.contains("stock United Offensive tree (388 names, built in)"), "{}", note.message);
+        let e: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].code, e[0].line, e[0].col), ("anim-not-in-tree", 15, 9));
+        assert!(e[0].engine_first);
+        assert_eq!(e[0].help.as_deref(), Some("did you mean 'pb_combatwalk_forward_loop_pistol'?"));
+        // Fixed, the script loads and its animations are the stock tree's.
+        let fixed = text.replace("forwrd", "forward");
+        let inputs = Inputs { script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: fixed.into_bytes() }), ..Inputs::default() };
+        let r = check(&inputs, &HashSet::new());
+        assert!(!r.has_errors(), "{:?}", r.diags);
+        assert!(r.world.as_ref().is_some_and(|w| w.real_tree && w.tree.nodes.iter().any(|n| n.name.eq_ignore_ascii_case(b"pb_combatwalk_forward_loop_pistol"))));
+    }
+
+    #[test]
+    fn a_stock_weapons_class_is_known_without_its_file() {
+        let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweaponclass mg\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t\tweapons colt_mp, weaponclass rifle\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t}\n}\n";
+        let inputs = Inputs { script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }), ..Inputs::default() };
+        let r = check(&inputs, &HashSet::new());
+        let classes = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
+        let colt = stock::UO_MP_WEAPONS.iter().position(|w| *w == "colt_mp").unwrap();
+        assert_eq!(r.classes[colt].map(|c| classes[c].to_ascii_lowercase()), Some(b"pistol".to_vec()));
+        assert_eq!(r.class_from[colt], Some(ClassFrom::Stock));
+        // No stock weapon is of class mg; colt_mp is a pistol.
+        let never: Vec<u32> = r.diags.iter().filter(|d| d.code == "never-holds").map(|d| d.line).collect();
+        assert_eq!(never, [6, 10]);
+        // A weapon file's class wins over the stock one.
+        let inputs = Inputs { weapon_classes: [(b"colt_mp".to_vec(), b"rifle".to_vec())].into(), ..inputs };
+        let r = check(&inputs, &HashSet::new());
+        assert_eq!(r.class_from[colt], Some(ClassFrom::File));
+        assert_eq!(r.diags.iter().filter(|d| d.code == "never-holds").map(|d| d.line).collect::<Vec<_>>(), [6]);
     }
 
     /// A stock-like script: a state with two blocks, indented with tabs.
@@ -437,6 +545,7 @@ mod tests {
         let run = |text: &str, allow: HashSet<String>| -> Vec<&'static str> {
             let inputs = Inputs {
                 script: Some(SourceFile { display: "t".into(), name: String::new(), text: text.as_bytes().to_vec() }),
+                trees: vec![tree_for(text.as_bytes())],
                 weapons: Some(vec![b"colt_mp".to_vec(), b"kar98k_mp".to_vec()]),
                 ..Inputs::default()
             };
@@ -509,21 +618,29 @@ mod archive_tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("mp")).unwrap();
         std::fs::write(dir.join("mp/playeranim.script"), "this is not read\n").unwrap();
-        let script = b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons w_b\n\t\t{\n\t\t\tboth a\n\t\t}\n\t}\n}\n";
+        let script = b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons w_b\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t}\n}\n";
         let first = archive::build_zip(&[("mp/playeranim.script", b"bad\n", false), ("weapons/mp/w_a", b"", false)]);
         let second = archive::build_zip(&[("mp/playeranim.script", script, true), ("weapons/mp/w_b", b"", false), ("xanim/a", b"", false)]);
         std::fs::write(dir.join("z_second.pk3"), second).unwrap();
         std::fs::write(dir.join("a_first.PK3"), first).unwrap();
-        let mut inputs = Inputs::default();
-        inputs.add_path(&dir).unwrap();
+        let inputs = Inputs::load(std::slice::from_ref(&dir), None).unwrap();
         let s = inputs.script.as_ref().unwrap();
         // The member's path as the tool prints paths (on Windows with '\\' only).
         assert!(s.display.ends_with(&input::display_path(std::path::Path::new("z_second.pk3/mp/playeranim.script"))), "{}", s.display);
         assert_eq!(s.text, script);
-        assert_eq!(inputs.weapons.as_deref(), Some(&[b"w_a".to_vec(), b"w_b".to_vec()][..]));
+        // The mod's weapons add to the stock ones, in the game's order.
+        let w = inputs.weapons.as_deref().unwrap();
+        assert_eq!(w.len(), 65);
+        assert!(w.windows(2).all(|p| input::q_stricmp(&p[0], &p[1]).is_lt()));
+        assert!(w.contains(&b"w_a".to_vec()) && w.contains(&b"w_b".to_vec()) && w.contains(&b"colt_mp".to_vec()));
         assert!(inputs.xanims.as_ref().unwrap().contains(&b"a"[..]));
         let r = check(&inputs, &HashSet::new());
         assert!(!r.has_errors(), "{:?}", r.diags);
+        assert!(r.stock_tree, "no tree of the mod's: the stock one");
+        let codes: Vec<&str> = r.diags.iter().map(|d| d.code).collect();
+        // Two copies hidden by z_second.pk3: the loose one and a_first's.
+        assert_eq!(codes.iter().filter(|c| **c == "hidden-by-pak").count(), 2, "{codes:?}");
+        assert!(codes.contains(&"weapons-added") && codes.contains(&"no-tree"), "{codes:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -14,7 +14,10 @@
 //! they are not).
 //!
 //! The mod directory is the workspace root (or the setting
-//! `uoanim.modDirectory` in the initialization options); the open
+//! `uoanim.modDirectory` in the initialization options; without either,
+//! the directory `input::mod_root` finds from the document, as `check`
+//! does), over the game's folder when `uoanim.gameDirectory` names it
+//! (`gameDirectory` in the initialization options, as `--game`); the open
 //! document's text replaces its file in that context, and the diagnostics
 //! of that file are published on open, change and save. The files of the
 //! mod directory are read once and again after a save (or a change the
@@ -442,6 +445,8 @@ fn file_key(path: &Path) -> String {
 /// open documents (by the URI the client gave).
 pub struct Server {
     root: Option<PathBuf>,
+    /// The game's folder (`--game`), searched under the mod.
+    game: Option<PathBuf>,
     /// The files of the mod directory (None: to be read).
     base: Option<(Option<PathBuf>, Inputs)>,
     docs: HashMap<String, Doc>,
@@ -459,13 +464,20 @@ fn tree_name(path: &Path) -> String {
 
 impl Server {
     pub fn new(root: Option<PathBuf>) -> Server {
-        Server { root, base: None, docs: HashMap::new(), publish: Vec::new() }
+        Server { root, game: None, base: None, docs: HashMap::new(), publish: Vec::new() }
     }
 
-    /// The mod directory of a document: the workspace's, else the parent
-    /// of its directory (`mod/mp/playeranim.script`, `mod/animtrees/x.atr`).
+    /// The game's folder, searched under the mod as `check --game` does.
+    pub fn set_game_directory(&mut self, game: Option<PathBuf>) {
+        self.game = game;
+        self.base = None;
+    }
+
+    /// The mod directory of a document: the workspace's, else the one
+    /// `check` finds from the file (`mod/mp/playeranim.script`,
+    /// `mod/animtrees/x.atr`: `mod`).
     fn mod_dir(&self, path: &Path) -> Option<PathBuf> {
-        self.root.clone().or_else(|| path.parent()?.parent().map(Path::to_path_buf))
+        self.root.clone().or_else(|| path.is_absolute().then(|| crate::input::mod_root(path)))
     }
 
     /// The files of the mod directory `dir`, read once (again after
@@ -476,10 +488,10 @@ impl Server {
                 return inputs.clone();
             }
         }
-        let mut inputs = Inputs::default();
-        if let Some(d) = &dir {
-            let _ = inputs.add_path(d);
-        }
+        let inputs = match &dir {
+            Some(d) => Inputs::load(std::slice::from_ref(d), self.game.as_deref()).unwrap_or_default(),
+            None => Inputs::default(),
+        };
         self.base = Some((dir, inputs.clone()));
         inputs
     }
@@ -1045,7 +1057,10 @@ fn server_of(params: &lt::InitializeParams) -> Server {
     let root = from_options
         .or_else(|| params.workspace_folders.as_ref().and_then(|f| f.first()).and_then(|f| uri::to_path(f.uri.as_str())))
         .or_else(|| params.root_uri.as_ref().and_then(|u| uri::to_path(u.as_str())));
-    Server::new(root)
+    let mut server = Server::new(root);
+    let game = params.initialization_options.as_ref().and_then(|o| o.get("gameDirectory")).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from);
+    server.set_game_directory(game);
+    server
 }
 
 fn error(id: lsp_server::RequestId, code: ErrorCode, message: &str) -> Message {

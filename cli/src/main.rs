@@ -91,18 +91,24 @@ enum Command {
 
 #[derive(clap::Args)]
 struct InputArgs {
-    /// Game or mod directories (mp/playeranim.script, animtrees/, weapons/mp/,
-    /// xanim/, .pk3/.iwd archives), or single .script / .atr files; layered in
-    /// order (a later file of the same role replaces an earlier one).
+    /// Mod directories (mp/playeranim.script, animtrees/, weapons/mp/,
+    /// xanim/, .pk3 paks; a file or folder inside a mod finds the mod), paks,
+    /// or single .script / .atr files; layered in order (a later file of the
+    /// same role replaces an earlier one).
     #[arg(value_name = "PATH", default_value = ".")]
     paths: Vec<PathBuf>,
     /// The multiplayer tree (default: multiplayer.atr of PATH).
     #[arg(long, value_name = "FILE")]
     tree: Option<PathBuf>,
     /// A weapons/mp directory or a list of weapon names, one a line
-    /// (default: the weapon files found, else the stock UO names).
+    /// (default: the weapon files found, added to the stock UO names).
     #[arg(long, value_name = "DIR|FILE")]
     weapons: Option<PathBuf>,
+    /// The game's folder (holding main/ and uo/): its paks and loose files
+    /// are searched under the mod's, in the game's order (default: the
+    /// stock names built in).
+    #[arg(long, value_name = "DIR")]
+    game: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -153,6 +159,7 @@ struct Args {
     allow: HashSet<String>,
     tree: Option<PathBuf>,
     weapons: Option<PathBuf>,
+    game: Option<PathBuf>,
     query: Query,
     /// `explain --grid`, and its format.
     grid: Option<GridFormat>,
@@ -207,14 +214,11 @@ fn parse_args(cli: Cli) -> Result<Args, String> {
             return Err(format!("unknown code '{code}' for -A (see docs/CHECK.md)"));
         }
     }
-    Ok(Args { command: command.into(), paths: input.paths, engine, format, colour, allow, tree: input.tree, weapons: input.weapons, query, grid: grid_format })
+    Ok(Args { command: command.into(), paths: input.paths, engine, format, colour, allow, tree: input.tree, weapons: input.weapons, game: input.game, query, grid: grid_format })
 }
 
 fn load(args: &Args) -> Result<Inputs, String> {
-    let mut inputs = Inputs::default();
-    for p in &args.paths {
-        inputs.add_path(p)?;
-    }
+    let mut inputs = Inputs::load(&args.paths, args.game.as_deref())?;
     if let Some(t) = &args.tree {
         inputs.set_multiplayer_tree(t)?;
     }
@@ -227,7 +231,7 @@ fn load(args: &Args) -> Result<Inputs, String> {
 fn run(cli: Cli) -> Result<ExitCode, String> {
     let args = parse_args(cli)?;
     let inputs = load(&args)?;
-    if inputs.script.is_none() && inputs.trees.is_empty() {
+    if !inputs.has_mod_files() && inputs.notices.is_empty() {
         return Err(format!("nothing to check: no playeranim.script and no .atr file in {}", args.paths.iter().map(|p| uoanim_cli::input::display_path(p)).collect::<Vec<_>>().join(", ")));
     }
     let allow = if args.command == "check" { args.allow.clone() } else { HashSet::new() };
@@ -241,7 +245,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     if args.command == "explain" {
         let Some(script) = &inputs.script else { return Err("explain needs a playeranim.script".into()) };
-        let classes = report.classes.clone();
+        let facts = uoanim_cli::explain::Facts { classes: report.classes.clone(), class_from: report.class_from.clone(), stock_tree: report.stock_tree };
         let (Some(world), Some(obs)) = (report.world.as_mut(), report.obs.as_ref()) else {
             let how = Render { snippet: true, colour: args.colour.on(std::io::stderr().is_terminal()) };
             for d in report.diags.iter().filter(|d| d.severity == uoanim_cli::diag::Severity::Error) {
@@ -251,13 +255,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         };
         let text = match args.grid {
             Some(how) => {
-                let g = grid(world, obs, script, &args.query, &classes)?;
+                let g = grid(world, obs, script, &args.query, &facts)?;
                 match how {
                     GridFormat::Text => grid_text(&g),
                     GridFormat::Html => grid_html(&g, &script.display),
                 }
             }
-            None => explain(world, obs, script, &args.query, &classes)?,
+            None => explain(world, obs, script, &args.query, &facts)?,
         };
         out.write_all(text.as_bytes()).map_err(e)?;
         return Ok(ExitCode::SUCCESS);

@@ -4,7 +4,7 @@
 //! that turns it into an all-errors checker, and the cross-checks.
 
 use crate::diag::{engine_message, printable, Diagnostic, Severity};
-use crate::input::SourceFile;
+use crate::input::{SourceFile, WeaponList};
 use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::{CStr, CString};
@@ -233,8 +233,11 @@ pub struct Setup<'a> {
     pub classes: &'a [Option<usize>],
     /// `multiplayer.atr`; None: a stand-in tree of the script's names.
     pub tree: Option<&'a SourceFile>,
-    /// `weapons` is the stock United Offensive list (no list was found).
-    pub stock_weapons: bool,
+    /// Where `weapons` comes from (the stock United Offensive names when no
+    /// list was found).
+    pub weapon_list: WeaponList,
+    /// `tree` is the built-in stock tree (the mod has no `multiplayer.atr`).
+    pub stock_tree: bool,
 }
 
 /// The names `BG_FindAnims` registers before pass 1.
@@ -396,7 +399,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let mut capped = true;
     for iteration in 0..MAX_RUNS {
         let tree = if tree_failed { None } else { setup.tree };
-        let run = init(&work, &Setup { weapons: setup.weapons, classes: setup.classes, tree, stock_weapons: setup.stock_weapons });
+        let run = init(&work, &Setup { tree, ..*setup });
         let Some(step) = run.failure.clone() else {
             clean = Some(run);
             capped = false;
@@ -482,6 +485,13 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                             }
                             if text == message {
                                 d.engine_text = Some(engine_text.clone());
+                            }
+                            if setup.stock_tree {
+                                d.note = Some("the mod has no multiplayer.atr: the game uses its stock tree, whose names are built in".into());
+                            }
+                            let known = trees::tree_names(&tree_file.text);
+                            if let Some(close) = crate::suggest::closest(name, known.iter().map(|n| n.as_slice())) {
+                                d.help = Some(format!("did you mean '{}'?", printable(close)));
                             }
                             produced.push(d);
                         }
@@ -844,6 +854,13 @@ fn condition_bits(script: &bg_anim_script_t, kind: i32) -> Option<u64> {
     script.conditions[..n].iter().find(|c| c.r#type == kind).map(|c| u64::from(c.value[0] as u32) | u64::from(c.value[1] as u32) << 32)
 }
 
+/// The weapons past the 63rd, named (the first few).
+fn past_63(weapons: &[Vec<u8>]) -> String {
+    let past: Vec<String> = weapons.iter().skip(63).map(|w| format!("'{}'", printable(w))).collect();
+    let more = if past.len() > 5 { format!(" and {} more", past.len() - 5) } else { String::new() };
+    format!("{}{more}", past.iter().take(5).cloned().collect::<Vec<_>>().join(", "))
+}
+
 /// A WEAPONCLASS condition that no weapon of the list (or of the block's
 /// WEAPONS condition) satisfies, when every weapon's class is known.
 fn class_mismatch(script: &bg_anim_script_t, classes: &[Option<usize>]) -> Option<String> {
@@ -921,7 +938,19 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     let obs = &run.obs;
 
     if setup.tree.is_none() {
-        out.push(warn(script, 0, 1, "no-tree", "no multiplayer.atr found: animation names are not checked against the tree (use --tree FILE)".into()));
+        let mut d = warn(script, 0, 1, "no-tree", "no multiplayer.atr: animation names are not checked against a tree".into());
+        d.severity = Severity::Note;
+        out.push(d);
+    } else if setup.stock_tree {
+        let mut d = warn(
+            script,
+            0,
+            1,
+            "no-tree",
+            format!("no multiplayer.atr found: animation names are checked against the stock United Offensive tree ({} names, built in)", crate::stock::UO_MP_TREE.len()),
+        );
+        d.severity = Severity::Note;
+        out.push(d.with_note("the game reads the stock tree from its paks when the mod has none; give the game's folder with --game DIR to read its files, or the mod's tree with --tree FILE"));
     }
     if setup.weapons.len() > 63 {
         out.push(warn(
@@ -930,12 +959,24 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
             1,
             "weapon-limit",
             format!("{} weapons: a weapon past the 63rd has no bit in the two condition words (the C original writes past them)", setup.weapons.len()),
-        ));
+        )
+        .with_note(format!("past the 63rd: {}", past_63(setup.weapons))));
     }
-    if setup.stock_weapons {
+    if setup.weapon_list == WeaponList::Stock {
         let mut d = warn(script, 0, 1, "no-weapons", format!("no weapon files found: the {} stock United Offensive multiplayer weapon names are assumed", setup.weapons.len()));
         d.severity = Severity::Note;
-        out.push(d.with_note("a mod with weapons of its own: give them with --weapons DIR|FILE (a weapons/mp directory or a list, one name a line)"));
+        out.push(d.with_note("a mod with weapons of its own: give them with --weapons DIR|FILE (a weapons/mp directory or a list, one name a line), or the game's folder with --game DIR"));
+    } else if let WeaponList::AddedToStock { own, replaced } = setup.weapon_list {
+        let stock = crate::stock::UO_MP_WEAPONS.len();
+        let mut d = warn(
+            script,
+            0,
+            1,
+            "weapons-added",
+            format!("the mod's weapon files add to the {stock} stock United Offensive weapons: {} weapons ({own} new, {replaced} replacing a stock one)", setup.weapons.len()),
+        );
+        d.severity = Severity::Note;
+        out.push(d.with_note("the game lists the weapon files of its paks and of the mod together and numbers them in name order, case ignored (BG_SetupWeaponInfo); a mod that replaces the whole list gives it with --weapons, or the game's folder with --game DIR"));
     } else if setup.weapons.is_empty() {
         out.push(warn(script, 0, 1, "no-weapons", "the weapon list is empty: only the weapon 'none' is known".into()));
     }
@@ -1036,7 +1077,8 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
 
     // Leaves of the multiplayer tree without an xanim asset.
     if let (Some(assets), Some(tree_file)) = (xanims, setup.tree) {
-        if run.world.real_tree {
+        // The stock tree's assets are in the game's paks, not read.
+        if run.world.real_tree && !setup.stock_tree {
             for node in run.world.tree.nodes.iter().filter(|n| n.leaf) {
                 if !assets.contains(&node.name.to_ascii_lowercase()) {
                     let (pos, len) = trees::find_name(&tree_file.text, &node.name, 0).unwrap_or((0, 1));

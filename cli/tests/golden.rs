@@ -1,7 +1,10 @@
 //! Golden tests of the `uoanim` binary on the mod directories under
 //! tests/golden (written for these tests): the text and JSON output of
-//! `check`, `--engine`, `-A`, and `explain`.
+//! `check`, `--engine`, `-A`, and `explain`; and how the files are found
+//! (from any starting point, paks over loose files, the game's folder),
+//! with the paks and game folders built by the tests.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,8 +31,50 @@ fn tool() -> Command {
 
 /// Runs the tool in tests/golden; returns (stdout, exit code).
 fn run(args: &[&str]) -> (String, i32) {
-    let out = tool().args(args).current_dir(golden()).output().expect("run uoanim");
+    run_in(&golden(), args)
+}
+
+/// Runs the tool in `dir`; returns (stdout, exit code).
+fn run_in(dir: &Path, args: &[&str]) -> (String, i32) {
+    let out = tool().args(args).current_dir(dir).output().expect("run uoanim");
     (String::from_utf8(out.stdout).expect("utf-8 output"), out.status.code().unwrap_or(-1))
+}
+
+/// The fixture directories (the first part of each diagnostic's path).
+const FIXTURES: [&str; 9] = ["clean", "broken", "bytes", "scriptonly", "nested", "hidden", "ownweapons", "modforgame", "game"];
+
+/// A zip of (name, bytes) members, deflated: a `.pk3` made by the test.
+fn pk3(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, data) in members {
+        w.start_file(*name, zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated)).unwrap();
+        w.write_all(data).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// A fresh directory under the target's test directory.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("golden-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Copies a fixture directory of tests/golden into `to`.
+fn copy_fixture(name: &str, to: &Path) {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.path().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    copy(&golden().join(name), &to.join(name));
 }
 
 /// Text output with its paths' separators as '/': on Windows the paths
@@ -38,7 +83,7 @@ fn slashes(out: &str) -> String {
     if !cfg!(windows) {
         return out.to_string();
     }
-    for line in out.lines().filter(|l| ["clean", "broken", "bytes"].iter().any(|d| l.starts_with(d))) {
+    for line in out.lines().filter(|l| FIXTURES.iter().any(|d| l.starts_with(d))) {
         let path = line.split(':').next().unwrap();
         assert!(!path.contains('/'), "a path with mixed separators: {path}");
     }
@@ -53,7 +98,7 @@ fn expect(file: &str, actual: &str) {
     for line in actual.lines() {
         let path = if file.ends_with(".jsonl") {
             serde_json::from_str::<serde_json::Value>(line).unwrap()["file"].as_str().unwrap().to_string()
-        } else if ["clean", "broken", "bytes"].iter().any(|d| line.starts_with(d)) {
+        } else if FIXTURES.iter().any(|d| line.starts_with(d)) {
             line.split(':').next().unwrap().to_string()
         } else {
             continue;
@@ -254,12 +299,125 @@ fn tree_and_weapons_options() {
     assert!(out.contains("broken/mp/playeranim.script:31:9: error[anim-not-in-tree]: animation 'pb_not_in_tree' not defined in anim tree 'multiplayer'"), "{out}");
     assert!(out.contains("unknown weapon 'kar98k_mp colt_mp'"));
     assert!(!out.contains("[no-tree]") && !out.contains("[no-weapons]"));
+    // Named by its script, the mod is found whole: its trees and its list.
     let (out, _) = run(&["check", "broken/mp/playeranim.script"]);
-    let out = slashes(&out);
-    assert!(out.contains("[no-tree]") && out.contains("note[no-weapons]: no weapon files found: the 63 stock United Offensive"), "{out}");
+    assert_eq!(out, run(&["check", "broken"]).0);
+    // A script alone (out of a mod's folders) is checked with the stock
+    // names: the stock tree, the stock weapons.
+    let dir = scratch("alone");
+    std::fs::copy(golden().join("broken/mp/playeranim.script"), dir.join("alone.script")).unwrap();
+    let (out, _) = run_in(&dir, &["check", "alone.script"]);
+    assert!(out.contains("note[no-tree]") && out.contains("note[no-weapons]: no weapon files found: the 63 stock United Offensive"), "{out}");
     // The stock names: the broken mod's own weapon 'kar98k_mp colt_mp' is
     // still an error, stock weapons are not.
     assert!(out.contains("unknown weapon 'kar98k_mp colt_mp'") && !out.contains("unknown weapon 'colt_mp'"), "{out}");
+}
+
+#[test]
+fn a_script_only_mod_is_checked_against_the_stock_tree() {
+    let (out, code) = run(&["check", "scriptonly"]);
+    assert_eq!(code, 1);
+    expect("check-scriptonly.txt", &out);
+    let out = slashes(&out);
+    assert!(out.contains("error[anim-not-in-tree]: animation 'pb_stand_shoot_walk_forwrd' not defined in anim tree 'multiplayer'"), "{out}");
+    assert!(out.contains("= help: did you mean 'pb_stand_shoot_walk_forward'?") && !out.contains("warning[no-tree]"), "{out}");
+    let (out, code) = run(&["check", "--engine", "scriptonly"]);
+    assert_eq!((out.as_str(), code), ("\u{15}animation 'pb_stand_shoot_walk_forwrd' not defined in anim tree 'multiplayer'\n", 1));
+}
+
+#[test]
+fn the_same_files_are_found_from_any_starting_point() {
+    let (whole, code) = run(&["check", "nested"]);
+    assert_eq!(code, 1);
+    expect("check-nested.txt", &whole);
+    // The tree is found (its closest name is the help) in any case of the
+    // folders' names.
+    assert!(slashes(&whole).contains("nested/MP/PlayerAnim.script:17:9: error[anim-not-in-tree]: animation 'pb_run_fast'"), "{whole}");
+    for start in ["nested/MP/PlayerAnim.script", "nested/MP", "nested/AnimTrees", "nested/AnimTrees/MultiPlayer.atr", "nested/MP/../AnimTrees"] {
+        let (out, _) = run(&["check", start]);
+        let out = slashes(&out).replace("nested/MP/../", "nested/");
+        assert_eq!(out, slashes(&whole), "from {start}");
+    }
+    // Run inside the mod's mp/ folder: the mod is the directory above.
+    let (out, code) = run_in(&golden().join("nested/MP"), &["check"]);
+    assert_eq!(code, 1);
+    assert_eq!(slashes(&out).replace("../", "nested/"), slashes(&whole));
+}
+
+#[test]
+fn a_loose_file_hidden_by_a_pak_and_files_in_the_wrong_folder_are_said() {
+    let dir = scratch("hidden");
+    copy_fixture("hidden", &dir);
+    let good = b"// the pak's copy\nANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_idle\n\t\t}\n\t}\n}\n";
+    let members: [(&str, &[u8]); 3] = [("mp/playeranim.script", good), ("hidden/animtrees/vehicle.atr", b"v\n"), ("playeranim.script", good)];
+    std::fs::write(dir.join("hidden/zz_hidden.pk3"), pk3(&members)).unwrap();
+    let (out, code) = run_in(&dir, &["check", "hidden"]);
+    assert_eq!(code, 0, "the pak's copy, the one checked, has no error: {out}");
+    expect("check-hidden.txt", &out);
+    let out = slashes(&out);
+    assert!(out.contains("hidden/mp/playeranim.script:1:1: warning[hidden-by-pak]: the game does not read this file: it reads 'hidden/zz_hidden.pk3/mp/playeranim.script'"), "{out}");
+    assert!(!out.contains("pb_idle_edited"), "the loose copy is not what the game reads");
+    assert_eq!(out.matches("warning[misplaced-file]").count(), 2, "{out}");
+    // The loose script named on the command line: the same files.
+    let (named, _) = run_in(&dir, &["check", "hidden/mp/playeranim.script"]);
+    assert_eq!(slashes(&named), out);
+}
+
+#[test]
+fn the_mods_weapons_add_to_the_stock_ones_and_stock_classes_are_known() {
+    let (out, code) = run(&["check", "ownweapons"]);
+    assert_eq!(code, 0);
+    expect("check-ownweapons.txt", &out);
+    let out = slashes(&out);
+    assert!(out.contains("note[weapons-added]: the mod's weapon files add to the 63 stock United Offensive weapons: 64 weapons (1 new, 0 replacing a stock one)"), "{out}");
+    // kar98k_mp is a stock rifle: 'weaponclass smg, weapons kar98k_mp' never holds.
+    assert!(out.contains("ownweapons/mp/playeranim.script:17:3: warning[never-holds]"), "{out}");
+    // One weapon more than the stock 63: the last in the game's order has no bit.
+    assert!(out.contains("warning[weapon-limit]: 64 weapons") && out.contains("= note: past the 63rd: 'webley_mp'"), "{out}");
+    // The stock pistol colt_mp takes the pistol block, as in the game.
+    let (out, code) = run(&["explain", "ownweapons", "--movetype", "walk", "--weapon", "colt_mp"]);
+    assert_eq!(code, 0);
+    expect("explain-stock-class.txt", &out);
+    assert!(out.contains("weaponclass = pistol (the stock weapon's class)") && out.contains("both pb_combatwalk_forward_loop_pistol"), "{out}");
+    let (out, _) = run(&["explain", "ownweapons", "--movetype", "walk", "--weapon", "mygun_mp"]);
+    assert!(out.contains("weaponclass = pistol (from the weapon file)") && out.contains("both pb_combatwalk_forward_loop_pistol"), "{out}");
+    let (out, _) = run(&["explain", "ownweapons", "--movetype", "walk", "--weapon", "kar98k_mp"]);
+    assert!(out.contains("weaponclass = rifle (the stock weapon's class)") && out.contains("both pb_stand_shoot_walk_forward"), "{out}");
+}
+
+#[test]
+fn the_game_folder_is_searched_under_the_mod() {
+    let dir = scratch("game");
+    copy_fixture("modforgame", &dir);
+    let main_tree = b"main\n{\n\ttorso\n\tlegs\n\t{\n\t\tpb_game_idle\n\t\tpb_main_only\n\t}\n}\nturning\n";
+    let uo_tree = b"main\n{\n\ttorso\n\tlegs\n\t{\n\t\tpb_game_idle\n\t\tpb_uo_idle\n\t}\n}\nturning\n";
+    let stock_script = b"ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tboth pb_game_idle\n\t\t}\n\t}\n}\n";
+    let main_members: [(&str, &[u8]); 4] = [
+        ("mp/playeranim.script", stock_script),
+        ("animtrees/multiplayer.atr", main_tree),
+        ("weapons/mp/game_rifle_mp", b"WEAPONFILE\\weaponClass\\rifle"),
+        ("xanim/pb_game_idle", b""),
+    ];
+    let uo_members: [(&str, &[u8]); 2] = [("animtrees/multiplayer.atr", uo_tree), ("weapons/mp/uo_smg_mp", b"WEAPONFILE\\weaponClass\\smg")];
+    std::fs::create_dir_all(dir.join("game/main")).unwrap();
+    std::fs::create_dir_all(dir.join("game/uo")).unwrap();
+    std::fs::write(dir.join("game/main/pak0.pk3"), pk3(&main_members)).unwrap();
+    std::fs::write(dir.join("game/uo/pakuo00.pk3"), pk3(&uo_members)).unwrap();
+    let (out, code) = run_in(&dir, &["check", "--game", "game", "modforgame"]);
+    assert_eq!(code, 1);
+    expect("check-game.txt", &out);
+    let out = slashes(&out);
+    // uo's tree is over main's: pb_main_only is not in the tree the game
+    // reads; the weapons of both folders are known, no stock names.
+    assert!(out.contains("error[anim-not-in-tree]: animation 'pb_main_only' not defined in anim tree 'multiplayer'"), "{out}");
+    assert!(!out.contains("unknown weapon") && !out.contains("[no-tree]") && !out.contains("[no-weapons]") && !out.contains("[weapons-added]"), "{out}");
+    // Without the game's folder the same mod is checked with the stock names.
+    let (out, _) = run_in(&dir, &["check", "modforgame"]);
+    assert!(out.contains("unknown weapon 'game_rifle_mp'"), "{out}");
+    // A folder that is not the game's.
+    let o = tool().args(["check", "--game", "modforgame", "modforgame"]).current_dir(&dir).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no main/ or uo/ folder"));
 }
 
 #[test]

@@ -188,6 +188,7 @@ fn pa_error_cases_agree_with_the_c_original() {
         let inputs = Inputs {
             script: Some(SourceFile { display: format!("{stem}.script"), name: String::new(), text: script }),
             weapons: Some(case.weapons),
+            without_tree: true,
             ..Inputs::default()
         };
         let report = uoanim_cli::check(&inputs, &HashSet::new());
@@ -351,4 +352,33 @@ fn at_error_cases_agree_with_the_c_original() {
     );
     assert!(compared > 50, "too few error cases found: {compared}");
     assert!(failures.is_empty(), "{} cases differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_stock_facts_built_in_are_the_stock_files() {
+    let Some(dir) = difftest() else {
+        println!("stock facts: skipped, ../shared/difftest not found: 0 files compared");
+        return;
+    };
+    let stock = dir.join("pa/stock");
+    let script = SourceFile { display: "playeranim.script".into(), name: String::new(), text: fs::read(stock.join("playeranim.script")).unwrap() };
+    let allow = uoanim_cli::left_out(&HashSet::new(), &HashSet::new());
+    // The stock script, alone: checked with the built-in tree, weapons and
+    // classes, it has no error and no warning.
+    let alone = uoanim_cli::check(&Inputs { script: Some(script.clone()), ..Inputs::default() }, &allow);
+    assert!(alone.stock_tree);
+    let problems: Vec<String> = alone.diags.iter().filter(|d| d.severity != uoanim_cli::diag::Severity::Note).map(|d| format!("{}:{}: {}", d.line, d.code, d.message)).collect();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(alone.classes.iter().all(|c| c.is_some()), "every stock weapon's class is known");
+    // With the stock tree file: the same tree built, the same entries.
+    let tree = SourceFile { display: "multiplayer.atr".into(), name: "multiplayer".into(), text: fs::read(stock.join("multiplayer.atr")).unwrap() };
+    let with_file = uoanim_cli::check(&Inputs { script: Some(script), trees: vec![tree], ..Inputs::default() }, &allow);
+    let nodes = |r: &uoanim_cli::Report| -> Vec<(Vec<u8>, bool)> { r.world.as_ref().unwrap().tree.nodes.iter().map(|n| (n.name.clone(), n.leaf)).collect() };
+    assert_eq!(nodes(&alone), nodes(&with_file));
+    assert!(nodes(&alone).len() > 300, "the script keeps most of the tree");
+    // The built-in weapon names are the stock list's, in the game's order.
+    let mut names: Vec<String> = fs::read_to_string(stock.join("weapons_mp.txt")).unwrap().lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+    names.sort_by(|a, b| uoanim_cli::input::q_stricmp(a.as_bytes(), b.as_bytes()));
+    assert_eq!(names, uoanim_cli::stock::UO_MP_WEAPONS);
+    println!("stock facts: the stock script, tree ({} nodes built) and {} weapons agree with the built-in tables", nodes(&alone).len(), names.len());
 }

@@ -10,7 +10,7 @@ function activate(context) {
   const server = { command, args: ['lsp'] };
   client = new LanguageClient('uoanim', 'uoanim', server, {
     documentSelector: [{ language: 'uoanim-script' }, { language: 'uoanim-atr' }],
-    initializationOptions: { modDirectory: config.get('modDirectory') || '' },
+    initializationOptions: { modDirectory: config.get('modDirectory') || '', gameDirectory: config.get('gameDirectory') || '' },
     // Files changed on disk (another editor, an archive rebuilt): the
     // server reads the mod again.
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{script,atr,pk3,iwd}') },
