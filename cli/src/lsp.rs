@@ -32,6 +32,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
 use crate::uri;
+use index::Lines;
 use transport::{Incoming, Transport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
@@ -39,7 +40,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use uoanim::abi::bg::bg_indexed_string_t;
 use uoanim::script::tables;
+use uoanim_core::outline::{outline, Item, Kind, Span};
 
+pub mod index;
 pub mod transport;
 
 // ---- the explanations of docs/CHECK.md ------------------------------------
@@ -139,7 +142,7 @@ fn is_condition(w: &str) -> bool {
     CONDITIONS.iter().any(|c| c.0.eq_ignore_ascii_case(w))
 }
 
-// ---- outlines -------------------------------------------------------------
+// ---- the script's names ------------------------------------------------------
 
 /// A named place of a script: a define, state, move type or event, with its
 /// byte range.
@@ -150,56 +153,58 @@ pub struct Place {
     pub detail: &'static str,
     /// For a define: its type (a condition, lower case).
     pub ty: String,
+    /// For a define: its expansion, the words after `=`.
+    pub value: String,
     pub start: usize,
     pub end: usize,
 }
 
-/// The outline of a script, from its text: `set TYPE NAME = ...` defines,
-/// `state NAME`, the move types of a state and the events (a name alone on
-/// its line, followed by a block), at brace depth 0 or 1.
-pub fn outline(text: &str) -> Vec<Place> {
+/// The text of a span (lossy: the game's files are bytes).
+fn span_text(text: &str, s: Span) -> String {
+    String::from_utf8_lossy(&text.as_bytes()[s.start.min(text.len())..s.end.min(text.len())]).into_owned()
+}
+
+/// The places of a script, from [`uoanim_core::outline`]: its defines,
+/// states, move types and events (state names, move types and events in
+/// lower case, as the engine matches them), in text order.
+pub fn places(text: &str) -> Vec<Place> {
+    let t = text.as_bytes();
+    let o = outline(t);
     let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut section = String::new();
-    let mut at = 0;
-    for raw in text.split_inclusive('\n') {
-        let line = raw.split("//").next().unwrap_or("");
-        let words: Vec<&str> = line.split_ascii_whitespace().collect();
-        let start_of = |w: &str| at + (w.as_ptr() as usize - raw.as_ptr() as usize);
-        let place = |name: &str, kind, detail, ty: &str| {
-            let st = start_of(name);
-            Place { name: name.to_string(), kind, detail, ty: ty.to_ascii_lowercase(), start: st, end: st + name.len() }
+    index::walk(&o.items, &mut |i| {
+        let Some(n) = i.name else { return };
+        let name = span_text(text, n);
+        let (kind, detail) = match i.kind {
+            Kind::Define => (lt::SymbolKind::CONSTANT, "define"),
+            Kind::State => (lt::SymbolKind::CLASS, "state"),
+            Kind::MoveType => (lt::SymbolKind::METHOD, "move type"),
+            Kind::Event => (lt::SymbolKind::EVENT, "event"),
+            _ => return,
         };
-        match words.as_slice() {
-            [w] if depth == 0 && ["DEFINES", "ANIMATIONS", "CANNED_ANIMATIONS", "STATECHANGES", "EVENTS"].iter().any(|s| s.eq_ignore_ascii_case(w)) => {
-                section = w.to_ascii_uppercase();
-            }
-            ["set", ty, name, ..] if depth == 0 => out.push(place(name, lt::SymbolKind::CONSTANT, "define", ty)),
-            [kw, name] if depth == 0 && kw.eq_ignore_ascii_case("state") => {
-                let mut p = place(name, lt::SymbolKind::CLASS, "state", "");
-                p.name = p.name.to_ascii_lowercase();
-                out.push(p);
-            }
-            [name] if *name != "{" && *name != "}" && ((depth == 1 && section != "EVENTS") || (depth == 0 && section == "EVENTS")) => {
-                let (kind, detail) = if section == "EVENTS" { (lt::SymbolKind::EVENT, "event") } else { (lt::SymbolKind::METHOD, "move type") };
-                let mut p = place(name, kind, detail, "");
-                p.name = p.name.to_ascii_lowercase();
-                out.push(p);
-            }
-            _ => {}
-        }
-        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
-        at += raw.len();
-    }
+        let (ty, value) = if i.kind == Kind::Define { define_parts(text, i) } else { Default::default() };
+        let name = if i.kind == Kind::Define { name } else { name.to_ascii_lowercase() };
+        out.push(Place { name, kind, detail, ty, value, start: n.start, end: n.end });
+    });
     out
 }
 
-/// The expansion of a define: the text after `=` on its line (comment cut).
-fn define_value<'t>(text: &'t str, p: &Place) -> &'t str {
-    let line_end = text[p.end..].find('\n').map_or(text.len(), |i| p.end + i);
-    let v = &text[p.end..line_end];
-    let v = v.split("//").next().unwrap_or("").trim();
-    v.strip_prefix('=').unwrap_or(v).trim()
+/// A define's type (lower case) and expansion (the words after `=`).
+fn define_parts(text: &str, i: &Item) -> (String, String) {
+    let t = text.as_bytes();
+    let w = index::words(t, i.head.start, i.head.end);
+    let ty = w.get(1).map(|&(s, e)| span_text(text, Span { start: s, end: e }).to_ascii_lowercase()).unwrap_or_default();
+    let value = w
+        .iter()
+        .position(|&(s, e)| &t[s..e] == b"=")
+        .and_then(|k| w.get(k + 1))
+        .map(|&(s, _)| span_text(text, Span { start: s, end: i.head.end }).trim().to_string())
+        .unwrap_or_default();
+    (ty, value)
+}
+
+/// The expansion of a define.
+fn define_value<'p>(_text: &str, p: &'p Place) -> &'p str {
+    &p.value
 }
 
 /// One name of an `.atr` file.
@@ -215,6 +220,9 @@ pub struct TreeNode {
     pub flags: Vec<String>,
     /// It opens a block (a parent), else it is a leaf.
     pub block: bool,
+    /// The end of its block (its `}` included; the end of the text when
+    /// the block is never closed), else of its name.
+    pub block_end: usize,
 }
 
 /// The names of an `.atr` text with their structure, read as the engine's
@@ -266,7 +274,9 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
                 last = None;
             }
             "}" => {
-                stack.pop();
+                if let Some(p) = stack.pop() {
+                    nodes[p].block_end = e;
+                }
                 last = None;
             }
             ":" => in_flags = true,
@@ -276,10 +286,13 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
                 }
             }
             _ => {
-                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false });
+                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false, block_end: e });
                 last = Some(nodes.len() - 1);
             }
         }
+    }
+    for p in stack {
+        nodes[p].block_end = text.len();
     }
     nodes
 }
@@ -415,6 +428,67 @@ fn line_at(text: &str, at: usize) -> (usize, &str) {
     let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let e = text[at..].find('\n').map_or(text.len(), |i| at + i);
     (s, &text[s..e])
+}
+
+/// The end of `text[..end]` without its trailing white space.
+fn trim_end(text: &[u8], end: usize) -> usize {
+    let end = end.min(text.len());
+    text[..end].iter().rposition(|&b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)
+}
+
+/// A script item's document symbol (with its children's).
+#[allow(deprecated)]
+fn item_symbol(text: &str, lines: &Lines, i: &Item) -> lt::DocumentSymbol {
+    let words = |s: Span| span_text(text, s).split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+    let name = i.name.map(words).filter(|n| !n.is_empty()).unwrap_or_else(|| words(i.head));
+    let (kind, detail) = match i.kind {
+        Kind::Section(_) => (lt::SymbolKind::NAMESPACE, "section".to_string()),
+        Kind::Define => {
+            let (ty, value) = define_parts(text, i);
+            (lt::SymbolKind::CONSTANT, format!("define: {ty} = {value}"))
+        }
+        Kind::State => (lt::SymbolKind::CLASS, "state".into()),
+        Kind::MoveType => (lt::SymbolKind::METHOD, "move type".into()),
+        Kind::StateChange => (lt::SymbolKind::EVENT, "state change (to, from)".into()),
+        Kind::Event => (lt::SymbolKind::EVENT, "event".into()),
+        Kind::Conditions => (lt::SymbolKind::BOOLEAN, "conditions".into()),
+    };
+    let end = match (i.kind, i.block) {
+        (Kind::Section(_), Some(b)) => trim_end(text.as_bytes(), b.end).max(i.head.end),
+        (_, Some(b)) => b.end,
+        (_, None) => i.head.end,
+    };
+    let selection = i.name.unwrap_or(i.head);
+    let children: Vec<lt::DocumentSymbol> = i.children.iter().map(|c| item_symbol(text, lines, c)).collect();
+    lt::DocumentSymbol {
+        name,
+        detail: Some(detail),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: lines.range(i.head.start, end),
+        selection_range: lines.range(selection.start, selection.end),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+/// A tree name's document symbol (with its block's names).
+#[allow(deprecated)]
+fn tree_symbol(nodes: &[TreeNode], i: usize, lines: &Lines) -> lt::DocumentSymbol {
+    let n = &nodes[i];
+    let children: Vec<lt::DocumentSymbol> = (0..nodes.len()).filter(|&c| nodes[c].parent == Some(i)).map(|c| tree_symbol(nodes, c, lines)).collect();
+    let detail = if n.block { format!("parent of {}", children.len()) } else { "leaf".into() };
+    let detail = if n.flags.is_empty() { detail } else { format!("{detail}: {}", n.flags.join(" ")) };
+    lt::DocumentSymbol {
+        name: n.name.clone(),
+        detail: Some(detail),
+        kind: if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD },
+        tags: None,
+        deprecated: None,
+        range: lines.range(n.start, n.block_end),
+        selection_range: lines.range(n.start, n.end),
+        children: (!children.is_empty()).then_some(children),
+    }
 }
 
 // ---- the server -------------------------------------------------------------
@@ -623,7 +697,7 @@ impl Server {
             }
             let (ls, line) = line_at(&text, ws);
             let context = line_context(line, ws - ls);
-            let places = outline(&text);
+            let places = places(&text);
             let define = places.iter().find(|p| p.detail == "define" && p.name.eq_ignore_ascii_case(w));
             if context == LineContext::Key || (context == LineContext::Other && is_condition(w)) {
                 if let Some((k, what, mask)) = CONDITIONS.iter().find(|c| c.0 == lw) {
@@ -690,7 +764,7 @@ impl Server {
             let n = tree_outline(text.as_bytes()).into_iter().find(|n| n.name.eq_ignore_ascii_case(&w))?;
             return Some(lt::Location { uri: uri.clone(), range: range_of(&text, n.start, n.end) });
         }
-        if let Some(p) = outline(&text).into_iter().find(|p| p.name.eq_ignore_ascii_case(&w)) {
+        if let Some(p) = places(&text).into_iter().find(|p| p.name.eq_ignore_ascii_case(&w)) {
             return Some(lt::Location { uri: uri.clone(), range: range_of(&text, p.start, p.end) });
         }
         let (_, tree_uri, tree) = self.tree_of(uri)?;
@@ -698,27 +772,71 @@ impl Server {
         Some(lt::Location { uri: tree_uri.parse().ok()?, range: range_of(&tree, n.start, n.end) })
     }
 
-    /// Document symbols: the outline (for a tree, its names).
-    #[allow(deprecated)]
-    pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::SymbolInformation> {
+    /// Document symbols: a script's structure as the engine reads it
+    /// (sections > states > move types > condition blocks; state changes
+    /// and events with their condition blocks; defines), a tree's names
+    /// nested by block. The range of each is its head and block, its
+    /// selection range its name.
+    pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::DocumentSymbol> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
         let text = &doc.text;
-        let info = |name: String, kind, start, end, container: Option<String>| lt::SymbolInformation {
-            name,
-            kind,
-            tags: None,
-            deprecated: None,
-            location: lt::Location { uri: uri.clone(), range: range_of(text, start, end) },
-            container_name: container,
-        };
+        let lines = Lines::new(text);
         if is_tree(&doc.path) {
             let nodes = tree_outline(text.as_bytes());
-            return nodes
-                .iter()
-                .map(|n| info(n.name.clone(), if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD }, n.start, n.end, n.parent.map(|p| nodes[p].name.clone())))
-                .collect();
+            return (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).map(|i| tree_symbol(&nodes, i, &lines)).collect();
         }
-        outline(text).into_iter().map(|p| info(p.name, p.kind, p.start, p.end, Some(p.detail.into()))).collect()
+        outline(text.as_bytes()).items.iter().map(|i| item_symbol(text, &lines, i)).collect()
+    }
+
+    /// Folding ranges: every block and section of a script, every block of
+    /// a tree; block comments and runs of line comments.
+    pub fn folding(&self, uri: &lt::Uri) -> Vec<lt::FoldingRange> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let (text, t) = (&doc.text, doc.text.as_bytes());
+        let lines = Lines::new(text);
+        let mut out = Vec::new();
+        let mut fold = |start: usize, end: usize, kind: lt::FoldingRangeKind| {
+            let (a, b) = (lines.line(start), lines.line(end.max(start + 1) - 1));
+            if b > a {
+                out.push(lt::FoldingRange { start_line: a, end_line: b, kind: Some(kind), ..Default::default() });
+            }
+        };
+        if is_tree(&doc.path) {
+            for n in tree_outline(t).iter().filter(|n| n.block) {
+                fold(n.start, n.block_end, lt::FoldingRangeKind::Region);
+            }
+        } else {
+            index::walk(&outline(t).items, &mut |i| {
+                if let Some(b) = i.block {
+                    let end = if matches!(i.kind, Kind::Section(_)) { trim_end(t, b.end) } else { b.end };
+                    fold(i.head.start, end, lt::FoldingRangeKind::Region);
+                }
+            });
+        }
+        // Comments: a block comment, or line comments alone on consecutive
+        // lines.
+        let mut run: Option<(usize, usize)> = None;
+        for (s, e, block) in index::comments(t) {
+            if block {
+                fold(s, e, lt::FoldingRangeKind::Comment);
+                continue;
+            }
+            let alone = t[lines.start_of(lines.line(s))..s].iter().all(|&b| b == b' ' || b == b'\t');
+            match run {
+                Some((rs, re)) if alone && lines.line(s) == lines.line(re) + 1 => run = Some((rs, e)),
+                _ => {
+                    if let Some((rs, re)) = run.take() {
+                        fold(rs, re, lt::FoldingRangeKind::Comment);
+                    }
+                    run = alone.then_some((s, e));
+                }
+            }
+        }
+        if let Some((rs, re)) = run {
+            fold(rs, re, lt::FoldingRangeKind::Comment);
+        }
+        out.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
+        out
     }
 
     /// Completion at a position: after a condition key its values and the
@@ -748,7 +866,7 @@ impl Server {
             }
             return items;
         }
-        let places = outline(&text);
+        let places = places(&text);
         let defines = |ty: Option<&str>| -> Vec<&Place> { places.iter().filter(|p| p.detail == "define" && ty.is_none_or(|t| p.ty == t)).collect() };
         let animations = |s: &mut Self| s.tree_of(uri).map(|(_, _, t)| tree_outline(t.as_bytes())).unwrap_or_default();
         match line_context(line, word_start - ls) {
@@ -819,7 +937,11 @@ impl Server {
     }
 
     fn on_symbols(&mut self, p: lt::DocumentSymbolParams) -> Option<lt::DocumentSymbolResponse> {
-        Some(lt::DocumentSymbolResponse::Flat(self.symbols(&p.text_document.uri)))
+        Some(lt::DocumentSymbolResponse::Nested(self.symbols(&p.text_document.uri)))
+    }
+
+    fn on_folding(&mut self, p: lt::FoldingRangeParams) -> Option<Vec<lt::FoldingRange>> {
+        Some(self.folding(&p.text_document.uri))
     }
 
     fn on_completion(&mut self, p: lt::CompletionParams) -> Option<lt::CompletionResponse> {
@@ -877,6 +999,7 @@ impl Server {
             .on::<r::HoverRequest>(Server::on_hover)
             .on::<r::GotoDefinition>(Server::on_definition)
             .on::<r::DocumentSymbolRequest>(Server::on_symbols)
+            .on::<r::FoldingRangeRequest>(Server::on_folding)
             .on::<r::Completion>(Server::on_completion)
             .finish()
     }
@@ -1002,6 +1125,7 @@ pub fn capabilities() -> lt::ServerCapabilities {
         completion_provider: Some(lt::CompletionOptions { trigger_characters: Some(vec![",".into(), ":".into()]), ..Default::default() }),
         definition_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
+        folding_range_provider: Some(lt::FoldingRangeProviderCapability::Simple(true)),
         ..Default::default()
     }
 }

@@ -179,12 +179,10 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     let (l, line) = clean.lines().enumerate().find(|(_, l)| l.contains("legs pl_run_left")).unwrap();
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": line.find("pt_rifle_run").unwrap() + 2}}));
     assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pt_rifle_run` of tree `multiplayer`: a leaf (an xanim asset of that name), under `torso`"), "{h}");
-    // The outline.
+    // The outline: nested (see document_symbols_are_nested_and_blocks_fold).
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["containerName"].as_str().unwrap())).collect();
-    for want in [("rifles", "define"), ("moving", "define"), ("combat", "state"), ("idle", "move type")] {
-        assert!(names.contains(&want), "{want:?} missing in {names:?}");
-    }
+    let top: Vec<&str> = syms.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(top, ["DEFINES", "ANIMATIONS", "EVENTS"], "{syms}");
 }
 
 #[test]
@@ -208,8 +206,9 @@ fn a_tree_document_and_a_document_not_on_disk() {
     assert!(h.contains("animation `torso` of tree `multiplayer`: a parent of 3 (`pt_rifle_fire`, `pt_pistol_fire`, `pt_rifle_run`), under `main`"), "{h}");
     // The outline: the names under their blocks.
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().filter_map(|s| Some((s["name"].as_str()?, s["containerName"].as_str()?))).collect();
-    assert!(names.contains(&("pt_rifle_run", "torso")) && names.contains(&("pb_never", "main")), "{names:?}");
+    let main = &syms[0];
+    assert_eq!((main["name"].as_str(), main["children"].as_array().map(Vec::len)), (Some("main"), Some(9)), "{syms}");
+    assert_eq!((main["children"][0]["name"].as_str(), main["children"][0]["children"][2]["name"].as_str()), (Some("torso"), Some("pt_rifle_run")), "{syms}");
     // The script, not on disk, sees the open tree's text (with the error,
     // the engine stops in the tree: the script has no diagnostics of its
     // own), its names complete after `both`.
@@ -273,4 +272,79 @@ fn an_edit_of_an_open_tree_checks_the_open_script_that_reads_it_again() {
     c.notify("textDocument/didClose", json!({"textDocument": {"uri": tree_uri}}));
     let d = c.diagnostics();
     assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), vec!["anim-not-in-tree"]), "{d}");
+}
+
+/// The position (0-based line, UTF-16 column) of the `nth` occurrence of
+/// `word` in `text`.
+fn pos_of(text: &str, word: &str, nth: usize) -> Value {
+    let at = text.match_indices(word).nth(nth).unwrap_or_else(|| panic!("no {word} #{nth}")).0;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+/// The 0-based line of the first line of `text` that is `line` trimmed,
+/// after line `after`.
+fn line_of(text: &str, line: &str, after: usize) -> u64 {
+    text.lines().enumerate().skip(after).find(|(_, l)| l.trim() == line).unwrap_or_else(|| panic!("no line {line}")).0 as u64
+}
+
+#[test]
+fn document_symbols_are_nested_and_blocks_fold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names = |v: &Value| -> Vec<String> { v["children"].as_array().map_or(Vec::new(), |a| a.iter().map(|s| s["name"].as_str().unwrap().to_string()).collect()) };
+    // Defines under DEFINES, with their type and expansion.
+    let defines = &syms[0];
+    assert_eq!(names(defines), ["rifles", "pistols", "leftover", "moving"]);
+    assert_eq!(defines["children"][0]["detail"], "define: weapons = kar98k_mp AND enfield_mp");
+    assert_eq!(defines["children"][0]["kind"], 14, "a constant");
+    assert_eq!(defines["children"][0]["selectionRange"]["start"], pos_of(&text, "rifles", 0));
+    // Sections > states > move types > condition blocks.
+    let animations = &syms[1];
+    assert_eq!(names(animations), ["COMBAT"]);
+    let combat = &animations["children"][0];
+    assert_eq!(names(combat), ["idle", "run"]);
+    assert_eq!(names(&combat["children"][0]), ["weapons rifles", "weapons pistols", "default", "weapons mp40_mp"]);
+    assert_eq!(names(&combat["children"][1])[0], "weapons rifles, strafing left");
+    // The range: the head to the block's '}'; the selection: the name.
+    let state_line = line_of(&text, "state COMBAT", 0);
+    assert_eq!(combat["range"]["start"], json!({"line": state_line, "character": 0}));
+    assert_eq!(combat["range"]["end"], json!({"line": line_of(&text, "EVENTS", 0) - 2, "character": 1}));
+    assert_eq!(combat["selectionRange"], json!({"start": {"line": state_line, "character": 6}, "end": {"line": state_line, "character": 12}}));
+    let block = &combat["children"][0]["children"][0];
+    let head = line_of(&text, "weapons rifles", 0);
+    assert_eq!((block["range"]["start"]["line"].as_u64(), block["range"]["end"]["line"].as_u64()), (Some(head), Some(head + 3)), "{block}");
+    // Events and their blocks.
+    assert_eq!(syms[2]["children"][0]["name"], "fireweapon");
+    assert_eq!(names(&syms[2]["children"][0]), ["weapons rifles", "weapons pistols"]);
+
+    // Folding: every block and section; comments.
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
+    let folds: Vec<(u64, u64, &str)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap(), f["kind"].as_str().unwrap())).collect();
+    assert!(folds.contains(&(state_line, combat["range"]["end"]["line"].as_u64().unwrap(), "region")), "{folds:?}");
+    assert!(folds.contains(&(head, head + 3, "region")), "{folds:?}");
+    assert!(folds.contains(&(1, 6, "region")), "DEFINES to its last define: {folds:?}");
+    // 1 define section, 2 other sections, 1 state, 2 move types, 9 blocks,
+    // 1 event, 2 blocks.
+    assert_eq!(folds.len(), 18, "{folds:?}");
+
+    let script = "// one\n// two\nEVENTS\n/* a\n   b */\npain\n{\n\tdefault\n\t{\n\t\tboth a\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:s", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": "untitled:s"}}));
+    let folds: Vec<(u64, u64, &str)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap(), f["kind"].as_str().unwrap())).collect();
+    assert_eq!(folds, [(0, 1, "comment"), (2, 11, "region"), (3, 4, "comment"), (5, 11, "region"), (7, 10, "region")]);
+    let tree = "main\n{\n\ttorso : loopsync\n\t{\n\t\tpt_a\n\t}\n\tpb_b\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:t.atr", "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": "untitled:t.atr"}}));
+    let folds: Vec<(u64, u64)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap())).collect();
+    assert_eq!(folds, [(0, 7), (2, 5)]);
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "untitled:t.atr"}}));
+    assert_eq!(syms[0]["children"][0]["detail"], "parent of 1: loopsync");
+    assert_eq!(syms[0]["children"][0]["range"], json!({"start": {"line": 2, "character": 1}, "end": {"line": 5, "character": 2}}));
 }
