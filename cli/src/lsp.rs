@@ -32,7 +32,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
 use crate::uri;
-use index::Lines;
+use index::{Lines, Vocabulary, What};
 use transport::{Incoming, Transport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
@@ -428,6 +428,11 @@ fn line_at(text: &str, at: usize) -> (usize, &str) {
     let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let e = text[at..].find('\n').map_or(text.len(), |i| at + i);
     (s, &text[s..e])
+}
+
+/// Whether references and highlights follow a kind of name.
+fn is_followed(what: What) -> bool {
+    matches!(what, What::Define | What::State | What::MoveType | What::Event | What::Animation)
 }
 
 /// The end of `text[..end]` without its trailing white space.
@@ -839,6 +844,142 @@ impl Server {
         out
     }
 
+    /// The script of a document's mod: the document itself, else for the
+    /// multiplayer tree the open script that reads it, else the mod's
+    /// script file. Its URI and text (the open document's when open).
+    fn script_of(&mut self, uri: &lt::Uri) -> Option<(String, String)> {
+        let doc = self.docs.get(uri.as_str())?;
+        if !is_tree(&doc.path) {
+            return Some((uri.as_str().to_string(), doc.text.clone()));
+        }
+        if tree_name(&doc.path) != "multiplayer" {
+            return None;
+        }
+        let (path, key) = (doc.path.clone(), file_key(&doc.path));
+        let mut open: Vec<(&String, &Doc)> = self.docs.iter().filter(|(_, d)| !is_tree(&d.path) && d.reads.contains(&key)).collect();
+        open.sort_by_key(|(k, _)| k.as_str());
+        if let Some((k, d)) = open.first() {
+            return Some(((*k).clone(), d.text.clone()));
+        }
+        let dir = self.mod_dir(&path);
+        let base = self.base(dir);
+        let s = base.script.as_ref()?;
+        let p = PathBuf::from(&s.display);
+        if let Some((k, d)) = self.docs.iter().find(|(_, d)| file_key(&d.path) == file_key(&p)) {
+            return Some((k.clone(), d.text.clone()));
+        }
+        Some((uri::from_path(&p), String::from_utf8_lossy(&s.text).into_owned()))
+    }
+
+    /// The name at a position that references, highlights and rename
+    /// follow: what it is, as written, and its byte span.
+    fn symbol_at(&self, uri: &lt::Uri, pos: lt::Position) -> Option<(What, String, usize, usize)> {
+        let doc = self.docs.get(uri.as_str())?;
+        let (text, at) = (&doc.text, offset(&doc.text, pos));
+        let (what, s, e) = if is_tree(&doc.path) {
+            let n = tree_outline(text.as_bytes()).into_iter().find(|n| n.start <= at && at <= n.end)?;
+            (What::Animation, n.start, n.end)
+        } else {
+            let o = outline(text.as_bytes());
+            let occ = index::script_occurrences(text.as_bytes(), &o, &Vocabulary::new());
+            let o = index::occurrence_at(&occ, at)?;
+            (o.what, o.start, o.end)
+        };
+        Some((what, span_text(text, Span { start: s, end: e }), s, e))
+    }
+
+    /// Every place of a name (any case), by file: the script's words of
+    /// that kind and, for an animation, the multiplayer tree's names (or
+    /// those of the open tree, for another tree). Each place: its range and
+    /// whether it defines the name.
+    fn places_of(&mut self, uri: &lt::Uri, what: What, name: &str) -> Vec<(String, Vec<(lt::Range, bool)>)> {
+        let mut out = Vec::new();
+        let Some(doc) = self.docs.get(uri.as_str()) else { return out };
+        let other_tree = is_tree(&doc.path) && tree_name(&doc.path) != "multiplayer";
+        let doc_text = doc.text.clone();
+        let same = |t: &str, s: usize, e: usize| t.as_bytes()[s..e].eq_ignore_ascii_case(name.as_bytes());
+        if !other_tree {
+            if let Some((script_uri, text)) = self.script_of(uri) {
+                let o = outline(text.as_bytes());
+                let lines = Lines::new(&text);
+                let found: Vec<(lt::Range, bool)> = index::script_occurrences(text.as_bytes(), &o, &Vocabulary::new())
+                    .into_iter()
+                    .filter(|o| o.what == what && same(&text, o.start, o.end))
+                    .map(|o| (lines.range(o.start, o.end), o.decl))
+                    .collect();
+                out.push((script_uri, found));
+            }
+        }
+        if what == What::Animation {
+            let tree = if other_tree { Some((uri.as_str().to_string(), doc_text)) } else { self.tree_of(uri).map(|(_, u, t)| (u, t)) };
+            if let Some((tree_uri, text)) = tree {
+                let lines = Lines::new(&text);
+                let found = tree_outline(text.as_bytes()).into_iter().filter(|n| same(&text, n.start, n.end)).map(|n| (lines.range(n.start, n.end), true)).collect();
+                out.push((tree_uri, found));
+            }
+        }
+        out.retain(|(_, f)| !f.is_empty());
+        out
+    }
+
+    /// References: every place of the name at the position (defines,
+    /// states, move types, events; animations in the script and the tree).
+    pub fn references(&mut self, uri: &lt::Uri, pos: lt::Position, declaration: bool) -> Vec<lt::Location> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos).filter(|s| is_followed(s.0)) else { return Vec::new() };
+        let mut out = Vec::new();
+        for (u, found) in self.places_of(uri, what, &name) {
+            let Ok(u) = u.parse::<lt::Uri>() else { continue };
+            out.extend(found.into_iter().filter(|(_, decl)| declaration || !decl).map(|(range, _)| lt::Location { uri: u.clone(), range }));
+        }
+        out
+    }
+
+    /// Highlights: the places of the name in this document (a definition
+    /// written, a use read).
+    pub fn highlights(&mut self, uri: &lt::Uri, pos: lt::Position) -> Vec<lt::DocumentHighlight> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos).filter(|s| is_followed(s.0)) else { return Vec::new() };
+        let places = self.places_of(uri, what, &name);
+        let Some((_, found)) = places.into_iter().find(|(u, _)| u == uri.as_str()) else { return Vec::new() };
+        found
+            .into_iter()
+            .map(|(range, decl)| lt::DocumentHighlight { range, kind: Some(if decl { lt::DocumentHighlightKind::WRITE } else { lt::DocumentHighlightKind::READ }) })
+            .collect()
+    }
+
+    /// Whether the name at the position can be renamed: its range and
+    /// text; an error for the engine's names.
+    pub fn prepare_rename(&self, uri: &lt::Uri, pos: lt::Position) -> Result<Option<(lt::Range, String)>, String> {
+        let Some((what, name, s, e)) = self.symbol_at(uri, pos) else { return Ok(None) };
+        if !what.renamable() {
+            return Err(format!("'{name}' is {}: its name is fixed by the engine (only defines and animation names can be renamed)", what.said()));
+        }
+        let doc = &self.docs[uri.as_str()];
+        Ok(Some((range_of(&doc.text, s, e), name)))
+    }
+
+    /// Rename a define or an animation: the edits of every place of it,
+    /// in the script and the multiplayer tree.
+    // `lsp-types`' WorkspaceEdit keys its changes by Uri (its parsed parts
+    // are cached inside, never changed once it is a key).
+    #[allow(clippy::mutable_key_type)]
+    pub fn rename(&mut self, uri: &lt::Uri, pos: lt::Position, new_name: &str) -> Result<Option<lt::WorkspaceEdit>, String> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos) else { return Ok(None) };
+        if !what.renamable() {
+            return Err(format!("'{name}' is {}: its name is fixed by the engine (only defines and animation names can be renamed)", what.said()));
+        }
+        let word = !new_name.is_empty() && new_name.bytes().all(|b| b.is_ascii_graphic() && !b",{}\"".contains(&b)) && !new_name.contains("//") && !new_name.contains("/*");
+        if !word || (what == What::Animation && !uoanim_core::lexis::is_identifier(new_name.as_bytes())) {
+            let rule = if what == What::Animation { "letters, digits and '_'" } else { "one word: no space, comma, brace, quote or comment" };
+            return Err(format!("'{new_name}' cannot be the name of {}: {rule}", what.said()));
+        }
+        let mut changes = HashMap::new();
+        for (u, found) in self.places_of(uri, what, &name) {
+            let Ok(u) = u.parse::<lt::Uri>() else { continue };
+            changes.insert(u, found.into_iter().map(|(range, _)| lt::TextEdit { range, new_text: new_name.to_string() }).collect());
+        }
+        Ok(Some(lt::WorkspaceEdit { changes: Some(changes), ..Default::default() }))
+    }
+
     /// Completion at a position: after a condition key its values and the
     /// defines of its type; at the start of a condition the keys; after
     /// `both`/`torso`/`legs` the animation names of the multiplayer tree;
@@ -940,6 +1081,26 @@ impl Server {
         Some(lt::DocumentSymbolResponse::Nested(self.symbols(&p.text_document.uri)))
     }
 
+    fn on_references(&mut self, p: lt::ReferenceParams) -> Option<Vec<lt::Location>> {
+        let at = p.text_document_position;
+        Some(self.references(&at.text_document.uri, at.position, p.context.include_declaration))
+    }
+
+    fn on_highlight(&mut self, p: lt::DocumentHighlightParams) -> Option<Vec<lt::DocumentHighlight>> {
+        let at = p.text_document_position_params;
+        Some(self.highlights(&at.text_document.uri, at.position))
+    }
+
+    fn on_prepare_rename(&mut self, p: lt::TextDocumentPositionParams) -> Result<Option<lt::PrepareRenameResponse>, String> {
+        let found = self.prepare_rename(&p.text_document.uri, p.position)?;
+        Ok(found.map(|(range, placeholder)| lt::PrepareRenameResponse::RangeWithPlaceholder { range, placeholder }))
+    }
+
+    fn on_rename(&mut self, p: lt::RenameParams) -> Result<Option<lt::WorkspaceEdit>, String> {
+        let at = p.text_document_position;
+        self.rename(&at.text_document.uri, at.position, &p.new_name)
+    }
+
     fn on_folding(&mut self, p: lt::FoldingRangeParams) -> Option<Vec<lt::FoldingRange>> {
         Some(self.folding(&p.text_document.uri))
     }
@@ -1000,6 +1161,10 @@ impl Server {
             .on::<r::GotoDefinition>(Server::on_definition)
             .on::<r::DocumentSymbolRequest>(Server::on_symbols)
             .on::<r::FoldingRangeRequest>(Server::on_folding)
+            .on::<r::References>(Server::on_references)
+            .on::<r::DocumentHighlightRequest>(Server::on_highlight)
+            .or_fail::<r::PrepareRenameRequest>(Server::on_prepare_rename)
+            .or_fail::<r::Rename>(Server::on_rename)
             .on::<r::Completion>(Server::on_completion)
             .finish()
     }
@@ -1049,6 +1214,25 @@ impl OnRequest<'_> {
             }
             Err(match serde_json::from_value::<R::Params>(req.params) {
                 Ok(params) => Response::new_ok(req.id, handler(server, params)),
+                Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("invalid params of {}: {e}", R::METHOD)),
+            })
+        });
+        OnRequest { server, req }
+    }
+
+    /// As [`OnRequest::on`], for a handler that can refuse: its error is
+    /// answered Request failed (-32803) with its message.
+    fn or_fail<R: lt::request::Request>(self, handler: fn(&mut Server, R::Params) -> Result<R::Result, String>) -> Self {
+        let OnRequest { server, req } = self;
+        let req = req.and_then(|req| {
+            if req.method != R::METHOD {
+                return Ok(req);
+            }
+            Err(match serde_json::from_value::<R::Params>(req.params) {
+                Ok(params) => match handler(server, params) {
+                    Ok(result) => Response::new_ok(req.id, result),
+                    Err(message) => Response::new_err(req.id, ErrorCode::RequestFailed as i32, message),
+                },
                 Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("invalid params of {}: {e}", R::METHOD)),
             })
         });
@@ -1126,6 +1310,9 @@ pub fn capabilities() -> lt::ServerCapabilities {
         definition_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         folding_range_provider: Some(lt::FoldingRangeProviderCapability::Simple(true)),
+        references_provider: Some(lt::OneOf::Left(true)),
+        document_highlight_provider: Some(lt::OneOf::Left(true)),
+        rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
         ..Default::default()
     }
 }

@@ -36,6 +36,19 @@ impl Client {
         }
     }
 
+    /// Sends a request and returns its error (code, message), if any.
+    fn request_error(&mut self, method: &str, params: Value) -> Option<(i32, String)> {
+        let id = RequestId::from(self.next);
+        self.next += 1;
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("a reply") {
+                Message::Response(r) if r.id == id => return r.error.map(|e| (e.code, e.message)),
+                _ => {}
+            }
+        }
+    }
+
     fn notify(&self, method: &str, params: Value) {
         self.conn.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
     }
@@ -347,4 +360,105 @@ fn document_symbols_are_nested_and_blocks_fold() {
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "untitled:t.atr"}}));
     assert_eq!(syms[0]["children"][0]["detail"], "parent of 1: loopsync");
     assert_eq!(syms[0]["children"][0]["range"], json!({"start": {"line": 2, "character": 1}, "end": {"line": 5, "character": 2}}));
+}
+
+/// The (uri, start line, start column) of each location, sorted.
+fn locations(v: &Value) -> Vec<(String, u64, u64)> {
+    let mut out: Vec<(String, u64, u64)> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("no locations: {v}"))
+        .iter()
+        .map(|l| (l["uri"].as_str().unwrap().to_string(), l["range"]["start"]["line"].as_u64().unwrap(), l["range"]["start"]["character"].as_u64().unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn references_highlights_and_rename_across_the_script_and_its_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let tree_file = root.join("animtrees/multiplayer.atr");
+    let tree_uri = uoanim_cli::uri::from_path(&tree_file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let tree = std::fs::read_to_string(&tree_file).unwrap();
+    let mut c = Client::start(&root);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let at = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
+    let line = |l: &str, n: usize| text.lines().enumerate().filter(|(_, x)| x.trim() == l).nth(n).unwrap().0 as u64;
+    // A define: its `set` line and its four uses in condition lines.
+    let mut params = at(pos_of(&text, "rifles", 2));
+    params["context"] = json!({"includeDeclaration": true});
+    let refs = locations(&c.request("textDocument/references", params.clone()));
+    let want: Vec<(String, u64, u64)> = vec![
+        (uri.clone(), 3, 12),
+        (uri.clone(), line("weapons rifles", 0), 10),
+        (uri.clone(), line("weapons rifles, strafing left", 0), 10),
+        (uri.clone(), line("weapons rifles", 1), 10),
+        (uri.clone(), line("weapons rifles", 2), 9),
+    ];
+    let mut sorted = want.clone();
+    sorted.sort();
+    assert_eq!(refs, sorted);
+    params["context"] = json!({"includeDeclaration": false});
+    assert_eq!(locations(&c.request("textDocument/references", params)).len(), 4);
+    let hl = c.request("textDocument/documentHighlight", at(pos_of(&text, "rifles", 0)));
+    let kinds: Vec<u64> = hl.as_array().unwrap().iter().map(|h| h["kind"].as_u64().unwrap()).collect();
+    assert_eq!((kinds.len(), kinds.iter().filter(|&&k| k == 3).count()), (5, 1), "one write (the set line), four reads: {hl}");
+    // A move type: its block and its use as a value of `movetype`.
+    let mut params = at(pos_of(&text, "\trun\n", 0));
+    params["position"]["character"] = json!(1);
+    params["context"] = json!({"includeDeclaration": true});
+    let refs = locations(&c.request("textDocument/references", params));
+    assert_eq!(refs, [(uri.clone(), 6, 31), (uri.clone(), line("run", 0), 1)]);
+    // An animation: its command in the script and its leaf in the tree
+    // (from either file).
+    let refs = locations(&c.request("textDocument/references", {
+        let mut p = at(pos_of(&text, "pb_pistol_idle", 0));
+        p["context"] = json!({"includeDeclaration": true});
+        p
+    }));
+    assert_eq!(refs, [(tree_uri.clone(), 15, 1), (uri.clone(), line("both pb_pistol_idle", 0), 8)]);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let mut p = json!({"textDocument": {"uri": tree_uri}, "position": pos_of(&tree, "pb_pistol_idle", 0), "context": {"includeDeclaration": true}});
+    assert_eq!(locations(&c.request("textDocument/references", p.clone())), refs);
+    p["context"]["includeDeclaration"] = json!(false);
+    assert_eq!(locations(&c.request("textDocument/references", p)), [(uri.clone(), line("both pb_pistol_idle", 0), 8)]);
+
+    // Rename: a define, over its five places.
+    let prep = c.request("textDocument/prepareRename", at(pos_of(&text, "rifles", 1)));
+    assert_eq!(prep["placeholder"], "rifles");
+    assert_eq!(prep["range"]["start"], pos_of(&text, "rifles", 1));
+    let mut params = at(pos_of(&text, "rifles", 1));
+    params["newName"] = json!("long_guns");
+    let edit = c.request("textDocument/rename", params);
+    let edits = edit["changes"][uri.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 5, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "long_guns"));
+    assert_eq!(edit["changes"].as_object().unwrap().len(), 1);
+    // An animation: in the script and in the tree.
+    let mut params = at(pos_of(&text, "pt_rifle_run", 0));
+    params["newName"] = json!("pt_rifle_sprint");
+    let edit = c.request("textDocument/rename", params);
+    let edits = |u: &str| -> Vec<(u64, u64, u64)> {
+        edit["changes"][u].as_array().unwrap_or_else(|| panic!("no edits of {u}: {edit}")).iter().map(|e| (e["range"]["start"]["line"].as_u64().unwrap(), e["range"]["start"]["character"].as_u64().unwrap(), e["range"]["end"]["character"].as_u64().unwrap())).collect()
+    };
+    let l = line("legs pl_run_left duration 700 torso pt_rifle_run", 0);
+    assert_eq!(edits(&uri), [(l, 39, 51)]);
+    assert_eq!(edits(&tree_uri), [(7, 2, 14)]);
+    // The engine's names cannot be renamed; a name must be a name.
+    let mut params = at(pos_of(&text, "idle", 0));
+    params["newName"] = json!("rest");
+    let e = c.request_error("textDocument/rename", params.clone()).expect("an error");
+    assert_eq!(e.0, -32803);
+    assert!(e.1.contains("'idle' is a move type: its name is fixed by the engine"), "{e:?}");
+    let e = c.request_error("textDocument/prepareRename", params).expect("an error");
+    assert!(e.1.contains("is a move type"), "{e:?}");
+    let mut params = at(pos_of(&text, "COMBAT", 0));
+    params["newName"] = json!("fight");
+    assert!(c.request_error("textDocument/rename", params).expect("an error").1.contains("'COMBAT' is a state"));
+    let mut params = at(pos_of(&text, "pb_rifle_idle", 0));
+    params["newName"] = json!("pb rifle");
+    assert!(c.request_error("textDocument/rename", params).expect("an error").1.contains("letters, digits and '_'"));
 }
