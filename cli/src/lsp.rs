@@ -645,7 +645,7 @@ impl Server {
     /// The diagnostics of one document, as `check` finds them.
     pub fn diagnostics(&self, uri: &lt::Uri) -> Vec<lt::Diagnostic> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        doc.diags.iter().map(|d| to_lsp(d, &doc.text)).collect()
+        doc.diags.iter().map(|d| to_lsp(d, &doc.text, uri)).collect()
     }
 
     /// The multiplayer tree of a document's mod: its path, the URI to show
@@ -678,7 +678,7 @@ impl Server {
         let tree_doc = is_tree(&doc.path);
         let mut parts = Vec::new();
         for d in &doc.diags {
-            let l = to_lsp(d, &text);
+            let l = to_lsp(d, &text, uri);
             if l.range.start <= pos && pos <= l.range.end {
                 let mut s = format!("**{}** `{}`: {}", d.severity.as_str(), d.code, l.message);
                 if let Some(e) = explanation(d.code) {
@@ -980,6 +980,42 @@ impl Server {
         Ok(Some(lt::WorkspaceEdit { changes: Some(changes), ..Default::default() }))
     }
 
+    /// Quick fixes of the diagnostics in a range: the edit a diagnostic's
+    /// help suggests (a name it means, `AND` between words, the missing
+    /// '}'), and for a warning a comment that allows its code in the file.
+    // `lsp-types`' WorkspaceEdit keys its changes by Uri.
+    #[allow(clippy::mutable_key_type)]
+    pub fn code_actions(&self, uri: &lt::Uri, range: lt::Range) -> Vec<lt::CodeActionOrCommand> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let lines = Lines::new(&doc.text);
+        let mut out = Vec::new();
+        let mut allowed = HashSet::new();
+        let action = |title: String, diagnostic: &lt::Diagnostic, edit: lt::TextEdit, preferred: bool| {
+            lt::CodeActionOrCommand::CodeAction(lt::CodeAction {
+                title,
+                kind: Some(lt::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic.clone()]),
+                edit: Some(lt::WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), vec![edit])])), ..Default::default() }),
+                is_preferred: Some(preferred),
+                ..Default::default()
+            })
+        };
+        for d in &doc.diags {
+            let l = to_lsp(d, &doc.text, uri);
+            if l.range.end < range.start || range.end < l.range.start {
+                continue;
+            }
+            if let Some(f) = &d.fix {
+                out.push(action(f.title.clone(), &l, lt::TextEdit { range: lines.range(f.start, f.end), new_text: f.text.clone() }, true));
+            }
+            if d.severity == Severity::Warning && allowed.insert(d.code) {
+                let at = lt::Range::default();
+                out.push(action(format!("allow '{}' in this file", d.code), &l, lt::TextEdit { range: at, new_text: format!("// uoanim: allow({})\n", d.code) }, false));
+            }
+        }
+        out
+    }
+
     /// Completion at a position: after a condition key its values and the
     /// defines of its type; at the start of a condition the keys; after
     /// `both`/`torso`/`legs` the animation names of the multiplayer tree;
@@ -1101,6 +1137,10 @@ impl Server {
         self.rename(&at.text_document.uri, at.position, &p.new_name)
     }
 
+    fn on_code_action(&mut self, p: lt::CodeActionParams) -> Option<lt::CodeActionResponse> {
+        Some(self.code_actions(&p.text_document.uri, p.range))
+    }
+
     fn on_folding(&mut self, p: lt::FoldingRangeParams) -> Option<Vec<lt::FoldingRange>> {
         Some(self.folding(&p.text_document.uri))
     }
@@ -1162,6 +1202,7 @@ impl Server {
             .on::<r::DocumentSymbolRequest>(Server::on_symbols)
             .on::<r::FoldingRangeRequest>(Server::on_folding)
             .on::<r::References>(Server::on_references)
+            .on::<r::CodeActionRequest>(Server::on_code_action)
             .on::<r::DocumentHighlightRequest>(Server::on_highlight)
             .or_fail::<r::PrepareRenameRequest>(Server::on_prepare_rename)
             .or_fail::<r::Rename>(Server::on_rename)
@@ -1267,7 +1308,9 @@ impl OnNotification<'_> {
     }
 }
 
-fn to_lsp(d: &Diagnostic, text: &str) -> lt::Diagnostic {
+/// A diagnostic of the document `uri` (its text `text`) as LSP's, with its
+/// related places.
+fn to_lsp(d: &Diagnostic, text: &str, uri: &lt::Uri) -> lt::Diagnostic {
     let start = position(text, d.line, d.col);
     let end = position(text, d.line, d.col + d.len);
     let severity = match d.severity {
@@ -1292,6 +1335,19 @@ fn to_lsp(d: &Diagnostic, text: &str) -> lt::Diagnostic {
         source: Some("uoanim".into()),
         message,
         data: Some(serde_json::json!({ "engineFirst": d.engine_first })),
+        related_information: (!d.related.is_empty()).then(|| {
+            d.related
+                .iter()
+                .filter_map(|r| {
+                    let (uri, start) = if r.file == d.file {
+                        (uri.clone(), position(text, r.line, r.col))
+                    } else {
+                        (uri::from_path(Path::new(&r.file)).parse().ok()?, lt::Position { line: r.line.saturating_sub(1), character: r.col.saturating_sub(1) })
+                    };
+                    Some(lt::DiagnosticRelatedInformation { location: lt::Location { uri, range: lt::Range { start, end: start } }, message: r.message.clone() })
+                })
+                .collect()
+        }),
         ..Default::default()
     }
 }
@@ -1311,6 +1367,10 @@ pub fn capabilities() -> lt::ServerCapabilities {
         document_symbol_provider: Some(lt::OneOf::Left(true)),
         folding_range_provider: Some(lt::FoldingRangeProviderCapability::Simple(true)),
         references_provider: Some(lt::OneOf::Left(true)),
+        code_action_provider: Some(lt::CodeActionProviderCapability::Options(lt::CodeActionOptions {
+            code_action_kinds: Some(vec![lt::CodeActionKind::QUICKFIX]),
+            ..Default::default()
+        })),
         document_highlight_provider: Some(lt::OneOf::Left(true)),
         rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
         ..Default::default()

@@ -462,3 +462,68 @@ fn references_highlights_and_rename_across_the_script_and_its_tree() {
     params["newName"] = json!("pb rifle");
     assert!(c.request_error("textDocument/rename", params).expect("an error").1.contains("letters, digits and '_'"));
 }
+
+/// A script of one `idle` block list of COMBAT, its blocks' lines given.
+fn idle_script(blocks: &[(&str, &str)]) -> String {
+    let blocks: String = blocks.iter().map(|(cond, anim)| format!("\t\t{cond}\n\t\t{{\n\t\t\tboth {anim}\n\t\t}}\n")).collect();
+    format!("ANIMATIONS\nstate COMBAT\n{{\n\tidle\n\t{{\n{blocks}\t}}\n}}\n")
+}
+
+/// An edit: its start, end and new text.
+type Edit = (Value, Value, String);
+
+/// The code actions over the whole of a document: (title, the edits of
+/// that document).
+fn actions(c: &mut Client, uri: &str) -> Vec<(String, Vec<Edit>)> {
+    let all = c.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}, "context": {"diagnostics": []}}));
+    all.as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            assert_eq!(a["kind"], "quickfix");
+            let edits = a["edit"]["changes"][uri].as_array().unwrap().iter().map(|e| (e["range"]["start"].clone(), e["range"]["end"].clone(), e["newText"].as_str().unwrap().to_string())).collect();
+            (a["title"].as_str().unwrap().to_string(), edits)
+        })
+        .collect()
+}
+
+#[test]
+fn quick_fixes_and_related_places() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let mut c = Client::start(&root);
+    let open = |c: &mut Client, uri: &str, text: &str| {
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+        c.diagnostics()
+    };
+    // An unknown name: its "did you mean".
+    let text = idle_script(&[("movetype wlak", "pb_smg_idle")]);
+    let d = open(&mut c, "untitled:a", &text);
+    assert!(d["diagnostics"][0]["message"].as_str().unwrap().contains("help: did you mean 'walk'?"), "{d}");
+    let a = actions(&mut c, "untitled:a");
+    assert_eq!(a, [("replace with 'walk'".to_string(), vec![(pos_of(&text, "wlak", 0), json!({"line": 5, "character": 15}), "walk".to_string())])]);
+    // Words not joined by an operator: AND between them.
+    let text = idle_script(&[("movetype walk run", "pb_smg_idle")]);
+    open(&mut c, "untitled:b", &text);
+    let a = actions(&mut c, "untitled:b");
+    assert_eq!(a, [("join the words with AND".to_string(), vec![(pos_of(&text, "walk", 0), json!({"line": 5, "character": 19}), "walk AND run".to_string())])]);
+    // A '{' never closed: the '}' line inserted where it seems missing.
+    let text = idle_script(&[("weapons colt_mp", "pb_smg_idle"), ("weapons kar98k_mp", "pb_rifle_idle")]).replacen("pb_smg_idle\n\t\t}\n", "pb_smg_idle\n", 1);
+    let d = open(&mut c, "untitled:c", &text);
+    let e = &d["diagnostics"][0];
+    assert_eq!(e["relatedInformation"], json!([{"location": {"uri": "untitled:c", "range": {"start": {"line": 8, "character": 0}, "end": {"line": 8, "character": 0}}}, "message": "the block's '}' seems missing before this line"}]), "{d}");
+    let a = actions(&mut c, "untitled:c");
+    assert_eq!(a, [("insert the '}' before line 9".to_string(), vec![(json!({"line": 8, "character": 0}), json!({"line": 8, "character": 0}), "\t\t}\n".to_string())])]);
+    // A warning: the block that hides it is related; the code allowed in
+    // the file by a comment, which the check honours.
+    let text = idle_script(&[("default", "pb_stand_idle"), ("weapons colt_mp", "pb_smg_idle")]);
+    let d = open(&mut c, "untitled:d", &text);
+    let w = d["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "unreachable-block").unwrap_or_else(|| panic!("{d}"));
+    assert_eq!(w["relatedInformation"][0]["location"]["range"]["start"], pos_of(&text, "default", 0));
+    assert_eq!(w["relatedInformation"][0]["message"], "this block of 'state combat idle' always matches");
+    let a = actions(&mut c, "untitled:d");
+    let allow = a.iter().find(|(t, _)| t == "allow 'unreachable-block' in this file").unwrap_or_else(|| panic!("{a:?}"));
+    assert_eq!(allow.1, [(json!({"line": 0, "character": 0}), json!({"line": 0, "character": 0}), "// uoanim: allow(unreachable-block)\n".to_string())]);
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": "untitled:d", "version": 2}, "contentChanges": [{"text": format!("{}{text}", allow.1[0].2)}]}));
+    let d = c.diagnostics();
+    assert!(!codes(&d).contains(&"unreachable-block"), "{d}");
+}
