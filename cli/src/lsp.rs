@@ -358,7 +358,7 @@ fn line_context(line: &str, word_start: usize) -> LineContext {
             _ => LineContext::Other,
         };
     }
-    if words.len() == 1 && ["both", "torso", "legs"].iter().any(|b| b.eq_ignore_ascii_case(words[0])) {
+    if words.last().is_some_and(|w| ["both", "torso", "legs"].iter().any(|b| b.eq_ignore_ascii_case(w))) {
         return LineContext::Animation;
     }
     // The segment of a condition list the word is in.
@@ -1064,8 +1064,34 @@ impl Server {
                 }
             }
             LineContext::Animation => {
-                for n in animations(self) {
-                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, format!("animation of tree multiplayer ({})", if n.block { "parent" } else { "leaf" }));
+                // The leaves of the tree, as written; after `legs` or
+                // `torso` those under the tree's block of that name when
+                // it has one.
+                let part = line[..word_start - ls].split_ascii_whitespace().last().unwrap_or("").to_ascii_lowercase();
+                let nodes = animations(self);
+                let under = |i: usize, block: usize| {
+                    let mut up = nodes[i].parent;
+                    while let Some(p) = up {
+                        if p == block {
+                            return true;
+                        }
+                        up = nodes[p].parent;
+                    }
+                    false
+                };
+                let leaves: Vec<usize> = (0..nodes.len()).filter(|&i| !nodes[i].block).collect();
+                let block = nodes.iter().position(|n| n.block && part != "both" && n.name.eq_ignore_ascii_case(&part));
+                let fitting: Vec<usize> = match block {
+                    Some(b) if leaves.iter().any(|&i| under(i, b)) => leaves.into_iter().filter(|&i| under(i, b)).collect(),
+                    _ => leaves,
+                };
+                for i in fitting {
+                    let n = &nodes[i];
+                    let detail = match n.parent {
+                        Some(p) => format!("animation of tree multiplayer, under {}", nodes[p].name),
+                        None => "animation of tree multiplayer".into(),
+                    };
+                    add(n.name.clone(), lt::CompletionItemKind::FIELD, detail);
                 }
             }
             LineContext::Other => {
@@ -1092,10 +1118,16 @@ impl Server {
                 for p in defines(None) {
                     add(p.name.clone(), lt::CompletionItemKind::VARIABLE, format!("define ({}) = {}", p.ty, define_value(&text, p)));
                 }
-                for n in animations(self) {
-                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, "animation of tree multiplayer".into());
+                for n in animations(self).into_iter().filter(|n| !n.block) {
+                    add(n.name, lt::CompletionItemKind::FIELD, "animation of tree multiplayer".into());
                 }
             }
+        }
+        // Each replaces the word being typed.
+        let end = word_at(&text, at).map_or(at, |(s, w)| (s + w.len()).max(at));
+        let range = range_of(&text, word_start, end);
+        for i in &mut items {
+            i.text_edit = Some(lt::CompletionTextEdit::Edit(lt::TextEdit { range, new_text: i.label.clone() }));
         }
         items
     }

@@ -138,10 +138,21 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     // After `both`: the animation names of the mod's tree.
     let (l, line) = find("both pb_rifle_run blendtime 150");
     let labels = complete(&mut c, l, line.find("pb_").unwrap() + 2);
-    for want in ["pb_rifle_run", "pb_pistol_idle", "pt_rifle_fire", "torso"] {
+    for want in ["pb_rifle_run", "pb_pistol_idle", "pt_rifle_fire", "pl_run_left"] {
         assert!(labels.iter().any(|x| x == want), "{want} missing in {labels:?}");
     }
-    assert!(!labels.iter().any(|x| x == "combat" || x == "kar98k_mp"), "{labels:?}");
+    // leaves only: no parent of the tree
+    assert!(!labels.iter().any(|x| x == "combat" || x == "kar98k_mp" || x == "torso" || x == "main"), "{labels:?}");
+    // After `legs` and `torso`: the leaves of the tree's block of that name,
+    // each replacing the word typed.
+    let (l, line) = find("legs pl_run_left duration 700 torso pt_rifle_run");
+    let col = line.find("pl_run").unwrap() + 3;
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert_eq!(items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect::<Vec<_>>(), ["pl_run_left"]);
+    let range = json!({"start": {"line": l, "character": col - 3}, "end": {"line": l, "character": col + 8}});
+    assert_eq!(items[0]["textEdit"], json!({"range": range, "newText": "pl_run_left"}));
+    let labels = complete(&mut c, l, line.find("pt_rifle_run").unwrap() + 1);
+    assert_eq!(labels, ["pt_rifle_fire", "pt_pistol_fire", "pt_rifle_run"]);
     // After `weapons`: weapons and the weapons defines, not the movetype one.
     let (l, line) = find("weapons rifles");
     let labels = complete(&mut c, l, line.find("rifles").unwrap() + 1);
@@ -236,6 +247,11 @@ fn a_tree_document_and_a_document_not_on_disk() {
     let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"pb_never_again") && labels.contains(&"pb_smg_idle") && !labels.contains(&"pb_never"), "{labels:?}");
+    // A name as the tree spells it.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": text.replacen("pb_never", "PB_Never-Again", 1)}]}));
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"PB_Never-Again"), "{labels:?}");
 }
 
 /// The codes of a publication's diagnostics.
