@@ -526,6 +526,30 @@ pub struct Server {
     docs: HashMap<String, Doc>,
     /// The documents whose diagnostics are to be published (by key).
     publish: Vec<String>,
+    settings: Settings,
+}
+
+/// The settings of the checks, from the initialization options and
+/// `workspace/didChangeConfiguration` (the keys at the top or under
+/// `uoanim`): `weapons` (a weapons/mp directory or a list of names, one a
+/// line; relative: to the mod directory), `allow` (codes left out), `warn`
+/// (opt-in codes asked for).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub weapons: Option<PathBuf>,
+    pub allow: HashSet<String>,
+    pub warn: HashSet<String>,
+}
+
+impl Settings {
+    pub fn read(v: &serde_json::Value) -> Settings {
+        let v = v.get("uoanim").unwrap_or(v);
+        let codes = |key: &str| -> HashSet<String> {
+            v.get(key).and_then(|a| a.as_array()).map_or_else(HashSet::new, |a| a.iter().filter_map(|c| c.as_str()).map(|c| c.trim().to_string()).collect())
+        };
+        let weapons = v.get("weapons").and_then(|w| w.as_str()).filter(|w| !w.is_empty()).map(PathBuf::from);
+        Settings { weapons, allow: codes("allow"), warn: codes("warn") }
+    }
 }
 
 fn is_tree(path: &Path) -> bool {
@@ -538,7 +562,7 @@ fn tree_name(path: &Path) -> String {
 
 impl Server {
     pub fn new(root: Option<PathBuf>) -> Server {
-        Server { root, base: None, docs: HashMap::new(), publish: Vec::new() }
+        Server { root, base: None, docs: HashMap::new(), publish: Vec::new(), settings: Settings::default() }
     }
 
     /// The mod directory of a document: the workspace's, else the parent
@@ -559,8 +583,24 @@ impl Server {
         if let Some(d) = &dir {
             let _ = inputs.add_path(d);
         }
+        if let Some(w) = &self.settings.weapons {
+            let w = match &dir {
+                Some(d) if w.is_relative() => d.join(w),
+                _ => w.clone(),
+            };
+            let _ = inputs.set_weapons(&w);
+        }
         self.base = Some((dir, inputs.clone()));
         inputs
+    }
+
+    /// New settings: when they differ, the mod's files are read again and
+    /// every open document checked again.
+    pub fn configure(&mut self, settings: Settings) {
+        if settings != self.settings {
+            self.settings = settings;
+            self.files_changed();
+        }
     }
 
     /// After a save or a change on disk: the mod's files are read again.
@@ -607,7 +647,7 @@ impl Server {
         let Some(doc) = self.docs.get(key) else { return };
         let (path, text) = (doc.path.clone(), doc.text.clone());
         let (inputs, display) = self.inputs_for(&path, &text);
-        let report = crate::check(&inputs, &crate::left_out(&HashSet::new(), &HashSet::new()));
+        let report = crate::check(&inputs, &crate::left_out(&self.settings.allow, &self.settings.warn));
         let weapons = match &inputs.weapons {
             Some(w) => w.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect(),
             None => crate::stock::UO_MP_WEAPONS.iter().map(|w| w.to_string()).collect(),
@@ -1252,6 +1292,7 @@ impl Server {
             .on::<n::DidSaveTextDocument>(|s, _| s.files_changed())
             .on::<n::DidChangeWatchedFiles>(|s, _| s.files_changed())
             .on::<n::DidCloseTextDocument>(Server::did_close)
+            .on::<n::DidChangeConfiguration>(|s, p| s.configure(Settings::read(&p.settings)))
             .result
     }
 
@@ -1448,7 +1489,11 @@ fn server_of(params: &lt::InitializeParams) -> Server {
     let root = from_options
         .or_else(|| params.workspace_folders.as_ref().and_then(|f| f.first()).and_then(|f| uri::to_path(f.uri.as_str())))
         .or_else(|| params.root_uri.as_ref().and_then(|u| uri::to_path(u.as_str())));
-    Server::new(root)
+    let mut server = Server::new(root);
+    if let Some(o) = &params.initialization_options {
+        server.settings = Settings::read(o);
+    }
+    server
 }
 
 fn error(id: lsp_server::RequestId, code: ErrorCode, message: &str) -> Message {

@@ -15,10 +15,15 @@ struct Client {
 
 impl Client {
     fn start(root: &Path) -> Client {
+        Client::start_with(root, Value::Null)
+    }
+
+    /// A server started with these initialization options.
+    fn start_with(root: &Path, options: Value) -> Client {
         let (client, server) = Connection::memory();
         let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
         let mut c = Client { conn: client, next: 1, server: Some(handle) };
-        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root)}));
+        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root), "initializationOptions": options}));
         assert_eq!(caps["capabilities"]["hoverProvider"], true);
         c.notify("initialized", json!({}));
         c
@@ -542,4 +547,39 @@ fn quick_fixes_and_related_places() {
     c.notify("textDocument/didChange", json!({"textDocument": {"uri": "untitled:d", "version": 2}, "contentChanges": [{"text": format!("{}{text}", allow.1[0].2)}]}));
     let d = c.diagnostics();
     assert!(!codes(&d).contains(&"unreachable-block"), "{d}");
+}
+
+#[test]
+fn settings_choose_the_weapons_and_the_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let open = |c: &mut Client| {
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+        c.diagnostics()
+    };
+    // By default the opt-in codes are left out.
+    let mut c = Client::start(&root);
+    let d = open(&mut c);
+    assert!(codes(&d).contains(&"none-bit0") && !codes(&d).contains(&"unused-define"), "{d}");
+    drop(c);
+    // An opt-in code asked for at start.
+    let mut c = Client::start_with(&root, json!({"warn": ["unused-define"]}));
+    let d = open(&mut c);
+    let unused: Vec<&Value> = d["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "unused-define").collect();
+    assert_eq!(unused.len(), 2, "{d}");
+    assert_eq!((&unused[0]["range"]["start"], &unused[1]["range"]["start"]), (&pos_of(&text, "leftover", 0), &pos_of(&text, "moving", 0)));
+    // Changed: a code allowed, the opt-in one no more; then a weapon list
+    // without the rifles.
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"uoanim": {"allow": ["none-bit0"]}}}));
+    let d = c.diagnostics();
+    assert!(!codes(&d).contains(&"none-bit0") && !codes(&d).contains(&"unused-define"), "{d}");
+    assert!(codes(&d).contains(&"never-holds"), "the other warnings stay: {d}");
+    let list = std::env::temp_dir().join(format!("uoanim-lsp-weapons-{}.txt", std::process::id()));
+    std::fs::write(&list, "colt_mp\nmp40_mp\n").unwrap();
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"uoanim": {"weapons": list}}}));
+    let d = c.diagnostics();
+    std::fs::remove_file(&list).unwrap();
+    let first = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{d}"));
+    assert!(first["message"].as_str().unwrap().starts_with("unknown weapon 'kar98k_mp'"), "{first}");
 }
