@@ -53,6 +53,40 @@ pub struct Diagnostic {
     pub engine_text: Option<Vec<u8>>,
     /// This is the first error the engine raises (what `--engine` prints).
     pub engine_first: bool,
+    /// The edit the help suggests, where it is one (for an editor's quick
+    /// fix; not printed).
+    pub fix: Option<Fix>,
+    /// Other places the diagnostic speaks of (for an editor; not printed).
+    pub related: Vec<Related>,
+}
+
+/// An edit of a diagnostic's file that does what its help says: bytes
+/// `start..end` of the file replaced by `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    /// What it does, as an editor lists it.
+    pub title: String,
+}
+
+/// A second place of a diagnostic: a file, its 1-based line and byte
+/// column, and what is there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+impl Related {
+    /// The place at byte offset `pos` of `text`.
+    pub fn at(file: &str, text: &[u8], pos: usize, message: impl Into<String>) -> Self {
+        let (line, col) = line_col(text, pos);
+        Related { file: file.to_string(), line, col, message: message.into() }
+    }
 }
 
 impl Diagnostic {
@@ -74,6 +108,8 @@ impl Diagnostic {
             help: None,
             engine_text: None,
             engine_first: false,
+            fix: None,
+            related: Vec::new(),
         }
     }
 

@@ -476,6 +476,8 @@ mod tests {
         assert_eq!(e.len(), 2, "{e:?}");
         assert_eq!((e[0].message.as_str(), e[0].line, e[0].col, e[0].len), ("unknown move type 'wlak'", 6, 29, 4));
         assert_eq!(e[0].help.as_deref(), Some("did you mean 'walk'?"));
+        let f = e[0].fix.as_ref().expect("the help's edit");
+        assert_eq!((&text[f.start..f.end], f.text.as_str(), f.title.as_str()), ("wlak", "walk", "replace with 'walk'"));
         assert_eq!(e[0].note.as_deref(), Some("the engine says: BG_IndexForString: unknown token 'wlak' (line 8)"));
         assert!(e[0].engine_first);
         assert_eq!((e[1].message.as_str(), e[1].help.as_deref()), ("unknown weapon 'kar98_mp'", Some("did you mean 'kar98k_mp'?")));
@@ -498,6 +500,11 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!((e[0].message.as_str(), e[0].line, e[0].col), ("this '{' is never closed", 7, 3));
         assert_eq!(e[0].help.as_deref(), Some("line 9 is indented like this '{': is the block's '}' missing before it?"));
+        // the fix puts the '}' back as it was; the hint's line is related
+        let f = e[0].fix.as_ref().expect("the help's edit");
+        let fixed = format!("{}{}{}", &text[..f.start], f.text, &text[f.end..]);
+        assert_eq!((fixed.as_str(), f.title.as_str()), (TWO_BLOCKS, "insert the '}' before line 9"));
+        assert_eq!(e[0].related, [diag::Related { file: "t.script".into(), line: 9, col: 1, message: "the block's '}' seems missing before this line".into() }]);
         assert!(e[0].engine_first && e[0].note.as_deref().is_some_and(|n| n.starts_with("the engine says: ")));
         // the last '}' left out: the end of the file
         let r = script(TWO_BLOCKS.trim_end().trim_end_matches('}'), &["colt_mp", "kar98k_mp"]);
@@ -514,6 +521,8 @@ mod tests {
         let e = errors(&r);
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!((e[0].message.as_str(), e[0].line, e[0].col), ("this '}' closes no block", 10, 3));
+        let f = e[0].fix.as_ref().expect("the help's edit");
+        assert_eq!(format!("{}{}{}", &text[..f.start], f.text, &text[f.end..]).replacen("\t\t\n", "", 1), TWO_BLOCKS);
     }
 
     #[test]

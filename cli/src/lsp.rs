@@ -35,6 +35,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
 use crate::uri;
+use index::{Lines, Vocabulary, What};
 use transport::{Incoming, Transport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
@@ -42,7 +43,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use uoanim::abi::bg::bg_indexed_string_t;
 use uoanim::script::tables;
+use uoanim_core::outline::{outline, Item, Kind, Span};
 
+pub mod index;
 pub mod transport;
 
 // ---- the explanations of docs/CHECK.md ------------------------------------
@@ -142,7 +145,7 @@ fn is_condition(w: &str) -> bool {
     CONDITIONS.iter().any(|c| c.0.eq_ignore_ascii_case(w))
 }
 
-// ---- outlines -------------------------------------------------------------
+// ---- the script's names ------------------------------------------------------
 
 /// A named place of a script: a define, state, move type or event, with its
 /// byte range.
@@ -153,56 +156,58 @@ pub struct Place {
     pub detail: &'static str,
     /// For a define: its type (a condition, lower case).
     pub ty: String,
+    /// For a define: its expansion, the words after `=`.
+    pub value: String,
     pub start: usize,
     pub end: usize,
 }
 
-/// The outline of a script, from its text: `set TYPE NAME = ...` defines,
-/// `state NAME`, the move types of a state and the events (a name alone on
-/// its line, followed by a block), at brace depth 0 or 1.
-pub fn outline(text: &str) -> Vec<Place> {
+/// The text of a span (lossy: the game's files are bytes).
+fn span_text(text: &str, s: Span) -> String {
+    String::from_utf8_lossy(&text.as_bytes()[s.start.min(text.len())..s.end.min(text.len())]).into_owned()
+}
+
+/// The places of a script, from [`uoanim_core::outline`]: its defines,
+/// states, move types and events (state names, move types and events in
+/// lower case, as the engine matches them), in text order.
+pub fn places(text: &str) -> Vec<Place> {
+    let t = text.as_bytes();
+    let o = outline(t);
     let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut section = String::new();
-    let mut at = 0;
-    for raw in text.split_inclusive('\n') {
-        let line = raw.split("//").next().unwrap_or("");
-        let words: Vec<&str> = line.split_ascii_whitespace().collect();
-        let start_of = |w: &str| at + (w.as_ptr() as usize - raw.as_ptr() as usize);
-        let place = |name: &str, kind, detail, ty: &str| {
-            let st = start_of(name);
-            Place { name: name.to_string(), kind, detail, ty: ty.to_ascii_lowercase(), start: st, end: st + name.len() }
+    index::walk(&o.items, &mut |i| {
+        let Some(n) = i.name else { return };
+        let name = span_text(text, n);
+        let (kind, detail) = match i.kind {
+            Kind::Define => (lt::SymbolKind::CONSTANT, "define"),
+            Kind::State => (lt::SymbolKind::CLASS, "state"),
+            Kind::MoveType => (lt::SymbolKind::METHOD, "move type"),
+            Kind::Event => (lt::SymbolKind::EVENT, "event"),
+            _ => return,
         };
-        match words.as_slice() {
-            [w] if depth == 0 && ["DEFINES", "ANIMATIONS", "CANNED_ANIMATIONS", "STATECHANGES", "EVENTS"].iter().any(|s| s.eq_ignore_ascii_case(w)) => {
-                section = w.to_ascii_uppercase();
-            }
-            ["set", ty, name, ..] if depth == 0 => out.push(place(name, lt::SymbolKind::CONSTANT, "define", ty)),
-            [kw, name] if depth == 0 && kw.eq_ignore_ascii_case("state") => {
-                let mut p = place(name, lt::SymbolKind::CLASS, "state", "");
-                p.name = p.name.to_ascii_lowercase();
-                out.push(p);
-            }
-            [name] if *name != "{" && *name != "}" && ((depth == 1 && section != "EVENTS") || (depth == 0 && section == "EVENTS")) => {
-                let (kind, detail) = if section == "EVENTS" { (lt::SymbolKind::EVENT, "event") } else { (lt::SymbolKind::METHOD, "move type") };
-                let mut p = place(name, kind, detail, "");
-                p.name = p.name.to_ascii_lowercase();
-                out.push(p);
-            }
-            _ => {}
-        }
-        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
-        at += raw.len();
-    }
+        let (ty, value) = if i.kind == Kind::Define { define_parts(text, i) } else { Default::default() };
+        let name = if i.kind == Kind::Define { name } else { name.to_ascii_lowercase() };
+        out.push(Place { name, kind, detail, ty, value, start: n.start, end: n.end });
+    });
     out
 }
 
-/// The expansion of a define: the text after `=` on its line (comment cut).
-fn define_value<'t>(text: &'t str, p: &Place) -> &'t str {
-    let line_end = text[p.end..].find('\n').map_or(text.len(), |i| p.end + i);
-    let v = &text[p.end..line_end];
-    let v = v.split("//").next().unwrap_or("").trim();
-    v.strip_prefix('=').unwrap_or(v).trim()
+/// A define's type (lower case) and expansion (the words after `=`).
+fn define_parts(text: &str, i: &Item) -> (String, String) {
+    let t = text.as_bytes();
+    let w = index::words(t, i.head.start, i.head.end);
+    let ty = w.get(1).map(|&(s, e)| span_text(text, Span { start: s, end: e }).to_ascii_lowercase()).unwrap_or_default();
+    let value = w
+        .iter()
+        .position(|&(s, e)| &t[s..e] == b"=")
+        .and_then(|k| w.get(k + 1))
+        .map(|&(s, _)| span_text(text, Span { start: s, end: i.head.end }).trim().to_string())
+        .unwrap_or_default();
+    (ty, value)
+}
+
+/// The expansion of a define.
+fn define_value<'p>(_text: &str, p: &'p Place) -> &'p str {
+    &p.value
 }
 
 /// One name of an `.atr` file.
@@ -218,6 +223,9 @@ pub struct TreeNode {
     pub flags: Vec<String>,
     /// It opens a block (a parent), else it is a leaf.
     pub block: bool,
+    /// The end of its block (its `}` included; the end of the text when
+    /// the block is never closed), else of its name.
+    pub block_end: usize,
 }
 
 /// The names of an `.atr` text with their structure, read as the engine's
@@ -269,7 +277,9 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
                 last = None;
             }
             "}" => {
-                stack.pop();
+                if let Some(p) = stack.pop() {
+                    nodes[p].block_end = e;
+                }
                 last = None;
             }
             ":" => in_flags = true,
@@ -279,10 +289,13 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
                 }
             }
             _ => {
-                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false });
+                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false, block_end: e });
                 last = Some(nodes.len() - 1);
             }
         }
+    }
+    for p in stack {
+        nodes[p].block_end = text.len();
     }
     nodes
 }
@@ -348,7 +361,7 @@ fn line_context(line: &str, word_start: usize) -> LineContext {
             _ => LineContext::Other,
         };
     }
-    if words.len() == 1 && ["both", "torso", "legs"].iter().any(|b| b.eq_ignore_ascii_case(words[0])) {
+    if words.last().is_some_and(|w| ["both", "torso", "legs"].iter().any(|b| b.eq_ignore_ascii_case(w))) {
         return LineContext::Animation;
     }
     // The segment of a condition list the word is in.
@@ -420,6 +433,72 @@ fn line_at(text: &str, at: usize) -> (usize, &str) {
     (s, &text[s..e])
 }
 
+/// Whether references and highlights follow a kind of name.
+fn is_followed(what: What) -> bool {
+    matches!(what, What::Define | What::State | What::MoveType | What::Event | What::Animation)
+}
+
+/// The end of `text[..end]` without its trailing white space.
+fn trim_end(text: &[u8], end: usize) -> usize {
+    let end = end.min(text.len());
+    text[..end].iter().rposition(|&b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1)
+}
+
+/// A script item's document symbol (with its children's).
+#[allow(deprecated)]
+fn item_symbol(text: &str, lines: &Lines, i: &Item) -> lt::DocumentSymbol {
+    let words = |s: Span| span_text(text, s).split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+    let name = i.name.map(words).filter(|n| !n.is_empty()).unwrap_or_else(|| words(i.head));
+    let (kind, detail) = match i.kind {
+        Kind::Section(_) => (lt::SymbolKind::NAMESPACE, "section".to_string()),
+        Kind::Define => {
+            let (ty, value) = define_parts(text, i);
+            (lt::SymbolKind::CONSTANT, format!("define: {ty} = {value}"))
+        }
+        Kind::State => (lt::SymbolKind::CLASS, "state".into()),
+        Kind::MoveType => (lt::SymbolKind::METHOD, "move type".into()),
+        Kind::StateChange => (lt::SymbolKind::EVENT, "state change (to, from)".into()),
+        Kind::Event => (lt::SymbolKind::EVENT, "event".into()),
+        Kind::Conditions => (lt::SymbolKind::BOOLEAN, "conditions".into()),
+    };
+    let end = match (i.kind, i.block) {
+        (Kind::Section(_), Some(b)) => trim_end(text.as_bytes(), b.end).max(i.head.end),
+        (_, Some(b)) => b.end,
+        (_, None) => i.head.end,
+    };
+    let selection = i.name.unwrap_or(i.head);
+    let children: Vec<lt::DocumentSymbol> = i.children.iter().map(|c| item_symbol(text, lines, c)).collect();
+    lt::DocumentSymbol {
+        name,
+        detail: Some(detail),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: lines.range(i.head.start, end),
+        selection_range: lines.range(selection.start, selection.end),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+/// A tree name's document symbol (with its block's names).
+#[allow(deprecated)]
+fn tree_symbol(nodes: &[TreeNode], i: usize, lines: &Lines) -> lt::DocumentSymbol {
+    let n = &nodes[i];
+    let children: Vec<lt::DocumentSymbol> = (0..nodes.len()).filter(|&c| nodes[c].parent == Some(i)).map(|c| tree_symbol(nodes, c, lines)).collect();
+    let detail = if n.block { format!("parent of {}", children.len()) } else { "leaf".into() };
+    let detail = if n.flags.is_empty() { detail } else { format!("{detail}: {}", n.flags.join(" ")) };
+    lt::DocumentSymbol {
+        name: n.name.clone(),
+        detail: Some(detail),
+        kind: if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD },
+        tags: None,
+        deprecated: None,
+        range: lines.range(n.start, n.block_end),
+        selection_range: lines.range(n.start, n.end),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
 // ---- the server -------------------------------------------------------------
 
 /// An open document.
@@ -452,6 +531,30 @@ pub struct Server {
     docs: HashMap<String, Doc>,
     /// The documents whose diagnostics are to be published (by key).
     publish: Vec<String>,
+    settings: Settings,
+}
+
+/// The settings of the checks, from the initialization options and
+/// `workspace/didChangeConfiguration` (the keys at the top or under
+/// `uoanim`): `weapons` (a weapons/mp directory or a list of names, one a
+/// line; relative: to the mod directory), `allow` (codes left out), `warn`
+/// (opt-in codes asked for).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub weapons: Option<PathBuf>,
+    pub allow: HashSet<String>,
+    pub warn: HashSet<String>,
+}
+
+impl Settings {
+    pub fn read(v: &serde_json::Value) -> Settings {
+        let v = v.get("uoanim").unwrap_or(v);
+        let codes = |key: &str| -> HashSet<String> {
+            v.get(key).and_then(|a| a.as_array()).map_or_else(HashSet::new, |a| a.iter().filter_map(|c| c.as_str()).map(|c| c.trim().to_string()).collect())
+        };
+        let weapons = v.get("weapons").and_then(|w| w.as_str()).filter(|w| !w.is_empty()).map(PathBuf::from);
+        Settings { weapons, allow: codes("allow"), warn: codes("warn") }
+    }
 }
 
 fn is_tree(path: &Path) -> bool {
@@ -464,7 +567,7 @@ fn tree_name(path: &Path) -> String {
 
 impl Server {
     pub fn new(root: Option<PathBuf>) -> Server {
-        Server { root, game: None, base: None, docs: HashMap::new(), publish: Vec::new() }
+        Server { root, game: None, base: None, docs: HashMap::new(), publish: Vec::new(), settings: Settings::default() }
     }
 
     /// The game's folder, searched under the mod as `check --game` does.
@@ -488,12 +591,28 @@ impl Server {
                 return inputs.clone();
             }
         }
-        let inputs = match &dir {
+        let mut inputs = match &dir {
             Some(d) => Inputs::load(std::slice::from_ref(d), self.game.as_deref()).unwrap_or_default(),
             None => Inputs::default(),
         };
+        if let Some(w) = &self.settings.weapons {
+            let w = match &dir {
+                Some(d) if w.is_relative() => d.join(w),
+                _ => w.clone(),
+            };
+            let _ = inputs.set_weapons(&w);
+        }
         self.base = Some((dir, inputs.clone()));
         inputs
+    }
+
+    /// New settings: when they differ, the mod's files are read again and
+    /// every open document checked again.
+    pub fn configure(&mut self, settings: Settings) {
+        if settings != self.settings {
+            self.settings = settings;
+            self.files_changed();
+        }
     }
 
     /// After a save or a change on disk: the mod's files are read again.
@@ -540,7 +659,7 @@ impl Server {
         let Some(doc) = self.docs.get(key) else { return };
         let (path, text) = (doc.path.clone(), doc.text.clone());
         let (inputs, display) = self.inputs_for(&path, &text);
-        let report = crate::check(&inputs, &crate::left_out(&HashSet::new(), &HashSet::new()));
+        let report = crate::check(&inputs, &crate::left_out(&self.settings.allow, &self.settings.warn));
         let weapons = match &inputs.weapons {
             Some(w) => w.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect(),
             None => crate::stock::UO_MP_WEAPONS.iter().map(|w| w.to_string()).collect(),
@@ -578,7 +697,7 @@ impl Server {
     /// The diagnostics of one document, as `check` finds them.
     pub fn diagnostics(&self, uri: &lt::Uri) -> Vec<lt::Diagnostic> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        doc.diags.iter().map(|d| to_lsp(d, &doc.text)).collect()
+        doc.diags.iter().map(|d| to_lsp(d, &doc.text, uri)).collect()
     }
 
     /// The multiplayer tree of a document's mod: its path, the URI to show
@@ -611,7 +730,7 @@ impl Server {
         let tree_doc = is_tree(&doc.path);
         let mut parts = Vec::new();
         for d in &doc.diags {
-            let l = to_lsp(d, &text);
+            let l = to_lsp(d, &text, uri);
             if l.range.start <= pos && pos <= l.range.end {
                 let mut s = format!("**{}** `{}`: {}", d.severity.as_str(), d.code, l.message);
                 if let Some(e) = explanation(d.code) {
@@ -635,7 +754,7 @@ impl Server {
             }
             let (ls, line) = line_at(&text, ws);
             let context = line_context(line, ws - ls);
-            let places = outline(&text);
+            let places = places(&text);
             let define = places.iter().find(|p| p.detail == "define" && p.name.eq_ignore_ascii_case(w));
             if context == LineContext::Key || (context == LineContext::Other && is_condition(w)) {
                 if let Some((k, what, mask)) = CONDITIONS.iter().find(|c| c.0 == lw) {
@@ -702,7 +821,7 @@ impl Server {
             let n = tree_outline(text.as_bytes()).into_iter().find(|n| n.name.eq_ignore_ascii_case(&w))?;
             return Some(lt::Location { uri: uri.clone(), range: range_of(&text, n.start, n.end) });
         }
-        if let Some(p) = outline(&text).into_iter().find(|p| p.name.eq_ignore_ascii_case(&w)) {
+        if let Some(p) = places(&text).into_iter().find(|p| p.name.eq_ignore_ascii_case(&w)) {
             return Some(lt::Location { uri: uri.clone(), range: range_of(&text, p.start, p.end) });
         }
         let (_, tree_uri, tree) = self.tree_of(uri)?;
@@ -710,27 +829,243 @@ impl Server {
         Some(lt::Location { uri: tree_uri.parse().ok()?, range: range_of(&tree, n.start, n.end) })
     }
 
-    /// Document symbols: the outline (for a tree, its names).
-    #[allow(deprecated)]
-    pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::SymbolInformation> {
+    /// Document symbols: a script's structure as the engine reads it
+    /// (sections > states > move types > condition blocks; state changes
+    /// and events with their condition blocks; defines), a tree's names
+    /// nested by block. The range of each is its head and block, its
+    /// selection range its name.
+    pub fn symbols(&self, uri: &lt::Uri) -> Vec<lt::DocumentSymbol> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
         let text = &doc.text;
-        let info = |name: String, kind, start, end, container: Option<String>| lt::SymbolInformation {
-            name,
-            kind,
-            tags: None,
-            deprecated: None,
-            location: lt::Location { uri: uri.clone(), range: range_of(text, start, end) },
-            container_name: container,
-        };
+        let lines = Lines::new(text);
         if is_tree(&doc.path) {
             let nodes = tree_outline(text.as_bytes());
-            return nodes
-                .iter()
-                .map(|n| info(n.name.clone(), if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD }, n.start, n.end, n.parent.map(|p| nodes[p].name.clone())))
-                .collect();
+            return (0..nodes.len()).filter(|&i| nodes[i].parent.is_none()).map(|i| tree_symbol(&nodes, i, &lines)).collect();
         }
-        outline(text).into_iter().map(|p| info(p.name, p.kind, p.start, p.end, Some(p.detail.into()))).collect()
+        outline(text.as_bytes()).items.iter().map(|i| item_symbol(text, &lines, i)).collect()
+    }
+
+    /// Folding ranges: every block and section of a script, every block of
+    /// a tree; block comments and runs of line comments.
+    pub fn folding(&self, uri: &lt::Uri) -> Vec<lt::FoldingRange> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let (text, t) = (&doc.text, doc.text.as_bytes());
+        let lines = Lines::new(text);
+        let mut out = Vec::new();
+        let mut fold = |start: usize, end: usize, kind: lt::FoldingRangeKind| {
+            let (a, b) = (lines.line(start), lines.line(end.max(start + 1) - 1));
+            if b > a {
+                out.push(lt::FoldingRange { start_line: a, end_line: b, kind: Some(kind), ..Default::default() });
+            }
+        };
+        if is_tree(&doc.path) {
+            for n in tree_outline(t).iter().filter(|n| n.block) {
+                fold(n.start, n.block_end, lt::FoldingRangeKind::Region);
+            }
+        } else {
+            index::walk(&outline(t).items, &mut |i| {
+                if let Some(b) = i.block {
+                    let end = if matches!(i.kind, Kind::Section(_)) { trim_end(t, b.end) } else { b.end };
+                    fold(i.head.start, end, lt::FoldingRangeKind::Region);
+                }
+            });
+        }
+        // Comments: a block comment, or line comments alone on consecutive
+        // lines.
+        let mut run: Option<(usize, usize)> = None;
+        for (s, e, block) in index::comments(t) {
+            if block {
+                fold(s, e, lt::FoldingRangeKind::Comment);
+                continue;
+            }
+            let alone = t[lines.start_of(lines.line(s))..s].iter().all(|&b| b == b' ' || b == b'\t');
+            match run {
+                Some((rs, re)) if alone && lines.line(s) == lines.line(re) + 1 => run = Some((rs, e)),
+                _ => {
+                    if let Some((rs, re)) = run.take() {
+                        fold(rs, re, lt::FoldingRangeKind::Comment);
+                    }
+                    run = alone.then_some((s, e));
+                }
+            }
+        }
+        if let Some((rs, re)) = run {
+            fold(rs, re, lt::FoldingRangeKind::Comment);
+        }
+        out.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
+        out
+    }
+
+    /// The script of a document's mod: the document itself, else for the
+    /// multiplayer tree the open script that reads it, else the mod's
+    /// script file. Its URI and text (the open document's when open).
+    fn script_of(&mut self, uri: &lt::Uri) -> Option<(String, String)> {
+        let doc = self.docs.get(uri.as_str())?;
+        if !is_tree(&doc.path) {
+            return Some((uri.as_str().to_string(), doc.text.clone()));
+        }
+        if tree_name(&doc.path) != "multiplayer" {
+            return None;
+        }
+        let (path, key) = (doc.path.clone(), file_key(&doc.path));
+        let mut open: Vec<(&String, &Doc)> = self.docs.iter().filter(|(_, d)| !is_tree(&d.path) && d.reads.contains(&key)).collect();
+        open.sort_by_key(|(k, _)| k.as_str());
+        if let Some((k, d)) = open.first() {
+            return Some(((*k).clone(), d.text.clone()));
+        }
+        let dir = self.mod_dir(&path);
+        let base = self.base(dir);
+        let s = base.script.as_ref()?;
+        let p = PathBuf::from(&s.display);
+        if let Some((k, d)) = self.docs.iter().find(|(_, d)| file_key(&d.path) == file_key(&p)) {
+            return Some((k.clone(), d.text.clone()));
+        }
+        Some((uri::from_path(&p), String::from_utf8_lossy(&s.text).into_owned()))
+    }
+
+    /// The name at a position that references, highlights and rename
+    /// follow: what it is, as written, and its byte span.
+    fn symbol_at(&self, uri: &lt::Uri, pos: lt::Position) -> Option<(What, String, usize, usize)> {
+        let doc = self.docs.get(uri.as_str())?;
+        let (text, at) = (&doc.text, offset(&doc.text, pos));
+        let (what, s, e) = if is_tree(&doc.path) {
+            let n = tree_outline(text.as_bytes()).into_iter().find(|n| n.start <= at && at <= n.end)?;
+            (What::Animation, n.start, n.end)
+        } else {
+            let o = outline(text.as_bytes());
+            let occ = index::script_occurrences(text.as_bytes(), &o, &Vocabulary::new());
+            let o = index::occurrence_at(&occ, at)?;
+            (o.what, o.start, o.end)
+        };
+        Some((what, span_text(text, Span { start: s, end: e }), s, e))
+    }
+
+    /// Every place of a name (any case), by file: the script's words of
+    /// that kind and, for an animation, the multiplayer tree's names (or
+    /// those of the open tree, for another tree). Each place: its range and
+    /// whether it defines the name.
+    fn places_of(&mut self, uri: &lt::Uri, what: What, name: &str) -> Vec<(String, Vec<(lt::Range, bool)>)> {
+        let mut out = Vec::new();
+        let Some(doc) = self.docs.get(uri.as_str()) else { return out };
+        let other_tree = is_tree(&doc.path) && tree_name(&doc.path) != "multiplayer";
+        let doc_text = doc.text.clone();
+        let same = |t: &str, s: usize, e: usize| t.as_bytes()[s..e].eq_ignore_ascii_case(name.as_bytes());
+        if !other_tree {
+            if let Some((script_uri, text)) = self.script_of(uri) {
+                let o = outline(text.as_bytes());
+                let lines = Lines::new(&text);
+                let found: Vec<(lt::Range, bool)> = index::script_occurrences(text.as_bytes(), &o, &Vocabulary::new())
+                    .into_iter()
+                    .filter(|o| o.what == what && same(&text, o.start, o.end))
+                    .map(|o| (lines.range(o.start, o.end), o.decl))
+                    .collect();
+                out.push((script_uri, found));
+            }
+        }
+        if what == What::Animation {
+            let tree = if other_tree { Some((uri.as_str().to_string(), doc_text)) } else { self.tree_of(uri).map(|(_, u, t)| (u, t)) };
+            if let Some((tree_uri, text)) = tree {
+                let lines = Lines::new(&text);
+                let found = tree_outline(text.as_bytes()).into_iter().filter(|n| same(&text, n.start, n.end)).map(|n| (lines.range(n.start, n.end), true)).collect();
+                out.push((tree_uri, found));
+            }
+        }
+        out.retain(|(_, f)| !f.is_empty());
+        out
+    }
+
+    /// References: every place of the name at the position (defines,
+    /// states, move types, events; animations in the script and the tree).
+    pub fn references(&mut self, uri: &lt::Uri, pos: lt::Position, declaration: bool) -> Vec<lt::Location> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos).filter(|s| is_followed(s.0)) else { return Vec::new() };
+        let mut out = Vec::new();
+        for (u, found) in self.places_of(uri, what, &name) {
+            let Ok(u) = u.parse::<lt::Uri>() else { continue };
+            out.extend(found.into_iter().filter(|(_, decl)| declaration || !decl).map(|(range, _)| lt::Location { uri: u.clone(), range }));
+        }
+        out
+    }
+
+    /// Highlights: the places of the name in this document (a definition
+    /// written, a use read).
+    pub fn highlights(&mut self, uri: &lt::Uri, pos: lt::Position) -> Vec<lt::DocumentHighlight> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos).filter(|s| is_followed(s.0)) else { return Vec::new() };
+        let places = self.places_of(uri, what, &name);
+        let Some((_, found)) = places.into_iter().find(|(u, _)| u == uri.as_str()) else { return Vec::new() };
+        found
+            .into_iter()
+            .map(|(range, decl)| lt::DocumentHighlight { range, kind: Some(if decl { lt::DocumentHighlightKind::WRITE } else { lt::DocumentHighlightKind::READ }) })
+            .collect()
+    }
+
+    /// Whether the name at the position can be renamed: its range and
+    /// text; an error for the engine's names.
+    pub fn prepare_rename(&self, uri: &lt::Uri, pos: lt::Position) -> Result<Option<(lt::Range, String)>, String> {
+        let Some((what, name, s, e)) = self.symbol_at(uri, pos) else { return Ok(None) };
+        if !what.renamable() {
+            return Err(format!("'{name}' is {}: its name is fixed by the engine (only defines and animation names can be renamed)", what.said()));
+        }
+        let doc = &self.docs[uri.as_str()];
+        Ok(Some((range_of(&doc.text, s, e), name)))
+    }
+
+    /// Rename a define or an animation: the edits of every place of it,
+    /// in the script and the multiplayer tree.
+    // `lsp-types`' WorkspaceEdit keys its changes by Uri (its parsed parts
+    // are cached inside, never changed once it is a key).
+    #[allow(clippy::mutable_key_type)]
+    pub fn rename(&mut self, uri: &lt::Uri, pos: lt::Position, new_name: &str) -> Result<Option<lt::WorkspaceEdit>, String> {
+        let Some((what, name, _, _)) = self.symbol_at(uri, pos) else { return Ok(None) };
+        if !what.renamable() {
+            return Err(format!("'{name}' is {}: its name is fixed by the engine (only defines and animation names can be renamed)", what.said()));
+        }
+        let word = !new_name.is_empty() && new_name.bytes().all(|b| b.is_ascii_graphic() && !b",{}\"".contains(&b)) && !new_name.contains("//") && !new_name.contains("/*");
+        if !word || (what == What::Animation && !uoanim_core::lexis::is_identifier(new_name.as_bytes())) {
+            let rule = if what == What::Animation { "letters, digits and '_'" } else { "one word: no space, comma, brace, quote or comment" };
+            return Err(format!("'{new_name}' cannot be the name of {}: {rule}", what.said()));
+        }
+        let mut changes = HashMap::new();
+        for (u, found) in self.places_of(uri, what, &name) {
+            let Ok(u) = u.parse::<lt::Uri>() else { continue };
+            changes.insert(u, found.into_iter().map(|(range, _)| lt::TextEdit { range, new_text: new_name.to_string() }).collect());
+        }
+        Ok(Some(lt::WorkspaceEdit { changes: Some(changes), ..Default::default() }))
+    }
+
+    /// Quick fixes of the diagnostics in a range: the edit a diagnostic's
+    /// help suggests (a name it means, `AND` between words, the missing
+    /// '}'), and for a warning a comment that allows its code in the file.
+    // `lsp-types`' WorkspaceEdit keys its changes by Uri.
+    #[allow(clippy::mutable_key_type)]
+    pub fn code_actions(&self, uri: &lt::Uri, range: lt::Range) -> Vec<lt::CodeActionOrCommand> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let lines = Lines::new(&doc.text);
+        let mut out = Vec::new();
+        let mut allowed = HashSet::new();
+        let action = |title: String, diagnostic: &lt::Diagnostic, edit: lt::TextEdit, preferred: bool| {
+            lt::CodeActionOrCommand::CodeAction(lt::CodeAction {
+                title,
+                kind: Some(lt::CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic.clone()]),
+                edit: Some(lt::WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), vec![edit])])), ..Default::default() }),
+                is_preferred: Some(preferred),
+                ..Default::default()
+            })
+        };
+        for d in &doc.diags {
+            let l = to_lsp(d, &doc.text, uri);
+            if l.range.end < range.start || range.end < l.range.start {
+                continue;
+            }
+            if let Some(f) = &d.fix {
+                out.push(action(f.title.clone(), &l, lt::TextEdit { range: lines.range(f.start, f.end), new_text: f.text.clone() }, true));
+            }
+            if d.severity == Severity::Warning && allowed.insert(d.code) {
+                let at = lt::Range::default();
+                out.push(action(format!("allow '{}' in this file", d.code), &l, lt::TextEdit { range: at, new_text: format!("// uoanim: allow({})\n", d.code) }, false));
+            }
+        }
+        out
     }
 
     /// Completion at a position: after a condition key its values and the
@@ -760,7 +1095,7 @@ impl Server {
             }
             return items;
         }
-        let places = outline(&text);
+        let places = places(&text);
         let defines = |ty: Option<&str>| -> Vec<&Place> { places.iter().filter(|p| p.detail == "define" && ty.is_none_or(|t| p.ty == t)).collect() };
         let animations = |s: &mut Self| s.tree_of(uri).map(|(_, _, t)| tree_outline(t.as_bytes())).unwrap_or_default();
         match line_context(line, word_start - ls) {
@@ -781,8 +1116,34 @@ impl Server {
                 }
             }
             LineContext::Animation => {
-                for n in animations(self) {
-                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, format!("animation of tree multiplayer ({})", if n.block { "parent" } else { "leaf" }));
+                // The leaves of the tree, as written; after `legs` or
+                // `torso` those under the tree's block of that name when
+                // it has one.
+                let part = line[..word_start - ls].split_ascii_whitespace().last().unwrap_or("").to_ascii_lowercase();
+                let nodes = animations(self);
+                let under = |i: usize, block: usize| {
+                    let mut up = nodes[i].parent;
+                    while let Some(p) = up {
+                        if p == block {
+                            return true;
+                        }
+                        up = nodes[p].parent;
+                    }
+                    false
+                };
+                let leaves: Vec<usize> = (0..nodes.len()).filter(|&i| !nodes[i].block).collect();
+                let block = nodes.iter().position(|n| n.block && part != "both" && n.name.eq_ignore_ascii_case(&part));
+                let fitting: Vec<usize> = match block {
+                    Some(b) if leaves.iter().any(|&i| under(i, b)) => leaves.into_iter().filter(|&i| under(i, b)).collect(),
+                    _ => leaves,
+                };
+                for i in fitting {
+                    let n = &nodes[i];
+                    let detail = match n.parent {
+                        Some(p) => format!("animation of tree multiplayer, under {}", nodes[p].name),
+                        None => "animation of tree multiplayer".into(),
+                    };
+                    add(n.name.clone(), lt::CompletionItemKind::FIELD, detail);
                 }
             }
             LineContext::Other => {
@@ -809,10 +1170,16 @@ impl Server {
                 for p in defines(None) {
                     add(p.name.clone(), lt::CompletionItemKind::VARIABLE, format!("define ({}) = {}", p.ty, define_value(&text, p)));
                 }
-                for n in animations(self) {
-                    add(n.name.to_ascii_lowercase(), lt::CompletionItemKind::FIELD, "animation of tree multiplayer".into());
+                for n in animations(self).into_iter().filter(|n| !n.block) {
+                    add(n.name, lt::CompletionItemKind::FIELD, "animation of tree multiplayer".into());
                 }
             }
+        }
+        // Each replaces the word being typed.
+        let end = word_at(&text, at).map_or(at, |(s, w)| (s + w.len()).max(at));
+        let range = range_of(&text, word_start, end);
+        for i in &mut items {
+            i.text_edit = Some(lt::CompletionTextEdit::Edit(lt::TextEdit { range, new_text: i.label.clone() }));
         }
         items
     }
@@ -831,7 +1198,35 @@ impl Server {
     }
 
     fn on_symbols(&mut self, p: lt::DocumentSymbolParams) -> Option<lt::DocumentSymbolResponse> {
-        Some(lt::DocumentSymbolResponse::Flat(self.symbols(&p.text_document.uri)))
+        Some(lt::DocumentSymbolResponse::Nested(self.symbols(&p.text_document.uri)))
+    }
+
+    fn on_references(&mut self, p: lt::ReferenceParams) -> Option<Vec<lt::Location>> {
+        let at = p.text_document_position;
+        Some(self.references(&at.text_document.uri, at.position, p.context.include_declaration))
+    }
+
+    fn on_highlight(&mut self, p: lt::DocumentHighlightParams) -> Option<Vec<lt::DocumentHighlight>> {
+        let at = p.text_document_position_params;
+        Some(self.highlights(&at.text_document.uri, at.position))
+    }
+
+    fn on_prepare_rename(&mut self, p: lt::TextDocumentPositionParams) -> Result<Option<lt::PrepareRenameResponse>, String> {
+        let found = self.prepare_rename(&p.text_document.uri, p.position)?;
+        Ok(found.map(|(range, placeholder)| lt::PrepareRenameResponse::RangeWithPlaceholder { range, placeholder }))
+    }
+
+    fn on_rename(&mut self, p: lt::RenameParams) -> Result<Option<lt::WorkspaceEdit>, String> {
+        let at = p.text_document_position;
+        self.rename(&at.text_document.uri, at.position, &p.new_name)
+    }
+
+    fn on_code_action(&mut self, p: lt::CodeActionParams) -> Option<lt::CodeActionResponse> {
+        Some(self.code_actions(&p.text_document.uri, p.range))
+    }
+
+    fn on_folding(&mut self, p: lt::FoldingRangeParams) -> Option<Vec<lt::FoldingRange>> {
+        Some(self.folding(&p.text_document.uri))
     }
 
     fn on_completion(&mut self, p: lt::CompletionParams) -> Option<lt::CompletionResponse> {
@@ -889,6 +1284,12 @@ impl Server {
             .on::<r::HoverRequest>(Server::on_hover)
             .on::<r::GotoDefinition>(Server::on_definition)
             .on::<r::DocumentSymbolRequest>(Server::on_symbols)
+            .on::<r::FoldingRangeRequest>(Server::on_folding)
+            .on::<r::References>(Server::on_references)
+            .on::<r::CodeActionRequest>(Server::on_code_action)
+            .on::<r::DocumentHighlightRequest>(Server::on_highlight)
+            .or_fail::<r::PrepareRenameRequest>(Server::on_prepare_rename)
+            .or_fail::<r::Rename>(Server::on_rename)
             .on::<r::Completion>(Server::on_completion)
             .finish()
     }
@@ -903,6 +1304,7 @@ impl Server {
             .on::<n::DidSaveTextDocument>(|s, _| s.files_changed())
             .on::<n::DidChangeWatchedFiles>(|s, _| s.files_changed())
             .on::<n::DidCloseTextDocument>(Server::did_close)
+            .on::<n::DidChangeConfiguration>(|s, p| s.configure(Settings::read(&p.settings)))
             .result
     }
 
@@ -944,6 +1346,25 @@ impl OnRequest<'_> {
         OnRequest { server, req }
     }
 
+    /// As [`OnRequest::on`], for a handler that can refuse: its error is
+    /// answered Request failed (-32803) with its message.
+    fn or_fail<R: lt::request::Request>(self, handler: fn(&mut Server, R::Params) -> Result<R::Result, String>) -> Self {
+        let OnRequest { server, req } = self;
+        let req = req.and_then(|req| {
+            if req.method != R::METHOD {
+                return Ok(req);
+            }
+            Err(match serde_json::from_value::<R::Params>(req.params) {
+                Ok(params) => match handler(server, params) {
+                    Ok(result) => Response::new_ok(req.id, result),
+                    Err(message) => Response::new_err(req.id, ErrorCode::RequestFailed as i32, message),
+                },
+                Err(e) => Response::new_err(req.id, ErrorCode::InvalidParams as i32, format!("invalid params of {}: {e}", R::METHOD)),
+            })
+        });
+        OnRequest { server, req }
+    }
+
     /// The answer; Method not found when no handler took the request.
     fn finish(self) -> Response {
         match self.req {
@@ -972,7 +1393,9 @@ impl OnNotification<'_> {
     }
 }
 
-fn to_lsp(d: &Diagnostic, text: &str) -> lt::Diagnostic {
+/// A diagnostic of the document `uri` (its text `text`) as LSP's, with its
+/// related places.
+fn to_lsp(d: &Diagnostic, text: &str, uri: &lt::Uri) -> lt::Diagnostic {
     let start = position(text, d.line, d.col);
     let end = position(text, d.line, d.col + d.len);
     let severity = match d.severity {
@@ -997,6 +1420,19 @@ fn to_lsp(d: &Diagnostic, text: &str) -> lt::Diagnostic {
         source: Some("uoanim".into()),
         message,
         data: Some(serde_json::json!({ "engineFirst": d.engine_first })),
+        related_information: (!d.related.is_empty()).then(|| {
+            d.related
+                .iter()
+                .filter_map(|r| {
+                    let (uri, start) = if r.file == d.file {
+                        (uri.clone(), position(text, r.line, r.col))
+                    } else {
+                        (uri::from_path(Path::new(&r.file)).parse().ok()?, lt::Position { line: r.line.saturating_sub(1), character: r.col.saturating_sub(1) })
+                    };
+                    Some(lt::DiagnosticRelatedInformation { location: lt::Location { uri, range: lt::Range { start, end: start } }, message: r.message.clone() })
+                })
+                .collect()
+        }),
         ..Default::default()
     }
 }
@@ -1014,6 +1450,14 @@ pub fn capabilities() -> lt::ServerCapabilities {
         completion_provider: Some(lt::CompletionOptions { trigger_characters: Some(vec![",".into(), ":".into()]), ..Default::default() }),
         definition_provider: Some(lt::OneOf::Left(true)),
         document_symbol_provider: Some(lt::OneOf::Left(true)),
+        folding_range_provider: Some(lt::FoldingRangeProviderCapability::Simple(true)),
+        references_provider: Some(lt::OneOf::Left(true)),
+        code_action_provider: Some(lt::CodeActionProviderCapability::Options(lt::CodeActionOptions {
+            code_action_kinds: Some(vec![lt::CodeActionKind::QUICKFIX]),
+            ..Default::default()
+        })),
+        document_highlight_provider: Some(lt::OneOf::Left(true)),
+        rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
         ..Default::default()
     }
 }
@@ -1060,6 +1504,9 @@ fn server_of(params: &lt::InitializeParams) -> Server {
     let mut server = Server::new(root);
     let game = params.initialization_options.as_ref().and_then(|o| o.get("gameDirectory")).and_then(|v| v.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from);
     server.set_game_directory(game);
+    if let Some(o) = &params.initialization_options {
+        server.settings = Settings::read(o);
+    }
     server
 }
 

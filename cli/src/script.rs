@@ -3,7 +3,7 @@
 //! built by the registry, the entries rebuild and pass 2), the recovery
 //! that turns it into an all-errors checker, and the cross-checks.
 
-use crate::diag::{engine_message, printable, Diagnostic, Severity};
+use crate::diag::{engine_message, printable, Diagnostic, Fix, Related, Severity};
 use crate::input::{SourceFile, WeaponList};
 use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -422,21 +422,35 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                 let mut d = Diagnostic::at(&script.display, &script.text, stop.token_pos, len, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
                 let engine_line = engine_line(&engine_text);
                 let said = engine_line.map_or(String::new(), |l| format!(" (line {l})"));
-                if let Some((message, help, name)) = run.obs.unknown.and_then(|kind| unknown_name(kind, &engine_text, &run, &work)) {
+                // the name's span in the file, where it was found
+                let mut name_at = None;
+                if let Some((message, suggestion, name)) = run.obs.unknown.and_then(|kind| unknown_name(kind, &engine_text, &run, &work)) {
                     // the mark on the name (all its words), not on the
                     // token the parser stopped at
                     if let Some((pos, len)) = locate_words(&work, stop.token_pos + len, &name) {
                         let engine_message = d.message.clone();
                         d = Diagnostic::at(&script.display, &script.text, pos, len, Severity::Error, stage_code(step.stage), engine_message);
+                        name_at = Some((pos, len));
                     }
                     d.note = Some(format!("the engine says: {}{said}", d.message));
                     d.message = message;
-                    d.help = help;
+                    d.help = suggestion.as_ref().map(|c| format!("did you mean '{c}'?"));
+                    if let (Some(c), Some((pos, len))) = (suggestion, name_at) {
+                        d.fix = Some(Fix { start: pos, end: pos + len, title: format!("replace with '{c}'"), text: c });
+                    }
                 } else if engine_line.is_some_and(|l| l != d.line) {
                     d = d.with_note(format!("the engine counts this as line {}", engine_line.unwrap_or_default()));
                 }
                 if let Some(hint) = note_for(&engine_text) {
                     d.help = Some(hint.into());
+                    d.fix = None;
+                    // words not joined by an operator: joined by AND
+                    if let Some((pos, len)) = name_at.filter(|_| hint.starts_with("words not joined")) {
+                        let words: Vec<String> = script.text[pos..pos + len].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).map(printable).collect();
+                        if words.len() > 1 {
+                            d.fix = Some(Fix { start: pos, end: pos + len, text: words.join(" AND "), title: "join the words with AND".into() });
+                        }
+                    }
                 }
                 let mut at = stop.token_pos;
                 // The first error, after a brace that does not pair: said
@@ -576,13 +590,22 @@ fn brace_diagnostic(script: &SourceFile, b: &BraceTrouble, engine: &Diagnostic, 
     let at_eof = engine_said.contains("end of file");
     let text = &script.text;
     let line = |p: usize| crate::diag::line_col(text, p).0;
+    let mut fix = None;
+    let mut related = Vec::new();
     let (pos, message, help) = match *b {
         BraceTrouble::Unclosed { open, missing_before } => {
             if engine_pos < open || (!at_eof && missing_before.is_none_or(|h| engine_pos < h)) {
                 return None;
             }
             let help = match missing_before {
-                Some(h) => format!("line {} is indented like this '{{': is the block's '}}' missing before it?", line(h)),
+                Some(h) => {
+                    // the '}' on a line of its own, indented as the '{'
+                    let start = text[..open].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    let indent: String = text[start..open].iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| b as char).collect();
+                    fix = Some(Fix { start: h, end: h, text: format!("{indent}}}\n"), title: format!("insert the '}}' before line {}", line(h)) });
+                    related.push(Related::at(&script.display, text, h, "the block's '}' seems missing before this line"));
+                    format!("line {} is indented like this '{{': is the block's '}}' missing before it?", line(h))
+                }
                 None => "close it with a '}'".into(),
             };
             (open, "this '{' is never closed".to_string(), help)
@@ -591,12 +614,15 @@ fn brace_diagnostic(script: &SourceFile, b: &BraceTrouble, engine: &Diagnostic, 
             if engine_pos < close {
                 return None;
             }
+            fix = Some(Fix { start: close, end: close + 1, text: String::new(), title: "remove this '}'".into() });
             (close, "this '}' closes no block".to_string(), "remove it, or add the '{' it should close".into())
         }
     };
     let mut d = Diagnostic::at(&script.display, text, pos, 1, Severity::Error, engine.code, message);
     d.note = Some(format!("the engine says: {engine_said}"));
     d.help = Some(help);
+    d.fix = fix;
+    d.related = related;
     Some((d, pos))
 }
 
@@ -647,7 +673,9 @@ fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
             format!("the engine skips this text, through line {last_line}: before the first section keyword, and in DEFINES, it reads only 'set' lines"),
         );
         if let Some(c) = crate::suggest::closest(word, sections.iter().map(Vec::as_slice)) {
-            d = d.with_help(format!("did you mean '{}'?", printable(c).to_uppercase()));
+            let c = printable(c).to_uppercase();
+            d = d.with_help(format!("did you mean '{c}'?"));
+            d.fix = Some(Fix { start: run.start, end: word_end, title: format!("replace with '{c}'"), text: c });
         }
         out.push(d);
     }
@@ -673,7 +701,7 @@ fn engine_line(text: &[u8]) -> Option<u32> {
 
 /// The unknown name of a `BG_IndexForString` error, said in the modder's
 /// words for what the parser was looking for, with the closest known name
-/// of that kind as help.
+/// of that kind (the help's suggestion).
 fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> Option<(String, Option<String>, Vec<u8>)> {
     let unknown = b"unknown token '";
     let at = engine_text.windows(unknown.len()).position(|w| w == unknown)? + unknown.len();
@@ -718,8 +746,8 @@ fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> 
             (what, known)
         }
     };
-    let help = crate::suggest::closest(name, known.iter().map(Vec::as_slice)).map(|c| format!("did you mean '{}'?", printable(c)));
-    Some((format!("unknown {what} '{}'", printable(name)), help, name.to_vec()))
+    let suggestion = crate::suggest::closest(name, known.iter().map(Vec::as_slice)).map(printable);
+    Some((format!("unknown {what} '{}'", printable(name)), suggestion, name.to_vec()))
 }
 
 /// The span of the words of `name` (as the parser joins a key's words:
@@ -1003,14 +1031,17 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
             let Some(&pos) = obs.blocks.get(&item) else { continue };
             let script_item = &table.globalItems[item];
             if let Some(earlier) = always {
-                let (line, _) = crate::diag::line_col(text, obs.blocks.get(&earlier).copied().unwrap_or(0));
-                out.push(warn(
+                let at = obs.blocks.get(&earlier).copied().unwrap_or(0);
+                let (line, _) = crate::diag::line_col(text, at);
+                let mut d = warn(
                     script,
                     pos,
                     first_token_len(text, pos),
                     "unreachable-block",
                     format!("this block of '{label}' can never be chosen: the block at line {line} always matches"),
-                ));
+                );
+                d.related.push(Related::at(&script.display, text, at, format!("this block of '{label}' always matches")));
+                out.push(d);
             } else if always_matches(script_item) {
                 always = Some(item);
             }

@@ -15,10 +15,15 @@ struct Client {
 
 impl Client {
     fn start(root: &Path) -> Client {
+        Client::start_with(root, Value::Null)
+    }
+
+    /// A server started with these initialization options.
+    fn start_with(root: &Path, options: Value) -> Client {
         let (client, server) = Connection::memory();
         let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
         let mut c = Client { conn: client, next: 1, server: Some(handle) };
-        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root)}));
+        let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root), "initializationOptions": options}));
         assert_eq!(caps["capabilities"]["hoverProvider"], true);
         c.notify("initialized", json!({}));
         c
@@ -31,6 +36,19 @@ impl Client {
         loop {
             match self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("a reply") {
                 Message::Response(r) if r.id == id => return r.result.unwrap_or(Value::Null),
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends a request and returns its error (code, message), if any.
+    fn request_error(&mut self, method: &str, params: Value) -> Option<(i32, String)> {
+        let id = RequestId::from(self.next);
+        self.next += 1;
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(20)).expect("a reply") {
+                Message::Response(r) if r.id == id => return r.error.map(|e| (e.code, e.message)),
                 _ => {}
             }
         }
@@ -125,10 +143,21 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     // After `both`: the animation names of the mod's tree.
     let (l, line) = find("both pb_rifle_run blendtime 150");
     let labels = complete(&mut c, l, line.find("pb_").unwrap() + 2);
-    for want in ["pb_rifle_run", "pb_pistol_idle", "pt_rifle_fire", "torso"] {
+    for want in ["pb_rifle_run", "pb_pistol_idle", "pt_rifle_fire", "pl_run_left"] {
         assert!(labels.iter().any(|x| x == want), "{want} missing in {labels:?}");
     }
-    assert!(!labels.iter().any(|x| x == "combat" || x == "kar98k_mp"), "{labels:?}");
+    // leaves only: no parent of the tree
+    assert!(!labels.iter().any(|x| x == "combat" || x == "kar98k_mp" || x == "torso" || x == "main"), "{labels:?}");
+    // After `legs` and `torso`: the leaves of the tree's block of that name,
+    // each replacing the word typed.
+    let (l, line) = find("legs pl_run_left duration 700 torso pt_rifle_run");
+    let col = line.find("pl_run").unwrap() + 3;
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+    assert_eq!(items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect::<Vec<_>>(), ["pl_run_left"]);
+    let range = json!({"start": {"line": l, "character": col - 3}, "end": {"line": l, "character": col + 8}});
+    assert_eq!(items[0]["textEdit"], json!({"range": range, "newText": "pl_run_left"}));
+    let labels = complete(&mut c, l, line.find("pt_rifle_run").unwrap() + 1);
+    assert_eq!(labels, ["pt_rifle_fire", "pt_pistol_fire", "pt_rifle_run"]);
     // After `weapons`: weapons and the weapons defines, not the movetype one.
     let (l, line) = find("weapons rifles");
     let labels = complete(&mut c, l, line.find("rifles").unwrap() + 1);
@@ -179,12 +208,10 @@ fn diagnostics_on_open_and_change_hover_and_completion() {
     let (l, line) = clean.lines().enumerate().find(|(_, l)| l.contains("legs pl_run_left")).unwrap();
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": line.find("pt_rifle_run").unwrap() + 2}}));
     assert!(h["contents"]["value"].as_str().unwrap().contains("animation `pt_rifle_run` of tree `multiplayer`: a leaf (an xanim asset of that name), under `torso`"), "{h}");
-    // The outline.
+    // The outline: nested (see document_symbols_are_nested_and_blocks_fold).
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap(), s["containerName"].as_str().unwrap())).collect();
-    for want in [("rifles", "define"), ("moving", "define"), ("combat", "state"), ("idle", "move type")] {
-        assert!(names.contains(&want), "{want:?} missing in {names:?}");
-    }
+    let top: Vec<&str> = syms.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(top, ["DEFINES", "ANIMATIONS", "EVENTS"], "{syms}");
 }
 
 #[test]
@@ -208,8 +235,9 @@ fn a_tree_document_and_a_document_not_on_disk() {
     assert!(h.contains("animation `torso` of tree `multiplayer`: a parent of 3 (`pt_rifle_fire`, `pt_pistol_fire`, `pt_rifle_run`), under `main`"), "{h}");
     // The outline: the names under their blocks.
     let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-    let names: Vec<(&str, &str)> = syms.as_array().unwrap().iter().filter_map(|s| Some((s["name"].as_str()?, s["containerName"].as_str()?))).collect();
-    assert!(names.contains(&("pt_rifle_run", "torso")) && names.contains(&("pb_never", "main")), "{names:?}");
+    let main = &syms[0];
+    assert_eq!((main["name"].as_str(), main["children"].as_array().map(Vec::len)), (Some("main"), Some(9)), "{syms}");
+    assert_eq!((main["children"][0]["name"].as_str(), main["children"][0]["children"][2]["name"].as_str()), (Some("torso"), Some("pt_rifle_run")), "{syms}");
     // The script, not on disk, sees the open tree's text (with the error,
     // the engine stops in the tree: the script has no diagnostics of its
     // own), its names complete after `both`.
@@ -224,6 +252,11 @@ fn a_tree_document_and_a_document_not_on_disk() {
     let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
     let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
     assert!(labels.contains(&"pb_never_again") && labels.contains(&"pb_smg_idle") && !labels.contains(&"pb_never"), "{labels:?}");
+    // A name as the tree spells it.
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": text.replacen("pb_never", "PB_Never-Again", 1)}]}));
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 7, "character": 10}}));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(labels.contains(&"PB_Never-Again"), "{labels:?}");
 }
 
 /// The codes of a publication's errors and warnings (not its notes: what
@@ -274,4 +307,281 @@ fn an_edit_of_an_open_tree_checks_the_open_script_that_reads_it_again() {
     c.notify("textDocument/didClose", json!({"textDocument": {"uri": tree_uri}}));
     let d = c.diagnostics();
     assert_eq!((&d["uri"], codes(&d)), (&json!(script_uri), vec!["anim-not-in-tree"]), "{d}");
+}
+
+/// The position (0-based line, UTF-16 column) of the `nth` occurrence of
+/// `word` in `text`.
+fn pos_of(text: &str, word: &str, nth: usize) -> Value {
+    let at = text.match_indices(word).nth(nth).unwrap_or_else(|| panic!("no {word} #{nth}")).0;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+/// The 0-based line of the first line of `text` that is `line` trimmed,
+/// after line `after`.
+fn line_of(text: &str, line: &str, after: usize) -> u64 {
+    text.lines().enumerate().skip(after).find(|(_, l)| l.trim() == line).unwrap_or_else(|| panic!("no line {line}")).0 as u64
+}
+
+#[test]
+fn document_symbols_are_nested_and_blocks_fold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
+    let names = |v: &Value| -> Vec<String> { v["children"].as_array().map_or(Vec::new(), |a| a.iter().map(|s| s["name"].as_str().unwrap().to_string()).collect()) };
+    // Defines under DEFINES, with their type and expansion.
+    let defines = &syms[0];
+    assert_eq!(names(defines), ["rifles", "pistols", "leftover", "moving"]);
+    assert_eq!(defines["children"][0]["detail"], "define: weapons = kar98k_mp AND enfield_mp");
+    assert_eq!(defines["children"][0]["kind"], 14, "a constant");
+    assert_eq!(defines["children"][0]["selectionRange"]["start"], pos_of(&text, "rifles", 0));
+    // Sections > states > move types > condition blocks.
+    let animations = &syms[1];
+    assert_eq!(names(animations), ["COMBAT"]);
+    let combat = &animations["children"][0];
+    assert_eq!(names(combat), ["idle", "run"]);
+    assert_eq!(names(&combat["children"][0]), ["weapons rifles", "weapons pistols", "default", "weapons mp40_mp"]);
+    assert_eq!(names(&combat["children"][1])[0], "weapons rifles, strafing left");
+    // The range: the head to the block's '}'; the selection: the name.
+    let state_line = line_of(&text, "state COMBAT", 0);
+    assert_eq!(combat["range"]["start"], json!({"line": state_line, "character": 0}));
+    assert_eq!(combat["range"]["end"], json!({"line": line_of(&text, "EVENTS", 0) - 2, "character": 1}));
+    assert_eq!(combat["selectionRange"], json!({"start": {"line": state_line, "character": 6}, "end": {"line": state_line, "character": 12}}));
+    let block = &combat["children"][0]["children"][0];
+    let head = line_of(&text, "weapons rifles", 0);
+    assert_eq!((block["range"]["start"]["line"].as_u64(), block["range"]["end"]["line"].as_u64()), (Some(head), Some(head + 3)), "{block}");
+    // Events and their blocks.
+    assert_eq!(syms[2]["children"][0]["name"], "fireweapon");
+    assert_eq!(names(&syms[2]["children"][0]), ["weapons rifles", "weapons pistols"]);
+
+    // Folding: every block and section; comments.
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
+    let folds: Vec<(u64, u64, &str)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap(), f["kind"].as_str().unwrap())).collect();
+    assert!(folds.contains(&(state_line, combat["range"]["end"]["line"].as_u64().unwrap(), "region")), "{folds:?}");
+    assert!(folds.contains(&(head, head + 3, "region")), "{folds:?}");
+    assert!(folds.contains(&(1, 6, "region")), "DEFINES to its last define: {folds:?}");
+    // 1 define section, 2 other sections, 1 state, 2 move types, 9 blocks,
+    // 1 event, 2 blocks.
+    assert_eq!(folds.len(), 18, "{folds:?}");
+
+    let script = "// one\n// two\nEVENTS\n/* a\n   b */\npain\n{\n\tdefault\n\t{\n\t\tboth a\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:s", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": "untitled:s"}}));
+    let folds: Vec<(u64, u64, &str)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap(), f["kind"].as_str().unwrap())).collect();
+    assert_eq!(folds, [(0, 1, "comment"), (2, 11, "region"), (3, 4, "comment"), (5, 11, "region"), (7, 10, "region")]);
+    let tree = "main\n{\n\ttorso : loopsync\n\t{\n\t\tpt_a\n\t}\n\tpb_b\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:t.atr", "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": "untitled:t.atr"}}));
+    let folds: Vec<(u64, u64)> = folds.as_array().unwrap().iter().map(|f| (f["startLine"].as_u64().unwrap(), f["endLine"].as_u64().unwrap())).collect();
+    assert_eq!(folds, [(0, 7), (2, 5)]);
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": "untitled:t.atr"}}));
+    assert_eq!(syms[0]["children"][0]["detail"], "parent of 1: loopsync");
+    assert_eq!(syms[0]["children"][0]["range"], json!({"start": {"line": 2, "character": 1}, "end": {"line": 5, "character": 2}}));
+}
+
+/// The (uri, start line, start column) of each location, sorted.
+fn locations(v: &Value) -> Vec<(String, u64, u64)> {
+    let mut out: Vec<(String, u64, u64)> = v
+        .as_array()
+        .unwrap_or_else(|| panic!("no locations: {v}"))
+        .iter()
+        .map(|l| (l["uri"].as_str().unwrap().to_string(), l["range"]["start"]["line"].as_u64().unwrap(), l["range"]["start"]["character"].as_u64().unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn references_highlights_and_rename_across_the_script_and_its_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let tree_file = root.join("animtrees/multiplayer.atr");
+    let tree_uri = uoanim_cli::uri::from_path(&tree_file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let tree = std::fs::read_to_string(&tree_file).unwrap();
+    let mut c = Client::start(&root);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let at = |p: Value| json!({"textDocument": {"uri": uri}, "position": p});
+    let line = |l: &str, n: usize| text.lines().enumerate().filter(|(_, x)| x.trim() == l).nth(n).unwrap().0 as u64;
+    // A define: its `set` line and its four uses in condition lines.
+    let mut params = at(pos_of(&text, "rifles", 2));
+    params["context"] = json!({"includeDeclaration": true});
+    let refs = locations(&c.request("textDocument/references", params.clone()));
+    let want: Vec<(String, u64, u64)> = vec![
+        (uri.clone(), 3, 12),
+        (uri.clone(), line("weapons rifles", 0), 10),
+        (uri.clone(), line("weapons rifles, strafing left", 0), 10),
+        (uri.clone(), line("weapons rifles", 1), 10),
+        (uri.clone(), line("weapons rifles", 2), 9),
+    ];
+    let mut sorted = want.clone();
+    sorted.sort();
+    assert_eq!(refs, sorted);
+    params["context"] = json!({"includeDeclaration": false});
+    assert_eq!(locations(&c.request("textDocument/references", params)).len(), 4);
+    let hl = c.request("textDocument/documentHighlight", at(pos_of(&text, "rifles", 0)));
+    let kinds: Vec<u64> = hl.as_array().unwrap().iter().map(|h| h["kind"].as_u64().unwrap()).collect();
+    assert_eq!((kinds.len(), kinds.iter().filter(|&&k| k == 3).count()), (5, 1), "one write (the set line), four reads: {hl}");
+    // A move type: its block and its use as a value of `movetype`.
+    let mut params = at(pos_of(&text, "\trun\n", 0));
+    params["position"]["character"] = json!(1);
+    params["context"] = json!({"includeDeclaration": true});
+    let refs = locations(&c.request("textDocument/references", params));
+    assert_eq!(refs, [(uri.clone(), 6, 31), (uri.clone(), line("run", 0), 1)]);
+    // An animation: its command in the script and its leaf in the tree
+    // (from either file).
+    let refs = locations(&c.request("textDocument/references", {
+        let mut p = at(pos_of(&text, "pb_pistol_idle", 0));
+        p["context"] = json!({"includeDeclaration": true});
+        p
+    }));
+    assert_eq!(refs, [(tree_uri.clone(), 15, 1), (uri.clone(), line("both pb_pistol_idle", 0), 8)]);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let mut p = json!({"textDocument": {"uri": tree_uri}, "position": pos_of(&tree, "pb_pistol_idle", 0), "context": {"includeDeclaration": true}});
+    assert_eq!(locations(&c.request("textDocument/references", p.clone())), refs);
+    p["context"]["includeDeclaration"] = json!(false);
+    assert_eq!(locations(&c.request("textDocument/references", p)), [(uri.clone(), line("both pb_pistol_idle", 0), 8)]);
+
+    // Rename: a define, over its five places.
+    let prep = c.request("textDocument/prepareRename", at(pos_of(&text, "rifles", 1)));
+    assert_eq!(prep["placeholder"], "rifles");
+    assert_eq!(prep["range"]["start"], pos_of(&text, "rifles", 1));
+    let mut params = at(pos_of(&text, "rifles", 1));
+    params["newName"] = json!("long_guns");
+    let edit = c.request("textDocument/rename", params);
+    let edits = edit["changes"][uri.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 5, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "long_guns"));
+    assert_eq!(edit["changes"].as_object().unwrap().len(), 1);
+    // An animation: in the script and in the tree.
+    let mut params = at(pos_of(&text, "pt_rifle_run", 0));
+    params["newName"] = json!("pt_rifle_sprint");
+    let edit = c.request("textDocument/rename", params);
+    let edits = |u: &str| -> Vec<(u64, u64, u64)> {
+        edit["changes"][u].as_array().unwrap_or_else(|| panic!("no edits of {u}: {edit}")).iter().map(|e| (e["range"]["start"]["line"].as_u64().unwrap(), e["range"]["start"]["character"].as_u64().unwrap(), e["range"]["end"]["character"].as_u64().unwrap())).collect()
+    };
+    let l = line("legs pl_run_left duration 700 torso pt_rifle_run", 0);
+    assert_eq!(edits(&uri), [(l, 39, 51)]);
+    assert_eq!(edits(&tree_uri), [(7, 2, 14)]);
+    // The engine's names cannot be renamed; a name must be a name.
+    let mut params = at(pos_of(&text, "idle", 0));
+    params["newName"] = json!("rest");
+    let e = c.request_error("textDocument/rename", params.clone()).expect("an error");
+    assert_eq!(e.0, -32803);
+    assert!(e.1.contains("'idle' is a move type: its name is fixed by the engine"), "{e:?}");
+    let e = c.request_error("textDocument/prepareRename", params).expect("an error");
+    assert!(e.1.contains("is a move type"), "{e:?}");
+    let mut params = at(pos_of(&text, "COMBAT", 0));
+    params["newName"] = json!("fight");
+    assert!(c.request_error("textDocument/rename", params).expect("an error").1.contains("'COMBAT' is a state"));
+    let mut params = at(pos_of(&text, "pb_rifle_idle", 0));
+    params["newName"] = json!("pb rifle");
+    assert!(c.request_error("textDocument/rename", params).expect("an error").1.contains("letters, digits and '_'"));
+}
+
+/// A script of one `idle` block list of COMBAT, its blocks' lines given.
+fn idle_script(blocks: &[(&str, &str)]) -> String {
+    let blocks: String = blocks.iter().map(|(cond, anim)| format!("\t\t{cond}\n\t\t{{\n\t\t\tboth {anim}\n\t\t}}\n")).collect();
+    format!("ANIMATIONS\nstate COMBAT\n{{\n\tidle\n\t{{\n{blocks}\t}}\n}}\n")
+}
+
+/// An edit: its start, end and new text.
+type Edit = (Value, Value, String);
+
+/// The code actions over the whole of a document: (title, the edits of
+/// that document).
+fn actions(c: &mut Client, uri: &str) -> Vec<(String, Vec<Edit>)> {
+    let all = c.request("textDocument/codeAction", json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}, "context": {"diagnostics": []}}));
+    all.as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            assert_eq!(a["kind"], "quickfix");
+            let edits = a["edit"]["changes"][uri].as_array().unwrap().iter().map(|e| (e["range"]["start"].clone(), e["range"]["end"].clone(), e["newText"].as_str().unwrap().to_string())).collect();
+            (a["title"].as_str().unwrap().to_string(), edits)
+        })
+        .collect()
+}
+
+#[test]
+fn quick_fixes_and_related_places() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let mut c = Client::start(&root);
+    let open = |c: &mut Client, uri: &str, text: &str| {
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+        c.diagnostics()
+    };
+    // An unknown name: its "did you mean".
+    let text = idle_script(&[("movetype wlak", "pb_smg_idle")]);
+    let d = open(&mut c, "untitled:a", &text);
+    let error = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).expect("the error");
+    assert!(error["message"].as_str().unwrap().contains("help: did you mean 'walk'?"), "{d}");
+    let a = actions(&mut c, "untitled:a");
+    assert_eq!(a, [("replace with 'walk'".to_string(), vec![(pos_of(&text, "wlak", 0), json!({"line": 5, "character": 15}), "walk".to_string())])]);
+    // Words not joined by an operator: AND between them.
+    let text = idle_script(&[("movetype walk run", "pb_smg_idle")]);
+    open(&mut c, "untitled:b", &text);
+    let a = actions(&mut c, "untitled:b");
+    assert_eq!(a, [("join the words with AND".to_string(), vec![(pos_of(&text, "walk", 0), json!({"line": 5, "character": 19}), "walk AND run".to_string())])]);
+    // A '{' never closed: the '}' line inserted where it seems missing.
+    let text = idle_script(&[("weapons colt_mp", "pb_smg_idle"), ("weapons kar98k_mp", "pb_rifle_idle")]).replacen("pb_smg_idle\n\t\t}\n", "pb_smg_idle\n", 1);
+    let d = open(&mut c, "untitled:c", &text);
+    let e = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).expect("the error");
+    assert_eq!(e["relatedInformation"], json!([{"location": {"uri": "untitled:c", "range": {"start": {"line": 8, "character": 0}, "end": {"line": 8, "character": 0}}}, "message": "the block's '}' seems missing before this line"}]), "{d}");
+    let a = actions(&mut c, "untitled:c");
+    assert_eq!(a, [("insert the '}' before line 9".to_string(), vec![(json!({"line": 8, "character": 0}), json!({"line": 8, "character": 0}), "\t\t}\n".to_string())])]);
+    // A warning: the block that hides it is related; the code allowed in
+    // the file by a comment, which the check honours.
+    let text = idle_script(&[("default", "pb_stand_idle"), ("weapons colt_mp", "pb_smg_idle")]);
+    let d = open(&mut c, "untitled:d", &text);
+    let w = d["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "unreachable-block").unwrap_or_else(|| panic!("{d}"));
+    assert_eq!(w["relatedInformation"][0]["location"]["range"]["start"], pos_of(&text, "default", 0));
+    assert_eq!(w["relatedInformation"][0]["message"], "this block of 'state combat idle' always matches");
+    let a = actions(&mut c, "untitled:d");
+    let allow = a.iter().find(|(t, _)| t == "allow 'unreachable-block' in this file").unwrap_or_else(|| panic!("{a:?}"));
+    assert_eq!(allow.1, [(json!({"line": 0, "character": 0}), json!({"line": 0, "character": 0}), "// uoanim: allow(unreachable-block)\n".to_string())]);
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": "untitled:d", "version": 2}, "contentChanges": [{"text": format!("{}{text}", allow.1[0].2)}]}));
+    let d = c.diagnostics();
+    assert!(!codes(&d).contains(&"unreachable-block"), "{d}");
+}
+
+#[test]
+fn settings_choose_the_weapons_and_the_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let open = |c: &mut Client| {
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+        c.diagnostics()
+    };
+    // By default the opt-in codes are left out.
+    let mut c = Client::start(&root);
+    let d = open(&mut c);
+    assert!(codes(&d).contains(&"none-bit0") && !codes(&d).contains(&"unused-define"), "{d}");
+    drop(c);
+    // An opt-in code asked for at start.
+    let mut c = Client::start_with(&root, json!({"warn": ["unused-define"]}));
+    let d = open(&mut c);
+    let unused: Vec<&Value> = d["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "unused-define").collect();
+    assert_eq!(unused.len(), 2, "{d}");
+    assert_eq!((&unused[0]["range"]["start"], &unused[1]["range"]["start"]), (&pos_of(&text, "leftover", 0), &pos_of(&text, "moving", 0)));
+    // Changed: a code allowed, the opt-in one no more; then a weapon list
+    // without the rifles.
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"uoanim": {"allow": ["none-bit0"]}}}));
+    let d = c.diagnostics();
+    assert!(!codes(&d).contains(&"none-bit0") && !codes(&d).contains(&"unused-define"), "{d}");
+    assert!(codes(&d).contains(&"never-holds"), "the other warnings stay: {d}");
+    let list = std::env::temp_dir().join(format!("uoanim-lsp-weapons-{}.txt", std::process::id()));
+    std::fs::write(&list, "colt_mp\nmp40_mp\n").unwrap();
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"uoanim": {"weapons": list}}}));
+    let d = c.diagnostics();
+    std::fs::remove_file(&list).unwrap();
+    let first = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{d}"));
+    assert!(first["message"].as_str().unwrap().starts_with("unknown weapon 'kar98k_mp'"), "{first}");
 }

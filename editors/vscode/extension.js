@@ -10,10 +10,19 @@ function activate(context) {
   const server = { command, args: ['lsp'] };
   client = new LanguageClient('uoanim', 'uoanim', server, {
     documentSelector: [{ language: 'uoanim-script' }, { language: 'uoanim-atr' }],
-    initializationOptions: { modDirectory: config.get('modDirectory') || '', gameDirectory: config.get('gameDirectory') || '' },
+    initializationOptions: {
+      modDirectory: config.get('modDirectory') || '',
+      gameDirectory: config.get('gameDirectory') || '',
+      weapons: config.get('weapons') || '',
+      allow: config.get('allow') || [],
+      warn: config.get('warn') || [],
+    },
     // Files changed on disk (another editor, an archive rebuilt): the
-    // server reads the mod again.
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{script,atr,pk3,iwd}') },
+    // server reads the mod again; the settings changed: it checks again.
+    synchronize: {
+      configurationSection: 'uoanim',
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{script,atr,pk3,iwd}'),
+    },
   });
   context.subscriptions.push({ dispose: () => client && client.stop() });
   return client.start();

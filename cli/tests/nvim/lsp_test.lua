@@ -95,6 +95,23 @@ local none = line_of('\t\tmovetype none')
 h = req('textDocument/hover', none, 12)
 check('hover on a quirk warning', h ~= nil and h.contents.value:find('`none-bit0`', 1, true) ~= nil
   and h.contents.value:find('it does not mean "no value"', 1, true) ~= nil, vim.inspect(h))
+-- The outline, references and rename (vim.lsp.buf_request_sync).
+local uri = vim.uri_from_bufnr(buf)
+local function sync(method, params)
+  local r = vim.lsp.buf_request_sync(buf, method, params, 5000)
+  return r and r[client.id] and r[client.id].result
+end
+local syms = sync('textDocument/documentSymbol', { textDocument = { uri = uri } })
+check('a nested outline', syms ~= nil and syms[2].name == 'ANIMATIONS' and syms[2].children[1].name == 'COMBAT'
+  and syms[2].children[1].children[1].name == 'idle' and syms[2].children[1].children[1].children[1].name == 'weapons rifles',
+  vim.inspect(syms))
+local at = { textDocument = { uri = uri }, position = { line = target, character = 12 } }
+local refs = sync('textDocument/references', vim.tbl_extend('force', at, { context = { includeDeclaration = true } }))
+check('references of a define', refs ~= nil and #refs == 5, vim.inspect(refs))
+local edit = sync('textDocument/rename', vim.tbl_extend('force', at, { newName = 'long_guns' }))
+check('rename of a define', edit ~= nil and edit.changes ~= nil and #edit.changes[uri] == 5
+  and edit.changes[uri][1].newText == 'long_guns', vim.inspect(edit))
+
 -- The mod's tree: the same file type, the same client.
 vim.cmd('edit ' .. mod .. '/animtrees/multiplayer.atr')
 local tree = vim.api.nvim_get_current_buf()
