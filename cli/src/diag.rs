@@ -236,8 +236,9 @@ pub fn render_text(d: &Diagnostic, source: Option<&[u8]>, how: Render, out: &mut
     let whole_file = crate::FILE_LEVEL.contains(&d.code);
     let snippet = if how.snippet && !whole_file { source.and_then(|t| snippet_line(t, d.line, d.col, d.len)) } else { None };
     let Some((shown, span)) = snippet else {
+        // a note of several lines keeps them under its first
         if let Some(note) = &d.note {
-            writeln!(out, "    = note: {note}")?;
+            writeln!(out, "    = note: {}", note.replace('\n', "\n            "))?;
         }
         if let Some(help) = &d.help {
             writeln!(out, "    = help: {help}")?;
