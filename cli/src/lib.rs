@@ -189,6 +189,7 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
             refs.extend(registrations.iter().map(|r| r.as_slice()));
         }
         let mut found = trees::check_tree(tree, &refs);
+        found.extend(trees::loads_nothing(tree, &found));
         // The multiplayer tree's assets are checked on the tree the script
         // builds (pruned to its names); any other tree on all its leaves.
         if let Some(assets) = &inputs.xanims {
@@ -546,6 +547,19 @@ mod tests {
         assert_eq!(c, [(1, "load", Some("the file is empty: the engine loads no script of 0 bytes".into()))]);
         let c = codes_of(&vec![b' '; 99_999]);
         assert_eq!(c, [(1, "load", Some("the file has 99999 bytes: the engine loads a script of at most 99998 bytes".into()))]);
+    }
+
+    #[test]
+    fn a_tree_that_loads_nothing_is_said() {
+        let tree = |text: &[u8]| -> Vec<&'static str> {
+            let inputs = Inputs { trees: vec![SourceFile { display: "t.atr".into(), name: "t".into(), text: text.to_vec() }], ..Inputs::default() };
+            check(&inputs, &HashSet::new()).diags.iter().map(|d| d.code).collect()
+        };
+        assert_eq!(tree(b""), ["loads-nothing"]);
+        assert_eq!(tree(b"// only a comment\n"), ["loads-nothing"]);
+        let utf16: Vec<u8> = "\u{feff}main\n{\n\tpb_a\n}\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(tree(&utf16), ["encoding"]);
+        assert!(tree(b"main\n{\n\tpb_a\n}\n").is_empty());
     }
 
     #[test]

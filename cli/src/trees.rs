@@ -351,6 +351,22 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
     out
 }
 
+/// What the engine reads of a tree that its load does not say: an
+/// encoding it cannot read, a tree of no names (none when `found` has an
+/// error of the file already).
+pub fn loads_nothing(file: &SourceFile, found: &[Diagnostic]) -> Vec<Diagnostic> {
+    let text = &file.text;
+    let at = |code: &'static str, message: &str| Diagnostic::at(&file.display, text, 0, 1, Severity::Warning, code, message.into());
+    if text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff") {
+        return vec![at("encoding", "the file is UTF-16 (it starts with a UTF-16 byte-order mark): the game reads it as bytes, stops at its first zero byte and loads no animation of it")
+            .with_help("save the file as ANSI or UTF-8 (without a byte-order mark)")];
+    }
+    if found.iter().any(|d| d.severity == Severity::Error) || !tree_names(text).is_empty() {
+        return Vec::new();
+    }
+    vec![at("loads-nothing", "the tree names no animation: the game loads nothing from it")]
+}
+
 /// The properties a tree's name can take after its `:`.
 const PROPERTIES: [&[u8]; 3] = [b"loopsync", b"nonloopsync", b"complete"];
 
