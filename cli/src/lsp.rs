@@ -46,6 +46,7 @@ use uoanim::script::tables;
 use uoanim_core::outline::{outline, Item, Kind, Span};
 
 pub mod index;
+pub mod semantic;
 pub mod transport;
 
 // ---- the explanations of docs/CHECK.md ------------------------------------
@@ -233,32 +234,7 @@ pub struct TreeNode {
 /// 32, `//` and `/* */` comments). For hover, completion and definition; the
 /// check itself is the library's parser.
 pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
-    let ws = |b: u8| (b as i8) <= 32;
-    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
-    let mut i = 0;
-    let mut newline = true;
-    while i < text.len() {
-        let b = text[i];
-        if b == b'\n' {
-            newline = true;
-            i += 1;
-        } else if ws(b) {
-            i += 1;
-        } else if text[i..].starts_with(b"//") {
-            while i < text.len() && text[i] != b'\n' {
-                i += 1;
-            }
-        } else if text[i..].starts_with(b"/*") {
-            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
-        } else {
-            let s = i;
-            while i < text.len() && !ws(text[i]) {
-                i += 1;
-            }
-            tokens.push((s, i, newline));
-            newline = false;
-        }
-    }
+    let tokens = tree_tokens(text);
     let mut nodes: Vec<TreeNode> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
     let mut last: Option<usize> = None;
@@ -298,6 +274,40 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
         nodes[p].block_end = text.len();
     }
     nodes
+}
+
+/// The tokens of an `.atr` text as the engine's tokenizer cuts them (white
+/// space: every byte whose signed value is at most 32; `//` and `/* */`
+/// comments skipped): each one's span and whether it is the first of its
+/// line.
+pub fn tree_tokens(text: &[u8]) -> Vec<(usize, usize, bool)> {
+    let ws = |b: u8| (b as i8) <= 32;
+    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+    let mut i = 0;
+    let mut newline = true;
+    while i < text.len() {
+        let b = text[i];
+        if b == b'\n' {
+            newline = true;
+            i += 1;
+        } else if ws(b) {
+            i += 1;
+        } else if text[i..].starts_with(b"//") {
+            while i < text.len() && text[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with(b"/*") {
+            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
+        } else {
+            let s = i;
+            while i < text.len() && !ws(text[i]) {
+                i += 1;
+            }
+            tokens.push((s, i, newline));
+            newline = false;
+        }
+    }
+    tokens
 }
 
 /// The hover text of a tree's name.
@@ -1184,7 +1194,19 @@ impl Server {
         items
     }
 
+    /// Semantic tokens of a whole document (a script's or a tree's), in
+    /// LSP's relative encoding.
+    pub fn semantic_tokens(&self, uri: &lt::Uri) -> Vec<lt::SemanticToken> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let tokens = if is_tree(&doc.path) { semantic::tree_tokens(&doc.text) } else { semantic::script_tokens(&doc.text) };
+        semantic::encode(&doc.text, &tokens)
+    }
+
     // ---- the handlers of the requests and notifications ----
+
+    fn on_semantic_tokens(&mut self, p: lt::SemanticTokensParams) -> Option<lt::SemanticTokensResult> {
+        Some(lt::SemanticTokensResult::Tokens(lt::SemanticTokens { result_id: None, data: self.semantic_tokens(&p.text_document.uri) }))
+    }
 
     fn on_hover(&mut self, p: lt::HoverParams) -> Option<lt::Hover> {
         let at = p.text_document_position_params;
@@ -1291,6 +1313,7 @@ impl Server {
             .or_fail::<r::PrepareRenameRequest>(Server::on_prepare_rename)
             .or_fail::<r::Rename>(Server::on_rename)
             .on::<r::Completion>(Server::on_completion)
+            .on::<r::SemanticTokensFullRequest>(Server::on_semantic_tokens)
             .finish()
     }
 
@@ -1458,6 +1481,11 @@ pub fn capabilities() -> lt::ServerCapabilities {
         })),
         document_highlight_provider: Some(lt::OneOf::Left(true)),
         rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+        semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(lt::SemanticTokensOptions {
+            legend: semantic::legend(),
+            full: Some(lt::SemanticTokensFullOptions::Bool(true)),
+            ..Default::default()
+        })),
         ..Default::default()
     }
 }

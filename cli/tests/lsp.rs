@@ -10,6 +10,8 @@ use std::time::Duration;
 struct Client {
     conn: Connection,
     next: i32,
+    /// The server's capabilities, from its answer to `initialize`.
+    caps: Value,
     server: Option<std::thread::JoinHandle<Ending>>,
 }
 
@@ -22,9 +24,10 @@ impl Client {
     fn start_with(root: &Path, options: Value) -> Client {
         let (client, server) = Connection::memory();
         let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
-        let mut c = Client { conn: client, next: 1, server: Some(handle) };
+        let mut c = Client { conn: client, next: 1, caps: Value::Null, server: Some(handle) };
         let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root), "initializationOptions": options}));
         assert_eq!(caps["capabilities"]["hoverProvider"], true);
+        c.caps = caps["capabilities"].clone();
         c.notify("initialized", json!({}));
         c
     }
@@ -584,4 +587,95 @@ fn settings_choose_the_weapons_and_the_codes() {
     std::fs::remove_file(&list).unwrap();
     let first = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{d}"));
     assert!(first["message"].as_str().unwrap().starts_with("unknown weapon 'kar98k_mp'"), "{first}");
+}
+
+/// A semantic token decoded: (line, start, length, type, modifiers), its
+/// type and modifiers named by the legend.
+type Token = (u64, u64, u64, String, Vec<String>);
+
+/// The semantic tokens of a document, decoded from LSP's relative encoding
+/// by the legend the server advertised.
+fn semantic_tokens(c: &mut Client, uri: &str) -> Vec<Token> {
+    let legend = c.caps["semanticTokensProvider"]["legend"].clone();
+    let name = |key: &str, i: u64| legend[key][i as usize].as_str().unwrap_or_else(|| panic!("{key} {i} not in {legend}")).to_string();
+    let r = c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+    let data: Vec<u64> = r["data"].as_array().unwrap_or_else(|| panic!("no data: {r}")).iter().map(|n| n.as_u64().unwrap()).collect();
+    assert_eq!(data.len() % 5, 0);
+    let (mut line, mut start) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            line += t[0];
+            start = if t[0] == 0 { start + t[1] } else { t[1] };
+            let modifiers = (0..32).filter(|b| t[4] & (1 << b) != 0).map(|b| name("tokenModifiers", b)).collect();
+            (line, start, t[2], name("tokenTypes", t[3]), modifiers)
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_of_a_script_and_a_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["semanticTokensProvider"]["full"], true);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let tokens = semantic_tokens(&mut c, &uri);
+    // In text order, none overlapping.
+    for w in tokens.windows(2) {
+        assert!((w[0].0, w[0].1 + w[0].2) <= (w[1].0, w[1].1), "{w:?}");
+    }
+    let token_at = |word: &str, nth: usize| -> (u64, String, Vec<String>) {
+        let p = pos_of(&text, word, nth);
+        let (line, col) = (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
+        let t = tokens.iter().find(|t| (t.0, t.1) == (line, col)).unwrap_or_else(|| panic!("no token at {word} #{nth} ({line}:{col}): {tokens:?}"));
+        (t.2, t.3.clone(), t.4.clone())
+    };
+    let decl = || vec!["declaration".to_string()];
+    let want: &[(&str, usize, &str, Vec<String>)] = &[
+        ("DEFINES", 0, "namespace", decl()),
+        ("set", 0, "keyword", vec![]),
+        ("weapons", 0, "property", vec![]),
+        ("rifles", 0, "macro", decl()),
+        ("kar98k_mp", 0, "enumMember", vec![]),
+        ("AND", 0, "operator", vec![]),
+        ("MINUS", 0, "operator", vec![]),
+        ("walk", 0, "enumMember", vec![]),
+        ("state", 0, "keyword", vec![]),
+        ("COMBAT", 0, "type", decl()),
+        ("idle", 0, "enumMember", decl()),
+        ("rifles", 1, "macro", vec![]),
+        ("both", 0, "keyword", vec![]),
+        ("pb_rifle_idle", 0, "function", vec![]),
+        ("700", 0, "number", vec![]),
+        ("duration", 0, "keyword", vec![]),
+        ("left", 1, "enumMember", vec![]),
+        ("EVENTS", 0, "namespace", decl()),
+        ("fireweapon", 0, "event", decl()),
+    ];
+    for (word, nth, ty, mods) in want {
+        assert_eq!(token_at(word, *nth), (word.len() as u64, ty.to_string(), mods.clone()), "{word} #{nth}");
+    }
+    // The comment of the first line, whole.
+    assert_eq!(tokens[0], (0, 0, text.lines().next().unwrap().len() as u64, "comment".to_string(), vec![]));
+
+    // A tree: its names, the properties after ':', the braces, comments.
+    let tree_uri = uoanim_cli::uri::from_path(&root.join("animtrees/multiplayer.atr"));
+    let tree = std::fs::read_to_string(root.join("animtrees/multiplayer.atr")).unwrap().replacen("\ttorso\n", "\ttorso : loopsync\n", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let tokens = semantic_tokens(&mut c, &tree_uri);
+    let at = |word: &str| -> Token {
+        let p = pos_of(&tree, word, 0);
+        let (line, col) = (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
+        tokens.iter().find(|t| (t.0, t.1) == (line, col)).unwrap_or_else(|| panic!("no token at {word}: {tokens:?}")).clone()
+    };
+    assert_eq!(tokens[0].3, "comment");
+    assert_eq!(at("main"), (1, 0, 4, "function".into(), decl()));
+    assert_eq!(at("{"), (2, 0, 1, "operator".into(), vec![]));
+    assert_eq!(at("torso"), (3, 1, 5, "function".into(), decl()));
+    assert_eq!(at(":"), (3, 7, 1, "operator".into(), vec![]));
+    assert_eq!(at("loopsync"), (3, 9, 8, "property".into(), vec![]));
+    assert_eq!(at("pb_never"), (19, 1, 8, "function".into(), decl()));
+    assert_eq!(tokens.last().unwrap(), &(20, 0, 1, "operator".to_string(), vec![]));
 }
