@@ -1202,7 +1202,86 @@ impl Server {
         semantic::encode(&doc.text, &tokens)
     }
 
+    /// The files workspace symbols are read from: every open document,
+    /// then the script and the multiplayer tree of the mod (of each open
+    /// document's mod; the workspace's when none is open) that are not
+    /// open. Each: its URI, text and path.
+    fn workspace_files(&mut self) -> Vec<(String, String, PathBuf)> {
+        let mut keys: Vec<String> = self.docs.keys().cloned().collect();
+        keys.sort();
+        let mut out: Vec<(String, String, PathBuf)> = keys.iter().map(|k| (k.clone(), self.docs[k].text.clone(), self.docs[k].path.clone())).collect();
+        let mut seen: HashSet<String> = out.iter().map(|(_, _, p)| file_key(p)).collect();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        let paths: Vec<PathBuf> = out.iter().map(|(_, _, p)| p.clone()).collect();
+        let candidates: Vec<Option<PathBuf>> = if paths.is_empty() { vec![self.root.clone()] } else { paths.iter().map(|p| self.mod_dir(p)).collect() };
+        for d in candidates.into_iter().flatten() {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+        for d in dirs {
+            let base = self.base(Some(d));
+            for f in base.script.iter().chain(base.multiplayer_tree()) {
+                let p = PathBuf::from(&f.display);
+                if seen.insert(file_key(&p)) {
+                    out.push((uri::from_path(&p), String::from_utf8_lossy(&f.text).into_owned(), p));
+                }
+            }
+        }
+        out
+    }
+
+    /// Workspace symbols: the defines, states and events of the scripts and
+    /// the names of the trees (see [`Server::workspace_files`]) whose name
+    /// holds the query (any case; an empty query: all), in file and text
+    /// order, each with its place and what holds it (a script's section, a
+    /// tree's block, else the tree).
+    #[allow(deprecated)]
+    pub fn workspace_symbols(&mut self, query: &str) -> Vec<lt::SymbolInformation> {
+        let query = query.to_ascii_lowercase();
+        let mut out = Vec::new();
+        for (file_uri, text, path) in self.workspace_files() {
+            let Ok(file_uri) = file_uri.parse::<lt::Uri>() else { continue };
+            let lines = Lines::new(&text);
+            let mut add = |name: String, kind: lt::SymbolKind, start: usize, end: usize, container: Option<String>| {
+                if name.to_ascii_lowercase().contains(&query) {
+                    let location = lt::Location { uri: file_uri.clone(), range: lines.range(start, end) };
+                    out.push(lt::SymbolInformation { name, kind, tags: None, deprecated: None, location, container_name: container });
+                }
+            };
+            if is_tree(&path) {
+                let nodes = tree_outline(text.as_bytes());
+                for n in &nodes {
+                    let kind = if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD };
+                    let container = n.parent.map_or_else(|| tree_name(&path), |p| nodes[p].name.clone());
+                    add(n.name.clone(), kind, n.start, n.end, Some(container));
+                }
+                continue;
+            }
+            let o = outline(text.as_bytes());
+            for top in &o.items {
+                let section = matches!(top.kind, Kind::Section(_)).then(|| span_text(&text, top.head).trim().to_string());
+                index::walk(std::slice::from_ref(top), &mut |i| {
+                    let kind = match i.kind {
+                        Kind::Define => lt::SymbolKind::CONSTANT,
+                        Kind::State => lt::SymbolKind::CLASS,
+                        Kind::Event => lt::SymbolKind::EVENT,
+                        _ => return,
+                    };
+                    if let Some(n) = i.name {
+                        add(span_text(&text, n), kind, n.start, n.end, section.clone());
+                    }
+                });
+            }
+        }
+        out
+    }
+
     // ---- the handlers of the requests and notifications ----
+
+    fn on_workspace_symbol(&mut self, p: lt::WorkspaceSymbolParams) -> Option<lt::WorkspaceSymbolResponse> {
+        Some(lt::WorkspaceSymbolResponse::Flat(self.workspace_symbols(&p.query)))
+    }
 
     fn on_semantic_tokens(&mut self, p: lt::SemanticTokensParams) -> Option<lt::SemanticTokensResult> {
         Some(lt::SemanticTokensResult::Tokens(lt::SemanticTokens { result_id: None, data: self.semantic_tokens(&p.text_document.uri) }))
@@ -1314,6 +1393,7 @@ impl Server {
             .or_fail::<r::Rename>(Server::on_rename)
             .on::<r::Completion>(Server::on_completion)
             .on::<r::SemanticTokensFullRequest>(Server::on_semantic_tokens)
+            .on::<r::WorkspaceSymbolRequest>(Server::on_workspace_symbol)
             .finish()
     }
 
@@ -1481,6 +1561,7 @@ pub fn capabilities() -> lt::ServerCapabilities {
         })),
         document_highlight_provider: Some(lt::OneOf::Left(true)),
         rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+        workspace_symbol_provider: Some(lt::OneOf::Left(true)),
         semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(lt::SemanticTokensOptions {
             legend: semantic::legend(),
             full: Some(lt::SemanticTokensFullOptions::Bool(true)),

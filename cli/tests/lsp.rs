@@ -679,3 +679,67 @@ fn semantic_tokens_of_a_script_and_a_tree() {
     assert_eq!(at("pb_never"), (19, 1, 8, "function".into(), decl()));
     assert_eq!(tokens.last().unwrap(), &(20, 0, 1, "operator".to_string(), vec![]));
 }
+
+/// The workspace symbols of a query: (name, kind, uri, line, column,
+/// container).
+fn workspace_symbols(c: &mut Client, query: &str) -> Vec<(String, u64, String, u64, u64, String)> {
+    let r = c.request("workspace/symbol", json!({"query": query}));
+    r.as_array()
+        .unwrap_or_else(|| panic!("no symbols: {r}"))
+        .iter()
+        .map(|s| {
+            let l = &s["location"];
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["kind"].as_u64().unwrap(),
+                l["uri"].as_str().unwrap().to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap(),
+                l["range"]["start"]["character"].as_u64().unwrap(),
+                s["containerName"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn workspace_symbols_of_the_script_and_its_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let tree_file = root.join("animtrees/multiplayer.atr");
+    let tree_uri = uoanim_cli::uri::from_path(&tree_file);
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let tree = std::fs::read_to_string(&tree_file).unwrap();
+    let s = |name: &str, kind: u64, uri: &str, line: u64, col: u64, container: &str| (name.to_string(), kind, uri.to_string(), line, col, container.to_string());
+    // Nothing open: the mod's script and tree, from their files.
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["workspaceSymbolProvider"], true);
+    assert_eq!(workspace_symbols(&mut c, "RIFLES"), [s("rifles", 14, &uri, 3, 12, "DEFINES")]);
+    // The script open (edited): its text, and the tree's file.
+    let edited = text.replacen("set weapons pistols", "set weapons handguns", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": edited}}));
+    assert_eq!(
+        workspace_symbols(&mut c, "pist"),
+        [s("pt_pistol_fire", 8, &tree_uri, 6, 2, "torso"), s("pb_pistol_idle", 8, &tree_uri, 15, 1, "main")]
+    );
+    assert_eq!(workspace_symbols(&mut c, "hand"), [s("handguns", 14, &uri, 4, 12, "DEFINES")]);
+    assert_eq!(workspace_symbols(&mut c, "comb"), [s("COMBAT", 5, &uri, 10, 6, "ANIMATIONS")]);
+    let fire = workspace_symbols(&mut c, "Fire");
+    assert_eq!(
+        fire,
+        [
+            s("fireweapon", 24, &uri, line_of(&text, "fireweapon", 0), 0, "EVENTS"),
+            s("pt_rifle_fire", 8, &tree_uri, 5, 2, "torso"),
+            s("pt_pistol_fire", 8, &tree_uri, 6, 2, "torso"),
+        ]
+    );
+    // An empty query: all of them (4 defines, a state, an event, the
+    // tree's 14 names); blocks are namespaces.
+    let all = workspace_symbols(&mut c, "");
+    assert_eq!(all.len(), 20, "{all:?}");
+    assert!(all.contains(&s("torso", 3, &tree_uri, 3, 1, "main")), "{all:?}");
+    assert!(all.contains(&s("main", 3, &tree_uri, 1, 0, "multiplayer")), "{all:?}");
+    // The tree open: its text, once.
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree.replacen("pb_never", "pb_never_open", 1)}}));
+    assert_eq!(workspace_symbols(&mut c, "never"), [s("pb_never_open", 8, &tree_uri, 19, 1, "main")]);
+    assert!(workspace_symbols(&mut c, "no_such_name").is_empty());
+}
