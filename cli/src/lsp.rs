@@ -211,6 +211,34 @@ fn define_value<'p>(_text: &str, p: &'p Place) -> &'p str {
     &p.value
 }
 
+/// A define's expansion as an inlay hint shows it: `AND` as `|`, the other
+/// words as written; past `max` characters cut after a word (not after an
+/// operator) and `…` added.
+fn shortened(words: &[String], max: usize) -> String {
+    let shown: Vec<&str> = words.iter().map(|w| if w.eq_ignore_ascii_case("and") { "|" } else { w.as_str() }).collect();
+    let whole = shown.join(" ");
+    if whole.chars().count() <= max {
+        return whole;
+    }
+    let mut out = String::new();
+    for w in shown {
+        if !out.is_empty() && out.chars().count() + 1 + w.chars().count() > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    while let Some(cut) = out.rsplit_once(' ').filter(|(_, last)| *last == "|" || OPERATORS.contains(&last.to_ascii_lowercase().as_str())) {
+        out.truncate(cut.0.len());
+    }
+    if out.chars().count() > max {
+        out = out.chars().take(max).collect();
+    }
+    format!("{out} …")
+}
+
 /// One name of an `.atr` file.
 #[derive(Debug, Clone)]
 pub struct TreeNode {
@@ -1277,7 +1305,75 @@ impl Server {
         out
     }
 
+    /// Inlay hints in a range of a script: after a define's use in a
+    /// condition line its expansion (`: kar98k_mp | enfield_mp`, `AND` as
+    /// `|`, shortened past 40 characters; the whole in the tooltip), after a
+    /// state's name the number of its move types (`: 2 move types`).
+    pub fn inlay_hints(&self, uri: &lt::Uri, range: lt::Range) -> Vec<lt::InlayHint> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        if is_tree(&doc.path) {
+            return Vec::new();
+        }
+        let (text, t) = (&doc.text, doc.text.as_bytes());
+        let lines = Lines::new(text);
+        let o = outline(t);
+        let mut out = Vec::new();
+        let mut hint = |at: usize, label: String, tooltip: String| {
+            let position = lines.position(at);
+            if range.start <= position && position <= range.end {
+                out.push(lt::InlayHint {
+                    position,
+                    label: lt::InlayHintLabel::String(label),
+                    kind: None,
+                    text_edits: None,
+                    tooltip: Some(lt::InlayHintTooltip::String(tooltip)),
+                    padding_left: None,
+                    padding_right: None,
+                    data: None,
+                });
+            }
+        };
+        // The defines (the first of a name, any case): type and expansion.
+        let mut defines: HashMap<String, (String, Vec<String>)> = HashMap::new();
+        let mut heads: Vec<Span> = Vec::new();
+        let mut states: Vec<(Span, usize)> = Vec::new();
+        index::walk(&o.items, &mut |i| match (i.kind, i.name) {
+            (Kind::Define, Some(n)) => {
+                let w = index::words(t, i.head.start, i.head.end);
+                let ty = w.get(1).map(|&(s, e)| lower(&t[s..e])).unwrap_or_default();
+                let value = w.iter().skip_while(|&&(s, e)| &t[s..e] != b"=").skip(1).map(|&(s, e)| span_text(text, Span { start: s, end: e })).collect();
+                defines.entry(lower(&t[n.start..n.end])).or_insert((ty, value));
+            }
+            (Kind::State, Some(n)) => states.push((n, i.children.iter().filter(|c| c.kind == Kind::MoveType).count())),
+            (Kind::Conditions, _) => heads.push(i.head),
+            _ => {}
+        });
+        let mut hints: Vec<(usize, String, String)> = Vec::new();
+        for occ in index::script_occurrences(t, &o, &Vocabulary::new()) {
+            if occ.what != What::Define || occ.decl || !heads.iter().any(|h| h.start <= occ.start && occ.end <= h.end) {
+                continue;
+            }
+            let name = span_text(text, Span { start: occ.start, end: occ.end });
+            let Some((ty, value)) = defines.get(&name.to_ascii_lowercase()).filter(|(_, v)| !v.is_empty()) else { continue };
+            hints.push((occ.end, format!(": {}", shortened(value, 40)), format!("define `{name}` (`{ty}`) = `{}`", value.join(" "))));
+        }
+        for (n, count) in states {
+            let name = span_text(text, n);
+            let s = if count == 1 { "" } else { "s" };
+            hints.push((n.end, format!(": {count} move type{s}"), format!("state `{name}`: {count} move type block{s}")));
+        }
+        hints.sort_by_key(|h| h.0);
+        for (at, label, tooltip) in hints {
+            hint(at, label, tooltip);
+        }
+        out
+    }
+
     // ---- the handlers of the requests and notifications ----
+
+    fn on_inlay_hint(&mut self, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHint>> {
+        Some(self.inlay_hints(&p.text_document.uri, p.range))
+    }
 
     fn on_workspace_symbol(&mut self, p: lt::WorkspaceSymbolParams) -> Option<lt::WorkspaceSymbolResponse> {
         Some(lt::WorkspaceSymbolResponse::Flat(self.workspace_symbols(&p.query)))
@@ -1394,6 +1490,7 @@ impl Server {
             .on::<r::Completion>(Server::on_completion)
             .on::<r::SemanticTokensFullRequest>(Server::on_semantic_tokens)
             .on::<r::WorkspaceSymbolRequest>(Server::on_workspace_symbol)
+            .on::<r::InlayHintRequest>(Server::on_inlay_hint)
             .finish()
     }
 
@@ -1562,6 +1659,7 @@ pub fn capabilities() -> lt::ServerCapabilities {
         document_highlight_provider: Some(lt::OneOf::Left(true)),
         rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
         workspace_symbol_provider: Some(lt::OneOf::Left(true)),
+        inlay_hint_provider: Some(lt::OneOf::Left(true)),
         semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(lt::SemanticTokensOptions {
             legend: semantic::legend(),
             full: Some(lt::SemanticTokensFullOptions::Bool(true)),
@@ -1717,6 +1815,15 @@ mod tests {
         assert_eq!(ctx("set movetype moving = walk", "walk"), LineContext::Value("movetype".into()));
         assert_eq!(ctx("set movetype moving = walk", "movetype"), LineContext::Key);
         assert_eq!(ctx("\t\t\tboth pb_idle", "pb_idle"), LineContext::Animation);
+    }
+
+    #[test]
+    fn a_defines_expansion_shortened() {
+        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(shortened(&words("kar98k_mp AND enfield_mp"), 40), "kar98k_mp | enfield_mp");
+        assert_eq!(shortened(&words("walk AND run MINUS walkbk"), 40), "walk | run MINUS walkbk");
+        assert_eq!(shortened(&words("kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp"), 40), "kar98k_mp | enfield_mp | colt_mp …");
+        assert_eq!(shortened(&words("a_very_long_name_of_fifty_characters_for_the_test_x"), 40), "a_very_long_name_of_fifty_characters_for …");
     }
 
     #[test]

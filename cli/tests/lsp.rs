@@ -743,3 +743,63 @@ fn workspace_symbols_of_the_script_and_its_tree() {
     assert_eq!(workspace_symbols(&mut c, "never"), [s("pb_never_open", 8, &tree_uri, 19, 1, "main")]);
     assert!(workspace_symbols(&mut c, "no_such_name").is_empty());
 }
+
+/// The inlay hints of a range of lines: (line, column, label, tooltip).
+fn inlay_hints(c: &mut Client, uri: &str, from: u64, to: u64) -> Vec<(u64, u64, String, String)> {
+    let range = json!({"start": {"line": from, "character": 0}, "end": {"line": to, "character": 0}});
+    let r = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": range}));
+    r.as_array()
+        .unwrap_or_else(|| panic!("no hints: {r}"))
+        .iter()
+        .map(|h| {
+            let p = &h["position"];
+            let label = h["label"].as_str().unwrap().to_string();
+            (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap(), label, h["tooltip"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn inlay_hints_of_defines_and_states() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["inlayHintProvider"], true);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let all = inlay_hints(&mut c, &uri, 0, 999);
+    let end_of = |word: &str, nth: usize| {
+        let p = pos_of(&text, word, nth);
+        (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap() + word.len() as u64)
+    };
+    // A define's uses in condition lines (not its `set` line): 4 of
+    // `rifles`, 3 of `pistols`; the state: its move types.
+    let labels: Vec<(u64, u64, &str)> = all.iter().map(|h| (h.0, h.1, h.2.as_str())).collect();
+    assert_eq!(labels.len(), 8, "{all:?}");
+    let (l, col) = end_of("COMBAT", 0);
+    assert_eq!(labels[0], (l, col, ": 2 move types"));
+    assert_eq!(all[0].3, "state `COMBAT`: 2 move type blocks");
+    let (l, col) = end_of("rifles", 1);
+    assert_eq!(labels[1], (l, col, ": kar98k_mp | enfield_mp"));
+    assert_eq!(all[1].3, "define `rifles` (`weapons`) = `kar98k_mp AND enfield_mp`");
+    let (l, col) = end_of("pistols", 1);
+    assert_eq!(labels[2], (l, col, ": colt_mp"));
+    assert_eq!(labels.iter().filter(|h| h.2 == ": kar98k_mp | enfield_mp").count(), 4);
+    assert_eq!(labels.iter().filter(|h| h.2 == ": colt_mp").count(), 3);
+    // Only those within the range asked for.
+    let (l, _) = end_of("rifles", 1);
+    let some = inlay_hints(&mut c, &uri, l, l + 1);
+    assert_eq!(some.iter().map(|h| (h.0, h.2.as_str())).collect::<Vec<_>>(), [(l, ": kar98k_mp | enfield_mp")]);
+    assert!(inlay_hints(&mut c, &uri, 0, 9).is_empty());
+    // A long expansion shortened (its whole in the tooltip); one move type.
+    let script = "DEFINES\nset weapons many = kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp\nANIMATIONS\nstate combat\n{\n\tidle\n\t{\n\t\tweapons many\n\t\t{\n\t\t\tboth pb_smg_idle\n\t\t}\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:h", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let hints = inlay_hints(&mut c, "untitled:h", 0, 99);
+    assert_eq!(
+        hints,
+        [
+            (3, 12, ": 1 move type".to_string(), "state `combat`: 1 move type block".to_string()),
+            (7, 14, ": kar98k_mp | enfield_mp | colt_mp …".to_string(), "define `many` (`weapons`) = `kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp`".to_string()),
+        ]
+    );
+}
