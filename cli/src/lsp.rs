@@ -46,6 +46,7 @@ use uoanim::script::tables;
 use uoanim_core::outline::{outline, Item, Kind, Span};
 
 pub mod index;
+pub mod semantic;
 pub mod transport;
 
 // ---- the explanations of docs/CHECK.md ------------------------------------
@@ -210,6 +211,34 @@ fn define_value<'p>(_text: &str, p: &'p Place) -> &'p str {
     &p.value
 }
 
+/// A define's expansion as an inlay hint shows it: `AND` as `|`, the other
+/// words as written; past `max` characters cut after a word (not after an
+/// operator) and `…` added.
+fn shortened(words: &[String], max: usize) -> String {
+    let shown: Vec<&str> = words.iter().map(|w| if w.eq_ignore_ascii_case("and") { "|" } else { w.as_str() }).collect();
+    let whole = shown.join(" ");
+    if whole.chars().count() <= max {
+        return whole;
+    }
+    let mut out = String::new();
+    for w in shown {
+        if !out.is_empty() && out.chars().count() + 1 + w.chars().count() > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    while let Some(cut) = out.rsplit_once(' ').filter(|(_, last)| *last == "|" || OPERATORS.contains(&last.to_ascii_lowercase().as_str())) {
+        out.truncate(cut.0.len());
+    }
+    if out.chars().count() > max {
+        out = out.chars().take(max).collect();
+    }
+    format!("{out} …")
+}
+
 /// One name of an `.atr` file.
 #[derive(Debug, Clone)]
 pub struct TreeNode {
@@ -233,32 +262,7 @@ pub struct TreeNode {
 /// 32, `//` and `/* */` comments). For hover, completion and definition; the
 /// check itself is the library's parser.
 pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
-    let ws = |b: u8| (b as i8) <= 32;
-    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
-    let mut i = 0;
-    let mut newline = true;
-    while i < text.len() {
-        let b = text[i];
-        if b == b'\n' {
-            newline = true;
-            i += 1;
-        } else if ws(b) {
-            i += 1;
-        } else if text[i..].starts_with(b"//") {
-            while i < text.len() && text[i] != b'\n' {
-                i += 1;
-            }
-        } else if text[i..].starts_with(b"/*") {
-            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
-        } else {
-            let s = i;
-            while i < text.len() && !ws(text[i]) {
-                i += 1;
-            }
-            tokens.push((s, i, newline));
-            newline = false;
-        }
-    }
+    let tokens = tree_tokens(text);
     let mut nodes: Vec<TreeNode> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
     let mut last: Option<usize> = None;
@@ -298,6 +302,40 @@ pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
         nodes[p].block_end = text.len();
     }
     nodes
+}
+
+/// The tokens of an `.atr` text as the engine's tokenizer cuts them (white
+/// space: every byte whose signed value is at most 32; `//` and `/* */`
+/// comments skipped): each one's span and whether it is the first of its
+/// line.
+pub fn tree_tokens(text: &[u8]) -> Vec<(usize, usize, bool)> {
+    let ws = |b: u8| (b as i8) <= 32;
+    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+    let mut i = 0;
+    let mut newline = true;
+    while i < text.len() {
+        let b = text[i];
+        if b == b'\n' {
+            newline = true;
+            i += 1;
+        } else if ws(b) {
+            i += 1;
+        } else if text[i..].starts_with(b"//") {
+            while i < text.len() && text[i] != b'\n' {
+                i += 1;
+            }
+        } else if text[i..].starts_with(b"/*") {
+            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
+        } else {
+            let s = i;
+            while i < text.len() && !ws(text[i]) {
+                i += 1;
+            }
+            tokens.push((s, i, newline));
+            newline = false;
+        }
+    }
+    tokens
 }
 
 /// The hover text of a tree's name.
@@ -1184,7 +1222,166 @@ impl Server {
         items
     }
 
+    /// Semantic tokens of a whole document (a script's or a tree's), in
+    /// LSP's relative encoding.
+    pub fn semantic_tokens(&self, uri: &lt::Uri) -> Vec<lt::SemanticToken> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        let tokens = if is_tree(&doc.path) { semantic::tree_tokens(&doc.text) } else { semantic::script_tokens(&doc.text) };
+        semantic::encode(&doc.text, &tokens)
+    }
+
+    /// The files workspace symbols are read from: every open document,
+    /// then the script and the multiplayer tree of the mod (of each open
+    /// document's mod; the workspace's when none is open) that are not
+    /// open. Each: its URI, text and path.
+    fn workspace_files(&mut self) -> Vec<(String, String, PathBuf)> {
+        let mut keys: Vec<String> = self.docs.keys().cloned().collect();
+        keys.sort();
+        let mut out: Vec<(String, String, PathBuf)> = keys.iter().map(|k| (k.clone(), self.docs[k].text.clone(), self.docs[k].path.clone())).collect();
+        let mut seen: HashSet<String> = out.iter().map(|(_, _, p)| file_key(p)).collect();
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        let paths: Vec<PathBuf> = out.iter().map(|(_, _, p)| p.clone()).collect();
+        let candidates: Vec<Option<PathBuf>> = if paths.is_empty() { vec![self.root.clone()] } else { paths.iter().map(|p| self.mod_dir(p)).collect() };
+        for d in candidates.into_iter().flatten() {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+        for d in dirs {
+            let base = self.base(Some(d));
+            for f in base.script.iter().chain(base.multiplayer_tree()) {
+                let p = PathBuf::from(&f.display);
+                if seen.insert(file_key(&p)) {
+                    out.push((uri::from_path(&p), String::from_utf8_lossy(&f.text).into_owned(), p));
+                }
+            }
+        }
+        out
+    }
+
+    /// Workspace symbols: the defines, states and events of the scripts and
+    /// the names of the trees (see [`Server::workspace_files`]) whose name
+    /// holds the query (any case; an empty query: all), in file and text
+    /// order, each with its place and what holds it (a script's section, a
+    /// tree's block, else the tree).
+    #[allow(deprecated)]
+    pub fn workspace_symbols(&mut self, query: &str) -> Vec<lt::SymbolInformation> {
+        let query = query.to_ascii_lowercase();
+        let mut out = Vec::new();
+        for (file_uri, text, path) in self.workspace_files() {
+            let Ok(file_uri) = file_uri.parse::<lt::Uri>() else { continue };
+            let lines = Lines::new(&text);
+            let mut add = |name: String, kind: lt::SymbolKind, start: usize, end: usize, container: Option<String>| {
+                if name.to_ascii_lowercase().contains(&query) {
+                    let location = lt::Location { uri: file_uri.clone(), range: lines.range(start, end) };
+                    out.push(lt::SymbolInformation { name, kind, tags: None, deprecated: None, location, container_name: container });
+                }
+            };
+            if is_tree(&path) {
+                let nodes = tree_outline(text.as_bytes());
+                for n in &nodes {
+                    let kind = if n.block { lt::SymbolKind::NAMESPACE } else { lt::SymbolKind::FIELD };
+                    let container = n.parent.map_or_else(|| tree_name(&path), |p| nodes[p].name.clone());
+                    add(n.name.clone(), kind, n.start, n.end, Some(container));
+                }
+                continue;
+            }
+            let o = outline(text.as_bytes());
+            for top in &o.items {
+                let section = matches!(top.kind, Kind::Section(_)).then(|| span_text(&text, top.head).trim().to_string());
+                index::walk(std::slice::from_ref(top), &mut |i| {
+                    let kind = match i.kind {
+                        Kind::Define => lt::SymbolKind::CONSTANT,
+                        Kind::State => lt::SymbolKind::CLASS,
+                        Kind::Event => lt::SymbolKind::EVENT,
+                        _ => return,
+                    };
+                    if let Some(n) = i.name {
+                        add(span_text(&text, n), kind, n.start, n.end, section.clone());
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    /// Inlay hints in a range of a script: after a define's use in a
+    /// condition line its expansion (`: kar98k_mp | enfield_mp`, `AND` as
+    /// `|`, shortened past 40 characters; the whole in the tooltip), after a
+    /// state's name the number of its move types (`: 2 move types`).
+    pub fn inlay_hints(&self, uri: &lt::Uri, range: lt::Range) -> Vec<lt::InlayHint> {
+        let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
+        if is_tree(&doc.path) {
+            return Vec::new();
+        }
+        let (text, t) = (&doc.text, doc.text.as_bytes());
+        let lines = Lines::new(text);
+        let o = outline(t);
+        let mut out = Vec::new();
+        let mut hint = |at: usize, label: String, tooltip: String| {
+            let position = lines.position(at);
+            if range.start <= position && position <= range.end {
+                out.push(lt::InlayHint {
+                    position,
+                    label: lt::InlayHintLabel::String(label),
+                    kind: None,
+                    text_edits: None,
+                    tooltip: Some(lt::InlayHintTooltip::String(tooltip)),
+                    padding_left: None,
+                    padding_right: None,
+                    data: None,
+                });
+            }
+        };
+        // The defines (the first of a name, any case): type and expansion.
+        let mut defines: HashMap<String, (String, Vec<String>)> = HashMap::new();
+        let mut heads: Vec<Span> = Vec::new();
+        let mut states: Vec<(Span, usize)> = Vec::new();
+        index::walk(&o.items, &mut |i| match (i.kind, i.name) {
+            (Kind::Define, Some(n)) => {
+                let w = index::words(t, i.head.start, i.head.end);
+                let ty = w.get(1).map(|&(s, e)| lower(&t[s..e])).unwrap_or_default();
+                let value = w.iter().skip_while(|&&(s, e)| &t[s..e] != b"=").skip(1).map(|&(s, e)| span_text(text, Span { start: s, end: e })).collect();
+                defines.entry(lower(&t[n.start..n.end])).or_insert((ty, value));
+            }
+            (Kind::State, Some(n)) => states.push((n, i.children.iter().filter(|c| c.kind == Kind::MoveType).count())),
+            (Kind::Conditions, _) => heads.push(i.head),
+            _ => {}
+        });
+        let mut hints: Vec<(usize, String, String)> = Vec::new();
+        for occ in index::script_occurrences(t, &o, &Vocabulary::new()) {
+            if occ.what != What::Define || occ.decl || !heads.iter().any(|h| h.start <= occ.start && occ.end <= h.end) {
+                continue;
+            }
+            let name = span_text(text, Span { start: occ.start, end: occ.end });
+            let Some((ty, value)) = defines.get(&name.to_ascii_lowercase()).filter(|(_, v)| !v.is_empty()) else { continue };
+            hints.push((occ.end, format!(": {}", shortened(value, 40)), format!("define `{name}` (`{ty}`) = `{}`", value.join(" "))));
+        }
+        for (n, count) in states {
+            let name = span_text(text, n);
+            let s = if count == 1 { "" } else { "s" };
+            hints.push((n.end, format!(": {count} move type{s}"), format!("state `{name}`: {count} move type block{s}")));
+        }
+        hints.sort_by_key(|h| h.0);
+        for (at, label, tooltip) in hints {
+            hint(at, label, tooltip);
+        }
+        out
+    }
+
     // ---- the handlers of the requests and notifications ----
+
+    fn on_inlay_hint(&mut self, p: lt::InlayHintParams) -> Option<Vec<lt::InlayHint>> {
+        Some(self.inlay_hints(&p.text_document.uri, p.range))
+    }
+
+    fn on_workspace_symbol(&mut self, p: lt::WorkspaceSymbolParams) -> Option<lt::WorkspaceSymbolResponse> {
+        Some(lt::WorkspaceSymbolResponse::Flat(self.workspace_symbols(&p.query)))
+    }
+
+    fn on_semantic_tokens(&mut self, p: lt::SemanticTokensParams) -> Option<lt::SemanticTokensResult> {
+        Some(lt::SemanticTokensResult::Tokens(lt::SemanticTokens { result_id: None, data: self.semantic_tokens(&p.text_document.uri) }))
+    }
 
     fn on_hover(&mut self, p: lt::HoverParams) -> Option<lt::Hover> {
         let at = p.text_document_position_params;
@@ -1291,6 +1488,9 @@ impl Server {
             .or_fail::<r::PrepareRenameRequest>(Server::on_prepare_rename)
             .or_fail::<r::Rename>(Server::on_rename)
             .on::<r::Completion>(Server::on_completion)
+            .on::<r::SemanticTokensFullRequest>(Server::on_semantic_tokens)
+            .on::<r::WorkspaceSymbolRequest>(Server::on_workspace_symbol)
+            .on::<r::InlayHintRequest>(Server::on_inlay_hint)
             .finish()
     }
 
@@ -1458,6 +1658,13 @@ pub fn capabilities() -> lt::ServerCapabilities {
         })),
         document_highlight_provider: Some(lt::OneOf::Left(true)),
         rename_provider: Some(lt::OneOf::Right(lt::RenameOptions { prepare_provider: Some(true), work_done_progress_options: Default::default() })),
+        workspace_symbol_provider: Some(lt::OneOf::Left(true)),
+        inlay_hint_provider: Some(lt::OneOf::Left(true)),
+        semantic_tokens_provider: Some(lt::SemanticTokensServerCapabilities::SemanticTokensOptions(lt::SemanticTokensOptions {
+            legend: semantic::legend(),
+            full: Some(lt::SemanticTokensFullOptions::Bool(true)),
+            ..Default::default()
+        })),
         ..Default::default()
     }
 }
@@ -1608,6 +1815,15 @@ mod tests {
         assert_eq!(ctx("set movetype moving = walk", "walk"), LineContext::Value("movetype".into()));
         assert_eq!(ctx("set movetype moving = walk", "movetype"), LineContext::Key);
         assert_eq!(ctx("\t\t\tboth pb_idle", "pb_idle"), LineContext::Animation);
+    }
+
+    #[test]
+    fn a_defines_expansion_shortened() {
+        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(shortened(&words("kar98k_mp AND enfield_mp"), 40), "kar98k_mp | enfield_mp");
+        assert_eq!(shortened(&words("walk AND run MINUS walkbk"), 40), "walk | run MINUS walkbk");
+        assert_eq!(shortened(&words("kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp"), 40), "kar98k_mp | enfield_mp | colt_mp …");
+        assert_eq!(shortened(&words("a_very_long_name_of_fifty_characters_for_the_test_x"), 40), "a_very_long_name_of_fifty_characters_for …");
     }
 
     #[test]

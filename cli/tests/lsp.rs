@@ -10,6 +10,8 @@ use std::time::Duration;
 struct Client {
     conn: Connection,
     next: i32,
+    /// The server's capabilities, from its answer to `initialize`.
+    caps: Value,
     server: Option<std::thread::JoinHandle<Ending>>,
 }
 
@@ -22,9 +24,10 @@ impl Client {
     fn start_with(root: &Path, options: Value) -> Client {
         let (client, server) = Connection::memory();
         let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
-        let mut c = Client { conn: client, next: 1, server: Some(handle) };
+        let mut c = Client { conn: client, next: 1, caps: Value::Null, server: Some(handle) };
         let caps = c.request("initialize", json!({"capabilities": {}, "rootUri": uoanim_cli::uri::from_path(root), "initializationOptions": options}));
         assert_eq!(caps["capabilities"]["hoverProvider"], true);
+        c.caps = caps["capabilities"].clone();
         c.notify("initialized", json!({}));
         c
     }
@@ -584,4 +587,219 @@ fn settings_choose_the_weapons_and_the_codes() {
     std::fs::remove_file(&list).unwrap();
     let first = d["diagnostics"].as_array().unwrap().iter().find(|d| d["severity"] == 1).unwrap_or_else(|| panic!("{d}"));
     assert!(first["message"].as_str().unwrap().starts_with("unknown weapon 'kar98k_mp'"), "{first}");
+}
+
+/// A semantic token decoded: (line, start, length, type, modifiers), its
+/// type and modifiers named by the legend.
+type Token = (u64, u64, u64, String, Vec<String>);
+
+/// The semantic tokens of a document, decoded from LSP's relative encoding
+/// by the legend the server advertised.
+fn semantic_tokens(c: &mut Client, uri: &str) -> Vec<Token> {
+    let legend = c.caps["semanticTokensProvider"]["legend"].clone();
+    let name = |key: &str, i: u64| legend[key][i as usize].as_str().unwrap_or_else(|| panic!("{key} {i} not in {legend}")).to_string();
+    let r = c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": uri}}));
+    let data: Vec<u64> = r["data"].as_array().unwrap_or_else(|| panic!("no data: {r}")).iter().map(|n| n.as_u64().unwrap()).collect();
+    assert_eq!(data.len() % 5, 0);
+    let (mut line, mut start) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            line += t[0];
+            start = if t[0] == 0 { start + t[1] } else { t[1] };
+            let modifiers = (0..32).filter(|b| t[4] & (1 << b) != 0).map(|b| name("tokenModifiers", b)).collect();
+            (line, start, t[2], name("tokenTypes", t[3]), modifiers)
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_of_a_script_and_a_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let file = root.join("mp/playeranim.script");
+    let uri = uoanim_cli::uri::from_path(&file);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["semanticTokensProvider"]["full"], true);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let tokens = semantic_tokens(&mut c, &uri);
+    // In text order, none overlapping.
+    for w in tokens.windows(2) {
+        assert!((w[0].0, w[0].1 + w[0].2) <= (w[1].0, w[1].1), "{w:?}");
+    }
+    let token_at = |word: &str, nth: usize| -> (u64, String, Vec<String>) {
+        let p = pos_of(&text, word, nth);
+        let (line, col) = (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
+        let t = tokens.iter().find(|t| (t.0, t.1) == (line, col)).unwrap_or_else(|| panic!("no token at {word} #{nth} ({line}:{col}): {tokens:?}"));
+        (t.2, t.3.clone(), t.4.clone())
+    };
+    let decl = || vec!["declaration".to_string()];
+    let want: &[(&str, usize, &str, Vec<String>)] = &[
+        ("DEFINES", 0, "namespace", decl()),
+        ("set", 0, "keyword", vec![]),
+        ("weapons", 0, "property", vec![]),
+        ("rifles", 0, "macro", decl()),
+        ("kar98k_mp", 0, "enumMember", vec![]),
+        ("AND", 0, "operator", vec![]),
+        ("MINUS", 0, "operator", vec![]),
+        ("walk", 0, "enumMember", vec![]),
+        ("state", 0, "keyword", vec![]),
+        ("COMBAT", 0, "type", decl()),
+        ("idle", 0, "enumMember", decl()),
+        ("rifles", 1, "macro", vec![]),
+        ("both", 0, "keyword", vec![]),
+        ("pb_rifle_idle", 0, "function", vec![]),
+        ("700", 0, "number", vec![]),
+        ("duration", 0, "keyword", vec![]),
+        ("left", 1, "enumMember", vec![]),
+        ("EVENTS", 0, "namespace", decl()),
+        ("fireweapon", 0, "event", decl()),
+    ];
+    for (word, nth, ty, mods) in want {
+        assert_eq!(token_at(word, *nth), (word.len() as u64, ty.to_string(), mods.clone()), "{word} #{nth}");
+    }
+    // The comment of the first line, whole.
+    assert_eq!(tokens[0], (0, 0, text.lines().next().unwrap().len() as u64, "comment".to_string(), vec![]));
+
+    // A tree: its names, the properties after ':', the braces, comments.
+    let tree_uri = uoanim_cli::uri::from_path(&root.join("animtrees/multiplayer.atr"));
+    let tree = std::fs::read_to_string(root.join("animtrees/multiplayer.atr")).unwrap().replacen("\ttorso\n", "\ttorso : loopsync\n", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree}}));
+    let tokens = semantic_tokens(&mut c, &tree_uri);
+    let at = |word: &str| -> Token {
+        let p = pos_of(&tree, word, 0);
+        let (line, col) = (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap());
+        tokens.iter().find(|t| (t.0, t.1) == (line, col)).unwrap_or_else(|| panic!("no token at {word}: {tokens:?}")).clone()
+    };
+    assert_eq!(tokens[0].3, "comment");
+    assert_eq!(at("main"), (1, 0, 4, "function".into(), decl()));
+    assert_eq!(at("{"), (2, 0, 1, "operator".into(), vec![]));
+    assert_eq!(at("torso"), (3, 1, 5, "function".into(), decl()));
+    assert_eq!(at(":"), (3, 7, 1, "operator".into(), vec![]));
+    assert_eq!(at("loopsync"), (3, 9, 8, "property".into(), vec![]));
+    assert_eq!(at("pb_never"), (19, 1, 8, "function".into(), decl()));
+    assert_eq!(tokens.last().unwrap(), &(20, 0, 1, "operator".to_string(), vec![]));
+}
+
+/// The workspace symbols of a query: (name, kind, uri, line, column,
+/// container).
+fn workspace_symbols(c: &mut Client, query: &str) -> Vec<(String, u64, String, u64, u64, String)> {
+    let r = c.request("workspace/symbol", json!({"query": query}));
+    r.as_array()
+        .unwrap_or_else(|| panic!("no symbols: {r}"))
+        .iter()
+        .map(|s| {
+            let l = &s["location"];
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["kind"].as_u64().unwrap(),
+                l["uri"].as_str().unwrap().to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap(),
+                l["range"]["start"]["character"].as_u64().unwrap(),
+                s["containerName"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn workspace_symbols_of_the_script_and_its_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let tree_file = root.join("animtrees/multiplayer.atr");
+    let tree_uri = uoanim_cli::uri::from_path(&tree_file);
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let tree = std::fs::read_to_string(&tree_file).unwrap();
+    let s = |name: &str, kind: u64, uri: &str, line: u64, col: u64, container: &str| (name.to_string(), kind, uri.to_string(), line, col, container.to_string());
+    // Nothing open: the mod's script and tree, from their files.
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["workspaceSymbolProvider"], true);
+    assert_eq!(workspace_symbols(&mut c, "RIFLES"), [s("rifles", 14, &uri, 3, 12, "DEFINES")]);
+    // The script open (edited): its text, and the tree's file.
+    let edited = text.replacen("set weapons pistols", "set weapons handguns", 1);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": edited}}));
+    assert_eq!(
+        workspace_symbols(&mut c, "pist"),
+        [s("pt_pistol_fire", 8, &tree_uri, 6, 2, "torso"), s("pb_pistol_idle", 8, &tree_uri, 15, 1, "main")]
+    );
+    assert_eq!(workspace_symbols(&mut c, "hand"), [s("handguns", 14, &uri, 4, 12, "DEFINES")]);
+    assert_eq!(workspace_symbols(&mut c, "comb"), [s("COMBAT", 5, &uri, 10, 6, "ANIMATIONS")]);
+    let fire = workspace_symbols(&mut c, "Fire");
+    assert_eq!(
+        fire,
+        [
+            s("fireweapon", 24, &uri, line_of(&text, "fireweapon", 0), 0, "EVENTS"),
+            s("pt_rifle_fire", 8, &tree_uri, 5, 2, "torso"),
+            s("pt_pistol_fire", 8, &tree_uri, 6, 2, "torso"),
+        ]
+    );
+    // An empty query: all of them (4 defines, a state, an event, the
+    // tree's 14 names); blocks are namespaces.
+    let all = workspace_symbols(&mut c, "");
+    assert_eq!(all.len(), 20, "{all:?}");
+    assert!(all.contains(&s("torso", 3, &tree_uri, 3, 1, "main")), "{all:?}");
+    assert!(all.contains(&s("main", 3, &tree_uri, 1, 0, "multiplayer")), "{all:?}");
+    // The tree open: its text, once.
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": tree_uri, "languageId": "uoanim-atr", "version": 1, "text": tree.replacen("pb_never", "pb_never_open", 1)}}));
+    assert_eq!(workspace_symbols(&mut c, "never"), [s("pb_never_open", 8, &tree_uri, 19, 1, "main")]);
+    assert!(workspace_symbols(&mut c, "no_such_name").is_empty());
+}
+
+/// The inlay hints of a range of lines: (line, column, label, tooltip).
+fn inlay_hints(c: &mut Client, uri: &str, from: u64, to: u64) -> Vec<(u64, u64, String, String)> {
+    let range = json!({"start": {"line": from, "character": 0}, "end": {"line": to, "character": 0}});
+    let r = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": range}));
+    r.as_array()
+        .unwrap_or_else(|| panic!("no hints: {r}"))
+        .iter()
+        .map(|h| {
+            let p = &h["position"];
+            let label = h["label"].as_str().unwrap().to_string();
+            (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap(), label, h["tooltip"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn inlay_hints_of_defines_and_states() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clean");
+    let uri = uoanim_cli::uri::from_path(&root.join("mp/playeranim.script"));
+    let text = std::fs::read_to_string(root.join("mp/playeranim.script")).unwrap();
+    let mut c = Client::start(&root);
+    assert_eq!(c.caps["inlayHintProvider"], true);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim-script", "version": 1, "text": text}}));
+    let all = inlay_hints(&mut c, &uri, 0, 999);
+    let end_of = |word: &str, nth: usize| {
+        let p = pos_of(&text, word, nth);
+        (p["line"].as_u64().unwrap(), p["character"].as_u64().unwrap() + word.len() as u64)
+    };
+    // A define's uses in condition lines (not its `set` line): 4 of
+    // `rifles`, 3 of `pistols`; the state: its move types.
+    let labels: Vec<(u64, u64, &str)> = all.iter().map(|h| (h.0, h.1, h.2.as_str())).collect();
+    assert_eq!(labels.len(), 8, "{all:?}");
+    let (l, col) = end_of("COMBAT", 0);
+    assert_eq!(labels[0], (l, col, ": 2 move types"));
+    assert_eq!(all[0].3, "state `COMBAT`: 2 move type blocks");
+    let (l, col) = end_of("rifles", 1);
+    assert_eq!(labels[1], (l, col, ": kar98k_mp | enfield_mp"));
+    assert_eq!(all[1].3, "define `rifles` (`weapons`) = `kar98k_mp AND enfield_mp`");
+    let (l, col) = end_of("pistols", 1);
+    assert_eq!(labels[2], (l, col, ": colt_mp"));
+    assert_eq!(labels.iter().filter(|h| h.2 == ": kar98k_mp | enfield_mp").count(), 4);
+    assert_eq!(labels.iter().filter(|h| h.2 == ": colt_mp").count(), 3);
+    // Only those within the range asked for.
+    let (l, _) = end_of("rifles", 1);
+    let some = inlay_hints(&mut c, &uri, l, l + 1);
+    assert_eq!(some.iter().map(|h| (h.0, h.2.as_str())).collect::<Vec<_>>(), [(l, ": kar98k_mp | enfield_mp")]);
+    assert!(inlay_hints(&mut c, &uri, 0, 9).is_empty());
+    // A long expansion shortened (its whole in the tooltip); one move type.
+    let script = "DEFINES\nset weapons many = kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp\nANIMATIONS\nstate combat\n{\n\tidle\n\t{\n\t\tweapons many\n\t\t{\n\t\t\tboth pb_smg_idle\n\t\t}\n\t}\n}\n";
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": "untitled:h", "languageId": "uoanim-script", "version": 1, "text": script}}));
+    let hints = inlay_hints(&mut c, "untitled:h", 0, 99);
+    assert_eq!(
+        hints,
+        [
+            (3, 12, ": 1 move type".to_string(), "state `combat`: 1 move type block".to_string()),
+            (7, 14, ": kar98k_mp | enfield_mp | colt_mp …".to_string(), "define `many` (`weapons`) = `kar98k_mp AND enfield_mp AND colt_mp AND mp40_mp AND thompson_mp`".to_string()),
+        ]
+    );
 }

@@ -111,6 +111,19 @@ check('references of a define', refs ~= nil and #refs == 5, vim.inspect(refs))
 local edit = sync('textDocument/rename', vim.tbl_extend('force', at, { newName = 'long_guns' }))
 check('rename of a define', edit ~= nil and edit.changes ~= nil and #edit.changes[uri] == 5
   and edit.changes[uri][1].newText == 'long_guns', vim.inspect(edit))
+-- Workspace symbols, inlay hints and semantic tokens, asked for by method.
+local found = sync('workspace/symbol', { query = 'pist' })
+local names = {}
+for _, x in ipairs(found or {}) do names[x.name] = x.location.uri end
+check('workspace symbols of the script and its tree', names['pistols'] == uri and names['pb_pistol_idle'] ~= nil
+  and names['pb_pistol_idle']:find('animtrees/multiplayer.atr', 1, true) ~= nil, vim.inspect(found))
+local hints = sync('textDocument/inlayHint', { textDocument = { uri = uri },
+  range = { start = { line = target, character = 0 }, ['end'] = { line = target + 1, character = 0 } } })
+check('an inlay hint of a define', hints ~= nil and #hints == 1 and hints[1].label == ': kar98k_mp | enfield_mp'
+  and hints[1].position.character == 16, vim.inspect(hints))
+local tokens = sync('textDocument/semanticTokens/full', { textDocument = { uri = uri } })
+check('semantic tokens', tokens ~= nil and tokens.data ~= nil and #tokens.data > 0 and #tokens.data % 5 == 0
+  and tokens.data[1] == 0 and tokens.data[2] == 0 and tokens.data[3] == #lines[1], vim.inspect(tokens and tokens.data))
 
 -- The mod's tree: the same file type, the same client.
 vim.cmd('edit ' .. mod .. '/animtrees/multiplayer.atr')
