@@ -282,14 +282,19 @@ pub fn mod_root(start: &Path) -> PathBuf {
 }
 
 /// The entry `name` of `dir`, its case ignored (the exact name first), as
-/// the game finds a loose file on a file system that tells case apart.
+/// the game finds a loose file on a file system that tells case apart;
+/// spelled as it is on disk on every file system (one that ignores case
+/// too would answer a probe of `name` itself).
 pub fn find_ci(dir: &Path, name: &str) -> Option<PathBuf> {
-    let exact = dir.join(name);
-    if exact.exists() {
-        return Some(exact);
-    }
-    let mut found: Vec<PathBuf> = fs::read_dir(dir).ok()?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name)).map(|e| e.path()).collect();
+    let Ok(entries) = fs::read_dir(dir) else {
+        let exact = dir.join(name);
+        return exact.exists().then_some(exact);
+    };
+    let mut found: Vec<PathBuf> = entries.filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name)).map(|e| e.path()).collect();
     found.sort();
+    if let Some(exact) = found.iter().position(|p| p.file_name().is_some_and(|f| f.to_string_lossy() == name)) {
+        return Some(found.swap_remove(exact));
+    }
     found.into_iter().next()
 }
 
@@ -728,7 +733,7 @@ mod tests {
         write(&m.join("Weapons/MP/Colt_mp"), b"WEAPONFILE\\weaponClass\\pistol");
         // Named by its script, the mod is found whole.
         let i = Inputs::load(&[m.join("MP/PlayerAnim.script")], None).unwrap();
-        assert!(ends(&i.script.as_ref().unwrap().display, "mymod/MP/PlayerAnim.script"));
+        assert!(ends(&i.script.as_ref().unwrap().display, "mymod/MP/PlayerAnim.script"), "{}", i.script.as_ref().unwrap().display);
         assert!(ends(&i.multiplayer_tree().expect("the tree").display, "mymod/AnimTrees/MultiPlayer.ATR"));
         assert_eq!(i.weapon_classes.get(&b"colt_mp"[..]), Some(&b"pistol".to_vec()));
         assert_eq!(i.weapon_list, WeaponList::AddedToStock { own: 0, replaced: 1 });
@@ -818,7 +823,7 @@ mod tests {
         // The script and the multiplayer tree come from the game's folder:
         // uo's tree over main's; main's level tree is not read.
         let s = i.script.as_ref().unwrap();
-        assert!(ends(&s.display, "Main/pak0.pk3/mp/playeranim.script") && i.game_files.contains(&s.display));
+        assert!(ends(&s.display, "Main/pak0.pk3/mp/playeranim.script") && i.game_files.contains(&s.display), "{}", s.display);
         let t = i.multiplayer_tree().unwrap();
         assert_eq!(t.text, b"uo\n");
         assert!(i.game_files.contains(&t.display));
