@@ -6,28 +6,17 @@
 //! With `UOANIM_TEST_RUNNER` set (`qemu-aarch64 -L /usr/aarch64-linux-gnu`),
 //! the program is run by it, as in tests/golden.rs.
 
+mod common;
+use common::tool;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 /// Long enough for a program under Wine or qemu.
 const WAIT: Duration = Duration::from_secs(60);
-
-fn tool() -> Command {
-    let runner = std::env::var("UOANIM_TEST_RUNNER").unwrap_or_default();
-    let mut words = runner.split_ascii_whitespace();
-    match words.next() {
-        Some(program) => {
-            let mut c = Command::new(program);
-            c.args(words).arg(env!("CARGO_BIN_EXE_uoanim"));
-            c
-        }
-        None => Command::new(env!("CARGO_BIN_EXE_uoanim")),
-    }
-}
 
 /// A frame of the base protocol around `body`.
 fn frame(body: &[u8]) -> Vec<u8> {
