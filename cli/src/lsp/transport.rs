@@ -124,11 +124,7 @@ impl<R: BufRead> Reader<R> {
     fn line(&mut self) -> io::Result<Line> {
         let mut line = std::mem::take(&mut self.pending);
         loop {
-            let buf = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(Line::End(!line.is_empty()));
             }
@@ -158,11 +154,7 @@ impl<R: BufRead> Reader<R> {
         const KEY: &[u8] = b"content-length";
         let mut matched = 0;
         loop {
-            let buf = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(false);
             }
@@ -246,6 +238,21 @@ impl<R: BufRead> Reader<R> {
 
 /// An id as it can be echoed in an error response: a string or a number,
 /// else null.
+/// The input's buffered bytes, read again after an interruption (empty:
+/// the end of the input).
+fn fill(input: &mut impl BufRead) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(_) => break,
+        }
+    }
+    // (the buffer, filled above, handed out again: returning it from
+    // inside the loop is a borrow the checker does not accept yet)
+    input.fill_buf()
+}
+
 fn echo_id(obj: &Map<String, Value>) -> Value {
     match obj.get("id") {
         Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
