@@ -156,6 +156,20 @@ pub fn char_columns(text: &[u8], pos: usize, len: usize) -> (u32, u32) {
     ((lossy_chars(&text[start..pos]) + 1) as u32, lossy_chars(token).max(1) as u32)
 }
 
+/// What a file that is not bytes of text to the game should be saved as.
+pub const SAVE_AS: &str = "save the file as ANSI or UTF-8 (without a byte-order mark)";
+
+/// The `encoding` warning of a script or tree saved as UTF-16 (it starts
+/// with a UTF-16 byte-order mark, marked), if it is: the game reads it as
+/// bytes and stops at its first zero byte; `loads` says what that leaves.
+pub fn utf16_warning(file: &str, text: &[u8], loads: &str) -> Option<Diagnostic> {
+    let bom = text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff");
+    bom.then(|| {
+        let message = format!("the file is UTF-16 (it starts with a UTF-16 byte-order mark): the game reads it as bytes, stops at its first zero byte and {loads}");
+        Diagnostic::at(file, text, 0, 2, Severity::Warning, "encoding", message).with_help(SAVE_AS)
+    })
+}
+
 /// Sorts diagnostics in file order (file, line, column; errors before
 /// warnings at the same place) and drops exact repeats.
 pub fn sort(diags: &mut Vec<Diagnostic>, file_order: &[String]) {

@@ -19,7 +19,7 @@ use uoanim::script::runtime::engine::FinalizeEngine;
 use uoanim::script::runtime::resolve_script;
 use uoanim::script::tables;
 use uoanim_core::lexis::Tokenizer;
-use uoanim_core::outline::{outline, BraceTrouble, Outline};
+use uoanim_core::outline::{outline, BraceTrouble, Outline, SECTION_KEYWORDS};
 
 /// The game module's x87, at the Linux default precision of 64 bits.
 const GAME_X87: uoanim::arith::X87<uoanim::arith::Soft> =
@@ -396,168 +396,165 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     // script, and the recovery ends there.
     let mut last_parse: Option<usize> = None;
     let shape = outline(&script.text);
-    let mut capped = true;
-    for iteration in 0..MAX_RUNS {
-        let tree = if tree_failed { None } else { setup.tree };
-        let run = init(&work, &Setup { tree, ..*setup });
-        let Some(step) = run.failure.clone() else {
-            clean = Some(run);
-            capped = false;
-            break;
-        };
-        if let (Some(stop), Some(last)) = (&step.stop, last_parse) {
-            if stop.token_pos < last {
-                capped = false;
-                break;
+    // true when every run found an error (the cap), false at a break
+    let capped = 'runs: {
+        for iteration in 0..MAX_RUNS {
+            let tree = if tree_failed { None } else { setup.tree };
+            let run = init(&work, &Setup { tree, ..*setup });
+            let Some(step) = run.failure.clone() else {
+                clean = Some(run);
+                break 'runs false;
+            };
+            if let (Some(stop), Some(last)) = (&step.stop, last_parse) {
+                if stop.token_pos < last {
+                    break 'runs false;
+                }
             }
-        }
-        let engine_text = step.failure.text.clone();
-        let mut produced = Vec::new();
-        let mut resumable = None;
-        let mut wrote_brace = false;
-        match step.stage {
-            Stage::Pass1 | Stage::Pass2 => {
-                let stop = step.stop.expect("parse steps stop somewhere");
-                let len = if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len };
-                let mut d = Diagnostic::at(&script.display, &script.text, stop.token_pos, len, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
-                let engine_line = engine_line(&engine_text);
-                let said = engine_line.map_or(String::new(), |l| format!(" (line {l})"));
-                // the name's span in the file, where it was found
-                let mut name_at = None;
-                if let Some((message, suggestion, name)) = run.obs.unknown.and_then(|kind| unknown_name(kind, &engine_text, &run, &work)) {
-                    // the mark on the name (all its words), not on the
-                    // token the parser stopped at
-                    if let Some((pos, len)) = locate_words(&work, stop.token_pos + len, &name) {
-                        let engine_message = d.message.clone();
-                        d = Diagnostic::at(&script.display, &script.text, pos, len, Severity::Error, stage_code(step.stage), engine_message);
-                        name_at = Some((pos, len));
-                    }
-                    d.note = Some(format!("the engine says: {}{said}", d.message));
-                    d.message = message;
-                    d.help = suggestion.as_ref().map(|c| format!("did you mean '{c}'?"));
-                    if let (Some(c), Some((pos, len))) = (suggestion, name_at) {
-                        d.fix = Some(Fix { start: pos, end: pos + len, title: format!("replace with '{c}'"), text: c });
-                    }
-                } else if engine_line.is_some_and(|l| l != d.line) {
-                    d = d.with_note(format!("the engine counts this as line {}", engine_line.unwrap_or_default()));
-                }
-                if let Some(hint) = note_for(&engine_text) {
-                    d.help = Some(hint.into());
-                    d.fix = None;
-                    // words not joined by an operator: joined by AND
-                    if let Some((pos, len)) = name_at.filter(|_| hint.starts_with("words not joined")) {
-                        let words: Vec<String> = script.text[pos..pos + len].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).map(printable).collect();
-                        if words.len() > 1 {
-                            d.fix = Some(Fix { start: pos, end: pos + len, text: words.join(" AND "), title: "join the words with AND".into() });
+            let engine_text = step.failure.text.clone();
+            let mut produced = Vec::new();
+            let mut resumable = None;
+            let mut wrote_brace = false;
+            match step.stage {
+                Stage::Pass1 | Stage::Pass2 => {
+                    let stop = step.stop.expect("parse steps stop somewhere");
+                    let len = if stop.token_len == 0 { trees::token_len_at(&work, stop.token_pos) } else { stop.token_len };
+                    let mut d = Diagnostic::at(&script.display, &script.text, stop.token_pos, len, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
+                    let engine_line = engine_line(&engine_text);
+                    let said = engine_line.map_or(String::new(), |l| format!(" (line {l})"));
+                    // the name's span in the file, where it was found
+                    let mut name_at = None;
+                    if let Some((message, suggestion, name)) = run.obs.unknown.and_then(|kind| unknown_name(kind, &engine_text, &run, &work)) {
+                        // the mark on the name (all its words), not on the
+                        // token the parser stopped at
+                        if let Some((pos, len)) = locate_words(&work, stop.token_pos + len, &name) {
+                            let engine_message = d.message.clone();
+                            d = Diagnostic::at(&script.display, &script.text, pos, len, Severity::Error, stage_code(step.stage), engine_message);
+                            name_at = Some((pos, len));
                         }
+                        d.note = Some(format!("the engine says: {}{said}", d.message));
+                        d.message = message;
+                        d.help = suggestion.as_ref().map(|c| format!("did you mean '{c}'?"));
+                        if let (Some(c), Some((pos, len))) = (suggestion, name_at) {
+                            d.fix = Some(Fix { start: pos, end: pos + len, title: format!("replace with '{c}'"), text: c });
+                        }
+                    } else if engine_line.is_some_and(|l| l != d.line) {
+                        d = d.with_note(format!("the engine counts this as line {}", engine_line.unwrap_or_default()));
                     }
-                }
-                let mut at = stop.token_pos;
-                // The first error, after a brace that does not pair: said
-                // at the brace.
-                let mut close_at = None;
-                if iteration == 0 && step.stage == Stage::Pass1 {
-                    let engine_said = format!("{}{said}", engine_message(&engine_text));
-                    if let Some(b) = &shape.braces {
-                        if let Some((moved, pos)) = brace_diagnostic(script, b, &d, stop.token_pos, &engine_said) {
-                            at = pos;
-                            d = moved;
-                            // the '}' is written over the line's first byte
-                            // of indentation, so that positions stay
-                            if let BraceTrouble::Unclosed { missing_before: Some(h), .. } = *b {
-                                close_at = matches!(script.text.get(h), Some(b' ' | b'\t')).then_some(h);
+                    if let Some(hint) = note_for(&engine_text) {
+                        d.help = Some(hint.into());
+                        d.fix = None;
+                        // words not joined by an operator: joined by AND
+                        if let Some((pos, len)) = name_at.filter(|_| hint.starts_with("words not joined")) {
+                            let words: Vec<String> = script.text[pos..pos + len].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).map(printable).collect();
+                            if words.len() > 1 {
+                                d.fix = Some(Fix { start: pos, end: pos + len, text: words.join(" AND "), title: "join the words with AND".into() });
                             }
                         }
                     }
+                    let mut at = stop.token_pos;
+                    // The first error, after a brace that does not pair: said
+                    // at the brace.
+                    let mut close_at = None;
+                    if iteration == 0 && step.stage == Stage::Pass1 {
+                        let engine_said = format!("{}{said}", engine_message(&engine_text));
+                        if let Some(b) = &shape.braces {
+                            if let Some((moved, pos)) = brace_diagnostic(script, b, &d, stop.token_pos, &engine_said) {
+                                at = pos;
+                                d = moved;
+                                // the '}' is written over the line's first byte
+                                // of indentation, so that positions stay
+                                if let BraceTrouble::Unclosed { missing_before: Some(h), .. } = *b {
+                                    close_at = matches!(script.text.get(h), Some(b' ' | b'\t')).then_some(h);
+                                }
+                            }
+                        }
+                    }
+                    d.engine_text = Some(engine_text.clone());
+                    produced.push(d);
+                    last_parse = Some(at);
+                    resumable = Some(at);
+                    // The recovery from a missing '}': the '}' written where it
+                    // seems missing (over the line's first indentation byte, so
+                    // that positions stay), and the init run again.
+                    if let Some(h) = close_at {
+                        work[h] = b'}';
+                        wrote_brace = true;
+                    }
                 }
-                d.engine_text = Some(engine_text.clone());
-                produced.push(d);
-                last_parse = Some(at);
-                resumable = Some(at);
-                // The recovery from a missing '}': the '}' written where it
-                // seems missing (over the line's first indentation byte, so
-                // that positions stay), and the init run again.
-                if let Some(h) = close_at {
-                    work[h] = b'}';
-                    wrote_brace = true;
-                }
-            }
-            Stage::Precache => {
-                let tree_file = setup.tree.expect("precache runs with a tree");
-                let message = trees::failure_message(&step.failure);
-                let undefined_prefix = b"\x15animation '";
-                if engine_text.starts_with(undefined_prefix) {
-                    // Every name the tree lacks, at its first use; the one
-                    // the engine names carries its text.
-                    let tree_names = trees::tree_names(&tree_file.text);
-                    for name in &run.undefined {
-                        if let Some(r) = run.obs.registrations.iter().find(|r| r.name.eq_ignore_ascii_case(name)) {
-                            let text = format!("animation '{}' not defined in anim tree 'multiplayer'", printable(name));
-                            let mut d = Diagnostic::at(&script.display, &script.text, r.pos, r.name.len(), Severity::Error, "anim-not-in-tree", text.clone());
-                            if let Some(c) = crate::suggest::closest(name, tree_names.iter().map(Vec::as_slice)) {
-                                d.help = Some(format!("did you mean '{}'?", printable(c)));
+                Stage::Precache => {
+                    let tree_file = setup.tree.expect("precache runs with a tree");
+                    let message = trees::failure_message(&step.failure);
+                    let undefined_prefix = b"\x15animation '";
+                    if engine_text.starts_with(undefined_prefix) {
+                        // Every name the tree lacks, at its first use; the one
+                        // the engine names carries its text.
+                        let tree_names = trees::tree_names(&tree_file.text);
+                        for name in &run.undefined {
+                            if let Some(r) = run.obs.registrations.iter().find(|r| r.name.eq_ignore_ascii_case(name)) {
+                                let text = format!("animation '{}' not defined in anim tree 'multiplayer'", printable(name));
+                                let mut d = Diagnostic::at(&script.display, &script.text, r.pos, r.name.len(), Severity::Error, "anim-not-in-tree", text.clone());
+                                if let Some(c) = crate::suggest::closest(name, tree_names.iter().map(Vec::as_slice)) {
+                                    d.help = Some(format!("did you mean '{}'?", printable(c)));
+                                }
+                                if text == message {
+                                    d.engine_text = Some(engine_text.clone());
+                                }
+                                if setup.stock_tree {
+                                    d.note = Some("the mod has no multiplayer.atr: the game uses its stock tree, whose names are built in".into());
+                                }
+                                let known = trees::tree_names(&tree_file.text);
+                                if let Some(close) = crate::suggest::closest(name, known.iter().map(|n| n.as_slice())) {
+                                    d.help = Some(format!("did you mean '{}'?", printable(close)));
+                                }
+                                produced.push(d);
                             }
-                            if text == message {
-                                d.engine_text = Some(engine_text.clone());
-                            }
-                            if setup.stock_tree {
-                                d.note = Some("the mod has no multiplayer.atr: the game uses its stock tree, whose names are built in".into());
-                            }
-                            let known = trees::tree_names(&tree_file.text);
-                            if let Some(close) = crate::suggest::closest(name, known.iter().map(|n| n.as_slice())) {
-                                d.help = Some(format!("did you mean '{}'?", printable(close)));
-                            }
+                        }
+                        if !produced.iter().any(|d| d.engine_text.is_some()) {
+                            let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, 0, 1, Severity::Error, "anim-not-in-tree", message);
+                            d.engine_text = Some(engine_text.clone());
                             produced.push(d);
                         }
-                    }
-                    if !produced.iter().any(|d| d.engine_text.is_some()) {
-                        let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, 0, 1, Severity::Error, "anim-not-in-tree", message);
+                    } else {
+                        // An error of the tree file itself (also listed by the
+                        // tree check, with recovery).
+                        let (pos, len) = trees::failure_position(&tree_file.text, &step.failure).unwrap_or((0, 1));
+                        let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, pos, len, Severity::Error, "atr", message);
                         d.engine_text = Some(engine_text.clone());
                         produced.push(d);
                     }
-                } else {
-                    // An error of the tree file itself (also listed by the
-                    // tree check, with recovery).
-                    let (pos, len) = trees::failure_position(&tree_file.text, &step.failure).unwrap_or((0, 1));
-                    let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, pos, len, Severity::Error, "atr", message);
+                    tree_failed = true;
+                }
+                Stage::Load | Stage::Finalize => {
+                    let mut d = Diagnostic::at(&script.display, &script.text, 0, 1, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
+                    if step.stage == Stage::Load {
+                        d = d.with_note(load_reason(work.len()));
+                    }
                     d.engine_text = Some(engine_text.clone());
                     produced.push(d);
                 }
-                tree_failed = true;
             }
-            Stage::Load | Stage::Finalize => {
-                let mut d = Diagnostic::at(&script.display, &script.text, 0, 1, Severity::Error, stage_code(step.stage), engine_message(&engine_text));
-                if step.stage == Stage::Load {
-                    d = d.with_note(load_reason(work.len()));
-                }
-                d.engine_text = Some(engine_text.clone());
-                produced.push(d);
-            }
-        }
-        if iteration == 0 {
-            for d in produced.iter_mut() {
-                if d.engine_text.as_deref() == Some(engine_text.as_slice()) {
-                    d.engine_first = true;
-                    break;
+            if iteration == 0 {
+                for d in produced.iter_mut() {
+                    if d.engine_text.as_deref() == Some(engine_text.as_slice()) {
+                        d.engine_first = true;
+                        break;
+                    }
                 }
             }
-        }
-        diags.extend(produced);
-        match (step.stage, resumable) {
-            (Stage::Precache, _) => continue,
-            _ if wrote_brace => continue,
-            (_, Some(pos)) => {
-                if !trees::blank_line_keeping_braces(&mut work, pos) {
-                    capped = false;
-                    break;
+            diags.extend(produced);
+            match (step.stage, resumable) {
+                (Stage::Precache, _) => continue,
+                _ if wrote_brace => continue,
+                (_, Some(pos)) => {
+                    if !trees::blank_line_keeping_braces(&mut work, pos) {
+                        break 'runs false;
+                    }
                 }
-            }
-            _ => {
-                capped = false;
-                break;
+                _ => break 'runs false,
             }
         }
-    }
+        true
+    };
     if capped {
         let mut d = Diagnostic::at(&script.display, &script.text, script.text.len(), 1, Severity::Note, "parse", format!("the check stopped after {MAX_RUNS} runs of the init: later errors are not listed"));
         d.help = Some("fix the errors above and check again".into());
@@ -569,7 +566,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     let clean_first_time = diags.iter().all(|d| d.severity != Severity::Error);
     let (mut world, mut obs) = (None, None);
     if let Some(run) = clean {
-        diags.extend(cross_checks(script, &work, &run, setup, xanims));
+        diags.extend(cross_checks(script, &shape, &work, &run, setup, xanims));
         if clean_first_time {
             world = Some(run.world);
             obs = Some(run.obs);
@@ -635,32 +632,21 @@ fn load_reason(len: usize) -> String {
     }
 }
 
-/// The section keywords, as the module spells them.
-fn section_names() -> Vec<Vec<u8>> {
-    table_names(&tables::ANIM_PARSE_SECTION_STRINGS)
-}
-
 /// What the engine reads of the script that the init does not say: an
 /// encoding it cannot read, text it skips, no section at all.
 fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
     let text = &script.text;
     let mut out = Vec::new();
-    let save_as = "save the file as ANSI or UTF-8 (without a byte-order mark)";
-    if text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff") {
-        out.push(
-            warn(script, 0, 2, "encoding", "the file is UTF-16 (it starts with a UTF-16 byte-order mark): the game reads it as bytes, stops at its first zero byte and loads nothing".into())
-                .with_help(save_as),
-        );
-        return out;
+    if let Some(d) = crate::diag::utf16_warning(&script.display, text, "loads nothing") {
+        return vec![d];
     }
     if let Some(zero) = text.iter().position(|&b| b == 0) {
         let (line, _) = crate::diag::line_col(text, zero);
         out.push(
             warn(script, zero, 1, "encoding", format!("a zero byte at line {line}: the game's reading of the script ends here, and what follows is not loaded"))
-                .with_help(save_as),
+                .with_help(crate::diag::SAVE_AS),
         );
     }
-    let sections = section_names();
     for run in &shape.skipped {
         let word_end = (run.start..run.end).find(|&i| (text[i] as i8) <= b' ' as i8).unwrap_or(run.end);
         let word = &text[run.start..word_end];
@@ -672,8 +658,8 @@ fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
             "ignored-text",
             format!("the engine skips this text, through line {last_line}: before the first section keyword, and in DEFINES, it reads only 'set' lines"),
         );
-        if let Some(c) = crate::suggest::closest(word, sections.iter().map(Vec::as_slice)) {
-            let c = printable(c).to_uppercase();
+        if let Some(c) = crate::suggest::closest(word, SECTION_KEYWORDS) {
+            let c = printable(c);
             d = d.with_help(format!("did you mean '{c}'?"));
             d.fix = Some(Fix { start: run.start, end: word_end, title: format!("replace with '{c}'"), text: c });
         }
@@ -685,7 +671,10 @@ fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
             0,
             1,
             "loads-nothing",
-            "the script has no section keyword (DEFINES, ANIMATIONS, CANNED_ANIMATIONS, STATECHANGES, EVENTS): the game loads no animation from it".into(),
+            format!(
+                "the script has no section keyword ({}): the game loads no animation from it",
+                SECTION_KEYWORDS.map(printable).join(", ")
+            ),
         ));
     }
     out
@@ -703,10 +692,7 @@ fn engine_line(text: &[u8]) -> Option<u32> {
 /// words for what the parser was looking for, with the closest known name
 /// of that kind (the help's suggestion).
 fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> Option<(String, Option<String>, Vec<u8>)> {
-    let unknown = b"unknown token '";
-    let at = engine_text.windows(unknown.len()).position(|w| w == unknown)? + unknown.len();
-    let rest = &engine_text[at..];
-    let name = &rest[..rest.iter().rposition(|&b| b == b'\'')?];
+    let name = unknown_token(engine_text)?;
     let lower = |t: &[bg_indexed_string_t]| table_names(t).into_iter().map(|n| n.to_ascii_lowercase()).collect::<Vec<_>>();
     let (what, known): (String, Vec<Vec<u8>>) = match kind {
         NameKind::State => ("state".into(), lower(&tables::ANIM_STATE_STR)),
@@ -790,13 +776,18 @@ fn locate_words(text: &[u8], end: usize, name: &[u8]) -> Option<(usize, usize)> 
     found
 }
 
+/// The name of a `BG_IndexForString: unknown token '<name>'` error (to its
+/// closing quote, the last one: the engine's suffix has none).
+fn unknown_token(text: &[u8]) -> Option<&[u8]> {
+    let unknown = b"BG_IndexForString: unknown token '";
+    let at = text.windows(unknown.len()).position(|w| w == unknown)? + unknown.len();
+    let rest = &text[at..];
+    Some(&rest[..rest.iter().rposition(|&b| b == b'\'')?])
+}
+
 /// A hint for the traps behind some engine errors.
 fn note_for(text: &[u8]) -> Option<&'static str> {
-    let unknown = b"BG_IndexForString: unknown token '";
-    let at = text.windows(unknown.len()).position(|w| w == unknown)?;
-    let rest = &text[at + unknown.len()..];
-    let end = rest.iter().position(|&b| b == b'\'')?;
-    let token = &rest[..end];
+    let token = unknown_token(text)?;
     if token.contains(&b' ') {
         return Some("words not joined by an operator (AND, MINUS, NOT, ',') are read as one name");
     }
@@ -958,10 +949,9 @@ fn replacing_header(shape: &Outline, text: &[u8], pos: usize) -> Option<usize> {
     lists.iter().filter(|(k, h, _)| k == key && h > header).map(|(_, h, _)| *h).next_back()
 }
 
-fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>, xanims: Option<&BTreeSet<Vec<u8>>>) -> Vec<Diagnostic> {
+fn cross_checks(script: &SourceFile, shape: &Outline, work: &[u8], run: &Init, setup: &Setup<'_>, xanims: Option<&BTreeSet<Vec<u8>>>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let text = &script.text;
-    let shape = outline(text);
     let table = &run.world.table;
     let obs = &run.obs;
 
@@ -1059,7 +1049,7 @@ fn cross_checks(script: &SourceFile, work: &[u8], run: &Init, setup: &Setup<'_>,
     for item in obs.pass1_items..total {
         if !listed.contains(&item) {
             if let Some(&pos) = obs.blocks.get(&item) {
-                let message = match replacing_header(&shape, text, pos) {
+                let message = match replacing_header(shape, text, pos) {
                     Some(at) => format!(
                         "this block is never used: the list it is in starts again at line {}, which replaces the whole list",
                         crate::diag::line_col(text, at).0

@@ -357,9 +357,8 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
 pub fn loads_nothing(file: &SourceFile, found: &[Diagnostic]) -> Vec<Diagnostic> {
     let text = &file.text;
     let at = |code: &'static str, message: &str| Diagnostic::at(&file.display, text, 0, 1, Severity::Warning, code, message.into());
-    if text.starts_with(b"\xff\xfe") || text.starts_with(b"\xfe\xff") {
-        return vec![at("encoding", "the file is UTF-16 (it starts with a UTF-16 byte-order mark): the game reads it as bytes, stops at its first zero byte and loads no animation of it")
-            .with_help("save the file as ANSI or UTF-8 (without a byte-order mark)")];
+    if let Some(d) = crate::diag::utf16_warning(&file.display, text, "loads no animation of it") {
+        return vec![d];
     }
     if found.iter().any(|d| d.severity == Severity::Error) || !tree_names(text).is_empty() {
         return Vec::new();
