@@ -71,11 +71,20 @@ pub fn left_out(allow: &HashSet<String>, warn: &HashSet<String>) -> HashSet<Stri
     out
 }
 
+/// What starts a file's own allow comment, after its `//`.
+const ALLOW_MARKER: &str = "uoanim: allow(";
+
+/// The comment line by which a file allows `code` in itself
+/// ([`allowed_in`] reads it).
+pub fn allow_comment(code: &str) -> String {
+    format!("// {ALLOW_MARKER}{code})\n")
+}
+
 /// The codes a file allows in itself: every comment line
 /// `// uoanim: allow(CODE, CODE)` (codes unknown to the check are ignored).
 pub fn allowed_in(text: &[u8]) -> HashSet<String> {
     let mut out = HashSet::new();
-    let marker = b"uoanim: allow(";
+    let marker = ALLOW_MARKER.as_bytes();
     for line in text.split(|&b| b == b'\n') {
         let Some(c) = line.windows(2).position(|w| w == b"//") else { continue };
         let comment = &line[c + 2..];

@@ -1100,7 +1100,7 @@ impl Server {
             }
             if d.severity == Severity::Warning && allowed.insert(d.code) {
                 let at = lt::Range::default();
-                out.push(action(format!("allow '{}' in this file", d.code), &l, lt::TextEdit { range: at, new_text: format!("// uoanim: allow({})\n", d.code) }, false));
+                out.push(action(format!("allow '{}' in this file", d.code), &l, lt::TextEdit { range: at, new_text: crate::allow_comment(d.code) }, false));
             }
         }
         out

@@ -300,13 +300,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     } else {
         // A repeated diagnostic (same file, code and message) is printed
         // once, with where the others are.
-        let key = |d: &uoanim_cli::diag::Diagnostic| (d.file.clone(), d.code, d.message.clone());
-        let mut seen = HashSet::new();
+        let mut groups: Vec<Vec<&uoanim_cli::diag::Diagnostic>> = Vec::new();
+        let mut group_of: std::collections::HashMap<(&str, &str, &str), usize> = std::collections::HashMap::new();
         for d in &report.diags {
-            if !seen.insert(key(d)) {
-                continue;
-            }
-            let others: Vec<u32> = report.diags.iter().filter(|o| !std::ptr::eq(*o, d) && key(o) == key(d)).map(|o| o.line).collect();
+            let g = *group_of.entry((d.file.as_str(), d.code, d.message.as_str())).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(d);
+        }
+        for group in &groups {
+            let d = group[0];
+            let others: Vec<u32> = group[1..].iter().map(|o| o.line).collect();
             if others.is_empty() {
                 render_text(d, source(&d.file), how, &mut out).map_err(e)?;
                 continue;
