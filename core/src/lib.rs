@@ -46,8 +46,8 @@ pub mod math;
 pub mod outline;
 pub mod x87_model;
 
-#[cfg(test)]
-mod testing;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
 /// The rounds of a randomised test: `n`, or a hundredth of it (at least
 /// one) under Miri, which interprets every step.
