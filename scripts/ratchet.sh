@@ -74,7 +74,7 @@ judge() {
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -1)
     if [ -z "$summary" ]; then
       echo "ratchet: $shown: the suite did not finish:" >&2
-      tail -20 "$out/run.err" "$log" >&2
+      tail -n 20 "$out/run.err" "$log" >&2
       status=1
       return
     fi
