@@ -216,13 +216,14 @@ test-rust: test-rust-x86_64
 # (no circle), each script tested on its broken fixtures (scripts/tests/)
 test-lint: test-clippy test-scripts test-ffi-confined test-module-graph test-core
 
-# the core crate (core/): no unsafe code (the crate forbids it), documented
+# the core crate (core/): no unsafe code (the crate forbids it, as the tool's does), documented
 # (`cargo doc` without a warning), publishable (`cargo package`)
 test-core:
 	@! grep -rnw unsafe core/src | grep -v forbid
+	@! grep -rnw unsafe cli/src | grep -v forbid
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --locked -q -p uoanim-core --no-deps --target-dir $(TARGET_DIR)
 	$(CARGO) package --locked -q -p uoanim-core --allow-dirty --target-dir $(TARGET_DIR)/package
-	@echo "core: no unsafe code in core/src, cargo doc without warnings, cargo package passes"
+	@echo "core: no unsafe code in core/src or cli/src, cargo doc without warnings, cargo package passes"
 
 test-clippy:
 	$(CARGO) clippy --locked --release --all-targets --target-dir $(TARGET_DIR) -- -D warnings

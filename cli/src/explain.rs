@@ -10,7 +10,7 @@ use uoanim::abi::bg::*;
 use uoanim::abi::Zeroed;
 use uoanim::script::runtime::engine::RuntimeEngine;
 use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
-use uoanim::script::tables;
+use uoanim::script::tables::{self, Literal};
 
 /// What to explain.
 #[derive(Clone, Debug, Default)]
@@ -36,7 +36,7 @@ impl RuntimeEngine for Draw {
 /// The names of the values of a condition type (None: no value table).
 fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
     let table = tables::CONDITION_TYPES.get(cond)?.1?;
-    Some(table_names(world.module.value_table(table)))
+    Some(world.module.value_names(table).into_iter().map(<[u8]>::to_vec).collect())
 }
 
 fn index_of(names: &[Vec<u8>], name: &str) -> Option<usize> {
@@ -170,7 +170,7 @@ type ClientSet = (Box<ClientInfos>, Vec<(usize, i32)>, Option<crate::ClassFrom>)
 
 fn client_conditions(world: &mut World, q: &Query, facts: &Facts) -> Result<ClientSet, String> {
     let conds = condition_names();
-    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
+    let moves = table_names(Literal::MoveTypes);
     let find = |names: &[Vec<u8>], what: &str, v: &str| {
         index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
     };
@@ -210,10 +210,10 @@ fn client_conditions(world: &mut World, q: &Query, facts: &Facts) -> Result<Clie
 /// file; a weapon's class becomes the WEAPONCLASS condition unless given.
 pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, facts: &Facts) -> Result<String, String> {
     let conds = condition_names();
-    let states = table_names(&tables::ANIM_STATE_STR);
-    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
-    let events = table_names(&tables::ANIM_EVENT_STRINGS);
-    let parts = table_names(&tables::ANIM_BODY_PARTS_STR);
+    let states = table_names(Literal::States);
+    let moves = table_names(Literal::MoveTypes);
+    let events = table_names(Literal::Events);
+    let parts = table_names(Literal::BodyParts);
     let find = |names: &[Vec<u8>], what: &str, v: &str| {
         index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
     };
@@ -391,8 +391,8 @@ pub struct Grid {
 /// `BG_ExecuteCommand` picks (falling back to the lower states, as it
 /// does) and the animations it plays.
 pub fn grid(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query, facts: &Facts) -> Result<Grid, String> {
-    let states = table_names(&tables::ANIM_STATE_STR);
-    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
+    let states = table_names(Literal::States);
+    let moves = table_names(Literal::MoveTypes);
     let mut grid = Grid { states: states.iter().map(|s| lower(s)).collect(), ..Grid::default() };
     let shown: Vec<usize> = (0..moves.len()).filter(|&m| !moves[m].starts_with(b"*")).collect();
     grid.moves = shown.iter().map(|&m| lower(&moves[m])).collect();

@@ -10,6 +10,11 @@
 //! * [`trees`] loads `.atr` files through the library's tree registry;
 //! * [`explain`] asks the library's runtime which block it picks;
 //! * [`diag`] holds and prints the diagnostics.
+//!
+//! The tool is safe code: the units' crate and the core give it safe
+//! interfaces only (an engine of the tool's own, whose tree and cell
+//! addresses are plain numbers; a module that owns its globals).
+#![forbid(unsafe_code)]
 
 pub mod archive;
 pub mod diag;
@@ -25,6 +30,7 @@ pub mod uri;
 use diag::{Diagnostic, Severity};
 use input::{Inputs, SourceFile, WeaponList};
 use std::collections::HashSet;
+use uoanim::script::tables::Literal;
 
 /// Every diagnostic code, with its default severity (docs/CHECK.md).
 pub const CODES: &[(&str, Severity)] = &[
@@ -152,7 +158,7 @@ pub fn check(inputs: &Inputs, allow: &HashSet<String>) -> Report {
         (Some(_), WeaponList::Stock) => WeaponList::Given,
         (Some(_), list) => list,
     };
-    let class_names = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
+    let class_names = script::table_names(Literal::WeaponClasses);
     let class_index = |c: &[u8]| class_names.iter().position(|n| n.eq_ignore_ascii_case(c));
     let known: Vec<Option<(usize, ClassFrom)>> = weapons
         .iter()
@@ -457,7 +463,7 @@ mod tests {
         let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweaponclass mg\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t\tweapons colt_mp, weaponclass rifle\n\t\t{\n\t\t\tboth pb_stand_alert\n\t\t}\n\t}\n}\n";
         let inputs = Inputs { script: Some(SourceFile { display: "t.script".into(), name: String::new(), text: text.as_bytes().to_vec() }), ..Inputs::default() };
         let r = check(&inputs, &HashSet::new());
-        let classes = script::table_names(&uoanim::script::tables::ANIM_WEAPON_CLASS_STR);
+        let classes = script::table_names(Literal::WeaponClasses);
         let colt = stock::UO_MP_WEAPONS.iter().position(|w| *w == "colt_mp").unwrap();
         assert_eq!(r.classes[colt].map(|c| classes[c].to_ascii_lowercase()), Some(b"pistol".to_vec()));
         assert_eq!(r.class_from[colt], Some(ClassFrom::Stock));

@@ -29,8 +29,6 @@
 //! Positions are UTF-16 code units of the document's lines, as LSP counts
 //! them (`check`'s columns count characters: docs/CHECK.md "Columns").
 
-#![forbid(unsafe_code)]
-
 use crate::diag::{Diagnostic, Severity};
 use crate::input::{display_path, Inputs, SourceFile};
 use crate::script::{condition_names, table_names};
@@ -41,8 +39,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lt;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use uoanim::abi::bg::bg_indexed_string_t;
-use uoanim::script::tables;
+use uoanim::script::tables::Literal;
 use uoanim_core::outline::{outline, Item, Kind, Span};
 
 pub mod index;
@@ -85,15 +82,15 @@ const CONDITIONS: &[(&str, &str, bool)] = &[
 
 /// The module's value table of a condition (lower case names, index =
 /// value); None for a number condition or `weapons` (the weapon list).
-fn condition_table(key: &str) -> Option<&'static [bg_indexed_string_t]> {
+fn condition_table(key: &str) -> Option<Literal> {
     Some(match key {
-        "weaponclass" => &tables::ANIM_WEAPON_CLASS_STR,
-        "mounted" => &tables::ANIM_MOUNTED_STR,
-        "vehicle" => &tables::ANIM_VEHICLE_STR,
-        "vehicle_motion" => &tables::ANIM_VEHICLE_MOTION_STR,
-        "movetype" => &tables::ANIM_GROUP_STRINGS,
-        "weapon_position" => &tables::ANIM_WEAPON_POSITION_STR,
-        "strafing" => &tables::ANIM_STRAFE_STATE_STR,
+        "weaponclass" => Literal::WeaponClasses,
+        "mounted" => Literal::Mounted,
+        "vehicle" => Literal::Vehicles,
+        "vehicle_motion" => Literal::VehicleMotion,
+        "movetype" => Literal::MoveTypes,
+        "weapon_position" => Literal::WeaponPositions,
+        "strafing" => Literal::StrafeStates,
         _ => return None,
     })
 }
@@ -1185,13 +1182,13 @@ impl Server {
                 }
             }
             LineContext::Other => {
-                let tables: [(&[bg_indexed_string_t], lt::CompletionItemKind, &str); 6] = [
-                    (&tables::ANIM_PARSE_SECTION_STRINGS, lt::CompletionItemKind::MODULE, "section"),
-                    (&tables::ANIM_STATE_STR, lt::CompletionItemKind::CLASS, "state"),
-                    (&tables::ANIM_GROUP_STRINGS, lt::CompletionItemKind::ENUM_MEMBER, "move type"),
-                    (&tables::ANIM_EVENT_STRINGS, lt::CompletionItemKind::EVENT, "event"),
-                    (&tables::ANIM_BODY_PARTS_STR, lt::CompletionItemKind::KEYWORD, "command"),
-                    (&tables::ANIM_WEAPON_CLASS_STR, lt::CompletionItemKind::VALUE, "weapon class"),
+                let tables: [(Literal, lt::CompletionItemKind, &str); 6] = [
+                    (Literal::Sections, lt::CompletionItemKind::MODULE, "section"),
+                    (Literal::States, lt::CompletionItemKind::CLASS, "state"),
+                    (Literal::MoveTypes, lt::CompletionItemKind::ENUM_MEMBER, "move type"),
+                    (Literal::Events, lt::CompletionItemKind::EVENT, "event"),
+                    (Literal::BodyParts, lt::CompletionItemKind::KEYWORD, "command"),
+                    (Literal::WeaponClasses, lt::CompletionItemKind::VALUE, "weapon class"),
                 ];
                 for (table, kind, what) in tables {
                     for n in table_names(table).iter().filter(|n| !n.starts_with(b"*")) {

@@ -14,10 +14,11 @@ use uoanim::abi::common::{scr_anim_t, XAnim};
 use uoanim::flavour::Behaviour;
 use uoanim::script::engine::{NameKind, ParseEngine};
 use uoanim::script::finalize;
-use uoanim::script::parser::{self, ModuleData, ParseInput, RuntimeNames, SessionEnd, StopPoint};
+use uoanim::script::parser::{self, ParseInput, RuntimeNames, SessionEnd, StopPoint};
 use uoanim::script::runtime::engine::FinalizeEngine;
 use uoanim::script::runtime::resolve_script;
-use uoanim::script::tables;
+use uoanim::script::module::OwnedModule;
+use uoanim::script::tables::{self, Literal};
 use uoanim_core::lexis::Tokenizer;
 use uoanim_core::outline::{outline, BraceTrouble, Outline, SECTION_KEYWORDS};
 
@@ -43,12 +44,10 @@ pub enum Stage {
 
 /// The module's state after an init: everything the runtime reads.
 pub struct World {
-    pub module: Box<ModuleData>,
+    pub module: OwnedModule,
     pub table: Box<bg_static_animation_table_t>,
     pub runtime: Box<[bg_runtime_animation_t; BG_ANIM_MAX_ANIMATIONS]>,
     pub count: i32,
-    /// The weapon names the module's weapon table points at.
-    pub weapon_names: Vec<CString>,
     /// Sound alias strings the commands point at.
     pub sound_names: Vec<CString>,
     /// The tree the entries were rebuilt from.
@@ -60,24 +59,15 @@ pub struct World {
 
 impl World {
     fn new(weapons: &[Vec<u8>]) -> World {
-        let mut world = World {
-            module: Box::new(ModuleData::INITIAL),
+        World {
+            module: OwnedModule::new(weapons.iter().map(Vec::as_slice)),
             table: Zeroed::boxed_zeroed(),
             runtime: Zeroed::boxed_zeroed(),
             count: 0,
-            weapon_names: weapons.iter().map(|w| CString::new(w.clone()).unwrap_or_default()).collect(),
             sound_names: Vec::new(),
             tree: BuiltTree::default(),
             real_tree: false,
-        };
-        // SAFETY: the world keeps its weapon names, unchanged, as long as
-        // its module.
-        let names: Vec<tables::TableName> =
-            world.weapon_names.iter().map(|c| unsafe { tables::TableName::new(c.as_ptr()) }).collect();
-        // SAFETY: the tables hold the initial literals (see below for the
-        // weapon names).
-        unsafe { world.module.module() }.init_weapon_strings(names.into_iter().take(MAX_WEAPONS - 1));
-        world
+        }
     }
 }
 
@@ -272,9 +262,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             text: &buffer,
             behaviour: BEHAVIOUR,
         };
-        // SAFETY: the tables hold the initial literals and the world's weapon
-        // names; the boxed data never moves, and the parse starts afresh.
-        parser::parse_script_stop(unsafe { module.module() }, input)
+        parser::parse_script_stop(module.module(), input)
     };
     world.sound_names = std::mem::take(&mut sounds);
     if let (Err(f), stop) = pass1 {
@@ -305,7 +293,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
             init.undefined = undefined;
             return init;
         }
-        if let Some(built) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)) {
+        if let Some(built) = addr.checked_sub(1).and_then(|i| tool.built.get(i)) {
             world.tree = built.clone();
             world.real_tree = true;
             for (i, record) in world.runtime[..count].iter_mut().enumerate() {
@@ -332,9 +320,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let World { module, table, .. } = &mut world;
         let mut engine = PaEngine { text, pass: 2, cursor: None, obs: &mut obs, sound_names: &mut sounds };
         let input = ParseInput { table, runtime: None, engine: &mut engine, path: None, text: &buffer, behaviour: BEHAVIOUR };
-        // SAFETY: the tables hold the initial literals and the world's weapon
-        // names; the boxed data never moves, and the parse starts afresh.
-        parser::parse_script_stop(unsafe { module.module() }, input)
+        parser::parse_script_stop(module.module(), input)
     };
     world.sound_names.append(&mut sounds);
     if let (Err(f), stop) = pass2 {
@@ -693,28 +679,28 @@ fn engine_line(text: &[u8]) -> Option<u32> {
 /// of that kind (the help's suggestion).
 fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> Option<(String, Option<String>, Vec<u8>)> {
     let name = unknown_token(engine_text)?;
-    let lower = |t: &[bg_indexed_string_t]| table_names(t).into_iter().map(|n| n.to_ascii_lowercase()).collect::<Vec<_>>();
+    let lower = |t: Literal| table_names(t).into_iter().map(|n| n.to_ascii_lowercase()).collect::<Vec<_>>();
     let (what, known): (String, Vec<Vec<u8>>) = match kind {
-        NameKind::State => ("state".into(), lower(&tables::ANIM_STATE_STR)),
-        NameKind::MoveType => ("move type".into(), lower(&tables::ANIM_GROUP_STRINGS)),
-        NameKind::Event => ("event".into(), lower(&tables::ANIM_EVENT_STRINGS)),
-        NameKind::ConditionType => ("condition".into(), lower(&tables::ANIM_CONDITION_TYPE_STRINGS)),
-        NameKind::BodyPart => ("body part".into(), lower(&tables::ANIM_BODY_PARTS_STR)),
+        NameKind::State => ("state".into(), lower(Literal::States)),
+        NameKind::MoveType => ("move type".into(), lower(Literal::MoveTypes)),
+        NameKind::Event => ("event".into(), lower(Literal::Events)),
+        NameKind::ConditionType => ("condition".into(), lower(Literal::ConditionTypes)),
+        NameKind::BodyPart => ("body part".into(), lower(Literal::BodyParts)),
         NameKind::Value { condition } => {
             let cname = condition_names().get(condition).map_or(String::new(), |n| printable(n).to_lowercase());
             let mut known = match tables::CONDITION_TYPES.get(condition).and_then(|c| c.1) {
                 Some(tables::ValueTable::Weapons) => {
                     let mut w = vec![b"none".to_vec()];
-                    w.extend(run.world.weapon_names.iter().map(|c| c.to_bytes().to_vec()));
+                    w.extend(run.world.module.weapon_names().map(<[u8]>::to_vec));
                     w
                 }
-                Some(tables::ValueTable::WeaponClass) => lower(&tables::ANIM_WEAPON_CLASS_STR),
-                Some(tables::ValueTable::Mounted) => lower(&tables::ANIM_MOUNTED_STR),
-                Some(tables::ValueTable::Vehicle) => lower(&tables::ANIM_VEHICLE_STR),
-                Some(tables::ValueTable::VehicleMotion) => lower(&tables::ANIM_VEHICLE_MOTION_STR),
-                Some(tables::ValueTable::MoveTypes) => lower(&tables::ANIM_GROUP_STRINGS),
-                Some(tables::ValueTable::WeaponPosition) => lower(&tables::ANIM_WEAPON_POSITION_STR),
-                Some(tables::ValueTable::Strafe) => lower(&tables::ANIM_STRAFE_STATE_STR),
+                Some(tables::ValueTable::WeaponClass) => lower(Literal::WeaponClasses),
+                Some(tables::ValueTable::Mounted) => lower(Literal::Mounted),
+                Some(tables::ValueTable::Vehicle) => lower(Literal::Vehicles),
+                Some(tables::ValueTable::VehicleMotion) => lower(Literal::VehicleMotion),
+                Some(tables::ValueTable::MoveTypes) => lower(Literal::MoveTypes),
+                Some(tables::ValueTable::WeaponPosition) => lower(Literal::WeaponPositions),
+                Some(tables::ValueTable::Strafe) => lower(Literal::StrafeStates),
                 None => Vec::new(),
             };
             // the script's defines of that condition
@@ -799,20 +785,14 @@ fn note_for(text: &[u8]) -> Option<&'static str> {
 
 // ---- cross-checks -------------------------------------------------------------
 
-/// The names of a module table (NULL-name terminated).
-pub fn table_names(table: &[bg_indexed_string_t]) -> Vec<Vec<u8>> {
-    table
-        .iter()
-        .take_while(|s| !s.name.is_null())
-        // SAFETY: the module's tables point at its own string literals or
-        // at the world's weapon names, all alive and NUL-terminated.
-        .map(|s| unsafe { uoanim::cstr::c_bytes(s.name) }.unwrap_or(b"").to_vec())
-        .collect()
+/// The names of one of the module's tables of literals.
+pub fn table_names(table: Literal) -> Vec<Vec<u8>> {
+    table.names().into_iter().map(<[u8]>::to_vec).collect()
 }
 
 /// Condition type names, upper case as the module spells them.
 pub fn condition_names() -> Vec<Vec<u8>> {
-    table_names(&tables::ANIM_CONDITION_TYPE_STRINGS)
+    table_names(Literal::ConditionTypes)
 }
 
 fn warn(script: &SourceFile, pos: usize, len: usize, code: &'static str, message: String) -> Diagnostic {
@@ -821,9 +801,9 @@ fn warn(script: &SourceFile, pos: usize, len: usize, code: &'static str, message
 
 /// Every list of the table with a label.
 pub fn lists(table: &bg_static_animation_table_t) -> Vec<(String, &bg_anim_script_list_t)> {
-    let states = table_names(&tables::ANIM_STATE_STR);
-    let moves = table_names(&tables::ANIM_GROUP_STRINGS);
-    let events = table_names(&tables::ANIM_EVENT_STRINGS);
+    let states = table_names(Literal::States);
+    let moves = table_names(Literal::MoveTypes);
+    let events = table_names(Literal::Events);
     let s = |i: usize| String::from_utf8_lossy(&states[i]).to_lowercase();
     let m = |i: usize| String::from_utf8_lossy(&moves[i]).to_lowercase();
     let mut out = Vec::new();
@@ -1006,7 +986,7 @@ fn cross_checks(script: &SourceFile, shape: &Outline, work: &[u8], run: &Init, s
         if !obs.define_uses.contains(&slot) {
             out.push(warn(script, pos, len, "unused-define", format!("define '{name}' is never used")));
         }
-        if run.world.module.alias_bits.get(slot).is_some_and(|b| b.words() == [0, 0]) {
+        if run.world.module.data().alias_bits.get(slot).is_some_and(|b| b.words() == [0, 0]) {
             out.push(warn(script, pos, len, "never-holds", format!("define '{name}' selects nothing: a condition using it can never hold")));
         }
     }

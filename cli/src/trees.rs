@@ -9,7 +9,14 @@ use std::ffi::{CStr, CString};
 use uoanim::error::{Failure, Outcome, Report};
 use uoanim::names::{CName, Names};
 use uoanim::tree::parse::{self, Class};
-use uoanim::tree::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
+use uoanim::tree::registry::{AnimTrees, Globals, TreeEngine, TREE_SLOTS};
+
+/// A tree the tool's engine built: its index in [`ToolTrees::built`], from
+/// 1 (0: none). The tool's engine never dereferences an address.
+pub type TreeNumber = usize;
+/// A reference cell of the tool's engine: the key of its value in
+/// [`ToolTrees::cells`].
+pub type CellNumber = usize;
 use uoanim::tree::xanim::MissingAsset;
 
 /// A failure of the library as the engine gets it: the error function it
@@ -56,12 +63,15 @@ impl ToolTrees {
         self.files.insert(format!("animtrees/{tree}.atr").to_ascii_lowercase().into_bytes(), text.to_vec());
     }
 
-    fn node(&mut self, tree: TreeAddr, index: u16) -> Option<&mut BuiltNode> {
-        self.built.get_mut(tree.addr().checked_sub(1)?)?.nodes.get_mut(usize::from(index))
+    fn node(&mut self, tree: TreeNumber, index: u16) -> Option<&mut BuiltNode> {
+        self.built.get_mut(tree.checked_sub(1)?)?.nodes.get_mut(usize::from(index))
     }
 }
 
 impl TreeEngine for ToolTrees {
+    type Tree = TreeNumber;
+    type Cell = CellNumber;
+
     fn is_identifier(&mut self, text: &CStr) -> bool {
         parse::is_identifier(text.to_bytes())
     }
@@ -79,18 +89,16 @@ impl TreeEngine for ToolTrees {
         })
     }
     fn clear_temp_memory_high(&mut self) {}
-    fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
+    fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Outcome<TreeNumber> {
         self.built.push(BuiltTree { nodes: vec![BuiltNode::default(); node_count as usize] });
-        // SAFETY: the tool's engine never dereferences a tree address (an
-        // index into `built`, from 1).
-        Ok(unsafe { TreeAddr::from_raw(self.built.len()) })
+        Ok(self.built.len())
     }
-    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, _first: u16, _count: u16, _flags: u16) {
+    fn set_parent_node(&mut self, tree: TreeNumber, index: u16, name: CName<'_>, _first: u16, _count: u16, _flags: u16) {
         if let Some(n) = self.node(tree, index) {
             *n = BuiltNode { name: name.bytes().to_vec(), leaf: false };
         }
     }
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
+    fn set_leaf_node(&mut self, tree: TreeNumber, index: u16, name: CName<'_>) -> Result<(), MissingAsset> {
         if let Some(n) = self.node(tree, index) {
             *n = BuiltNode { name: name.bytes().to_vec(), leaf: true };
         }
@@ -101,17 +109,17 @@ impl TreeEngine for ToolTrees {
         // (they may live in archives the tool does not see).
         Ok(())
     }
-    fn setup_sync_nodes(&mut self, _tree: TreeAddr) -> Outcome<()> {
+    fn setup_sync_nodes(&mut self, _tree: TreeNumber) -> Outcome<()> {
         // Sync checks need the assets' looped flags: not checked.
         Ok(())
     }
-    fn write_cell(&mut self, cell: CellAddr, value: u32) {
-        self.cells.insert(cell.addr(), value);
+    fn write_cell(&mut self, cell: CellNumber, value: u32) {
+        self.cells.insert(cell, value);
     }
-    fn is_loaded_code_pos(&mut self, _cell: CellAddr) -> bool {
+    fn is_loaded_code_pos(&mut self, _cell: CellNumber) -> bool {
         false
     }
-    fn is_developer_code_pos(&mut self, _cell: CellAddr) -> bool {
+    fn is_developer_code_pos(&mut self, _cell: CellNumber) -> bool {
         false
     }
 }
@@ -129,7 +137,7 @@ pub enum TreeOp<'a> {
 /// files `animtrees/<name>.atr`: the steps, then the precache. Returns the
 /// outcome and the engine side (built trees, cells); `find` names a tree
 /// whose built address is returned too.
-pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Result<(), EngineError>, ToolTrees, TreeAddr) {
+pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, find: &str) -> (Result<(), EngineError>, ToolTrees, TreeNumber) {
     let mut trees = AnimTrees::new();
     trees.set_anim_check(anim_check);
     let mut tool = ToolTrees::default();
@@ -138,7 +146,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     }
     let mut checksum = 0u32;
     let mut counts = [0i32; 2];
-    let mut row = Box::new([[TreeAddr::NULL; TREE_SLOTS]; 2]);
+    let mut row = Box::new([[0; TREE_SLOTS]; 2]);
     let mut g = Globals { slot: 0, checksum: &mut checksum, counts: &mut counts, trees: &mut row };
     trees.begin_load(&mut g);
     let mut outcome: Outcome<()> = Ok(());
@@ -151,9 +159,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
             TreeOp::Ref(tree, name) => {
                 let tree_c = CString::new(tree).unwrap_or_default();
                 let anim = CString::new(name.to_vec()).unwrap_or_default();
-                // SAFETY: the tool's engine never dereferences a cell (a
-                // number, the key of its value in `cells`).
-                let cell = unsafe { CellAddr::from_raw(i + 1) };
+                let cell: CellNumber = i + 1;
                 trees.find_anim(&mut tool, &mut g, &tree_c, &anim, cell, 0)
             }
         };
@@ -175,7 +181,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
 
 /// One load of one tree with references `refs` (cells 1, 2, … in order, as
 /// the player-animation module makes them); see [`load_trees`].
-pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Result<(), EngineError>, ToolTrees, TreeAddr) {
+pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (Result<(), EngineError>, ToolTrees, TreeNumber) {
     let mut ops = vec![TreeOp::Using(name)];
     ops.extend(refs.iter().map(|r| TreeOp::Ref(name, r)));
     // Cell numbers: the using step takes number 1, so references are 2.. .
@@ -398,7 +404,7 @@ fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, po
 /// Nothing when that load fails (its errors are reported already).
 pub fn missing_assets(file: &SourceFile, assets: &std::collections::BTreeSet<Vec<u8>>) -> Vec<Diagnostic> {
     let (outcome, tool, addr) = load_tree(&file.name, &file.text, &[], true);
-    let Some(tree) = addr.addr().checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
+    let Some(tree) = addr.checked_sub(1).and_then(|i| tool.built.get(i)).filter(|_| outcome.is_ok()) else {
         return Vec::new();
     };
     let mut seen = std::collections::HashSet::new();

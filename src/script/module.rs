@@ -116,6 +116,68 @@ macro_rules! player_anim_globals {
 
 include!("globals.rs");
 
+/// The module's globals owned by a caller without the engine (the tool,
+/// the tests), with the weapon names their weapon table points at: the one
+/// safe way to a [`Module`].
+///
+/// Its tables can hold only what a `Module` writes (the literals, the
+/// weapon names kept here, define names in the boxed alias buffer, which
+/// never moves); the globals are read through [`data`](Self::data) but
+/// never written from outside.
+pub struct OwnedModule {
+    data: alloc::boxed::Box<ModuleData>,
+    weapons: alloc::boxed::Box<[alloc::ffi::CString]>,
+}
+
+impl OwnedModule {
+    /// The initial globals, then `BG_InitWeaponStrings` over `weapons`
+    /// (weapons 1.. of the engine's list; a name with a NUL byte is empty;
+    /// the table takes the first `MAX_WEAPONS - 1`).
+    pub fn new<'w>(weapons: impl IntoIterator<Item = &'w [u8]>) -> Self {
+        let weapons: alloc::boxed::Box<[alloc::ffi::CString]> = weapons
+            .into_iter()
+            .map(|w| alloc::ffi::CString::new(w).unwrap_or_default())
+            .collect();
+        let mut owned = OwnedModule { data: alloc::boxed::Box::new(ModuleData::INITIAL), weapons };
+        // SAFETY: the weapon names are kept, unchanged, as long as the
+        // tables that hold them (`weapons` is never written).
+        let names: alloc::vec::Vec<tables::TableName> =
+            owned.weapons.iter().map(|c| unsafe { tables::TableName::new(c.as_ptr()) }).collect();
+        owned.module().init_weapon_strings(names);
+        owned
+    }
+
+    /// Every global, for the parser.
+    pub fn module(&mut self) -> Module<'_> {
+        // SAFETY: the tables hold the literals, the weapon names `self`
+        // keeps, and define names in the boxed alias buffer, which has not
+        // moved since they were written (see the type's documentation).
+        unsafe { self.data.module() }
+    }
+
+    /// The globals, to read.
+    pub fn data(&self) -> &ModuleData {
+        &self.data
+    }
+
+    /// The weapon names (weapons 1.., as given).
+    pub fn weapon_names(&self) -> impl Iterator<Item = &[u8]> {
+        self.weapons.iter().map(|c| c.to_bytes())
+    }
+
+    /// The names of a value table, in order, up to its NULL name.
+    pub fn value_names(&self, table: tables::ValueTable) -> alloc::vec::Vec<&[u8]> {
+        self.data
+            .value_table(table)
+            .iter()
+            .take_while(|s| !s.name.is_null())
+            // SAFETY: the module's tables hold literals and the weapon names
+            // `self` keeps (see the type's documentation).
+            .map(|s| unsafe { crate::cstr::c_bytes(s.name) }.unwrap_or_default())
+            .collect()
+    }
+}
+
 
 /// The mark of a view over raw engine memory ([`Module`], [`SessionGlobals`])
 /// that `unsafe` code made: its field is private, so a view cannot be

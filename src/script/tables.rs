@@ -129,6 +129,80 @@ pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = [
     S::END,
 ];
 
+/// The module's tables of literals, for readers outside the module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Literal {
+    /// [`ANIM_STATE_STR`].
+    States,
+    /// [`ANIM_GROUP_STRINGS`].
+    MoveTypes,
+    /// [`ANIM_EVENT_STRINGS`].
+    Events,
+    /// [`ANIM_BODY_PARTS_STR`].
+    BodyParts,
+    /// [`ANIM_MOUNTED_STR`].
+    Mounted,
+    /// [`ANIM_VEHICLE_MOTION_STR`].
+    VehicleMotion,
+    /// [`ANIM_VEHICLE_STR`].
+    Vehicles,
+    /// [`ANIM_WEAPON_CLASS_STR`].
+    WeaponClasses,
+    /// [`ANIM_WEAPON_POSITION_STR`].
+    WeaponPositions,
+    /// [`ANIM_STRAFE_STATE_STR`].
+    StrafeStates,
+    /// [`ANIM_CONDITION_TYPE_STRINGS`].
+    ConditionTypes,
+    /// [`ANIM_PARSE_SECTION_STRINGS`].
+    Sections,
+}
+
+impl Literal {
+    /// The table.
+    pub fn table(self) -> &'static [S] {
+        match self {
+            Literal::States => &ANIM_STATE_STR,
+            Literal::MoveTypes => &ANIM_GROUP_STRINGS,
+            Literal::Events => &ANIM_EVENT_STRINGS,
+            Literal::BodyParts => &ANIM_BODY_PARTS_STR,
+            Literal::Mounted => &ANIM_MOUNTED_STR,
+            Literal::VehicleMotion => &ANIM_VEHICLE_MOTION_STR,
+            Literal::Vehicles => &ANIM_VEHICLE_STR,
+            Literal::WeaponClasses => &ANIM_WEAPON_CLASS_STR,
+            Literal::WeaponPositions => &ANIM_WEAPON_POSITION_STR,
+            Literal::StrafeStates => &ANIM_STRAFE_STATE_STR,
+            Literal::ConditionTypes => &ANIM_CONDITION_TYPE_STRINGS,
+            Literal::Sections => &ANIM_PARSE_SECTION_STRINGS,
+        }
+    }
+
+    /// The table's names, in order, up to its NULL name.
+    pub fn names(self) -> alloc::vec::Vec<&'static [u8]> {
+        self.table()
+            .iter()
+            .take_while(|s| !s.name.is_null())
+            // SAFETY: the tables' names are the module's string literals.
+            .map(|s| unsafe { c_bytes(s.name) }.unwrap_or_default())
+            .collect()
+    }
+
+    /// The table of a condition's values (None: the weapon list, which is
+    /// the engine's).
+    pub fn of_values(table: ValueTable) -> Option<Self> {
+        Some(match table {
+            ValueTable::Weapons => return None,
+            ValueTable::WeaponClass => Literal::WeaponClasses,
+            ValueTable::Mounted => Literal::Mounted,
+            ValueTable::Vehicle => Literal::Vehicles,
+            ValueTable::VehicleMotion => Literal::VehicleMotion,
+            ValueTable::MoveTypes => Literal::MoveTypes,
+            ValueTable::WeaponPosition => Literal::WeaponPositions,
+            ValueTable::Strafe => Literal::StrafeStates,
+        })
+    }
+}
+
 /// A name the module's string tables may hold: NULL, a literal, or a string
 /// of engine memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

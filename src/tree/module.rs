@@ -9,6 +9,9 @@ use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
 use crate::error::Outcome;
 use core::ffi::CStr;
 
+/// The engine of the exports: its trees and cells are engine memory.
+pub type EngineMemory<'e> = dyn TreeEngine<Tree = TreeAddr, Cell = CellAddr> + 'e;
+
 /// The module's state and globals, borrowed for one export call.
 pub struct TreeModule<'a> {
     /// The registry, the reference sets, the parsed trees.
@@ -40,7 +43,7 @@ impl TreeModule<'_> {
 
     /// `Scr_UsingTree`: `#using_animtree("name")`; the tree becomes the
     /// active one and its reference set the current one.
-    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, name: &CStr, source_pos: u32) -> Outcome<()> {
+    pub fn using_tree(&mut self, engine: &mut EngineMemory<'_>, name: &CStr, source_pos: u32) -> Outcome<()> {
         let (using, index) = self.trees.using_tree(engine, &mut self.globals, name, source_pos)?;
         *self.active_tree_handle = index;
         *self.current_using_tree = using;
@@ -49,28 +52,28 @@ impl TreeModule<'_> {
 
     /// `Scr_UsingTreeInternal`: registers a tree name; its reference set and
     /// registry index.
-    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> Outcome<(u16, i32)> {
+    pub fn using_tree_internal(&mut self, engine: &mut EngineMemory<'_>, filename: &CStr) -> Outcome<(u16, i32)> {
         self.trees.using_tree_internal(engine, &mut self.globals, filename)
     }
 
     /// `Scr_EmitAnimation`: `%name` in script code, for the operand `cell`.
-    pub fn emit_animation(&mut self, engine: &mut dyn TreeEngine, cell: CellAddr, anim_handle: u16, source_pos: u32) -> Outcome<()> {
+    pub fn emit_animation(&mut self, engine: &mut EngineMemory<'_>, cell: CellAddr, anim_handle: u16, source_pos: u32) -> Outcome<()> {
         self.trees.emit_animation(engine, cell, anim_handle, source_pos, *self.current_using_tree, self.comment_depth)
     }
 
     /// `Scr_FindAnim`: a C-side reference to the `scr_anim_t` at `cell`.
-    pub fn find_anim(&mut self, engine: &mut dyn TreeEngine, tree_name: &CStr, anim_name: &CStr, cell: CellAddr) -> Outcome<()> {
+    pub fn find_anim(&mut self, engine: &mut EngineMemory<'_>, tree_name: &CStr, anim_name: &CStr, cell: CellAddr) -> Outcome<()> {
         self.trees.find_anim(engine, &mut self.globals, tree_name, anim_name, cell, self.comment_depth)
     }
 
     /// `Scr_LoadAnimTreeAtIndex`: builds one registered tree.
-    pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine, tree_index: i32) -> Outcome<()> {
+    pub fn load_at_index(&mut self, engine: &mut EngineMemory<'_>, tree_index: i32) -> Outcome<()> {
         self.trees.set_anim_check(*self.anim_check);
         self.trees.load_at_index(engine, &mut self.globals, tree_index)
     }
 
     /// `Scr_FindAnimTree`: the built tree of a registered name, or 0.
-    pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> TreeAddr {
+    pub fn find_anim_tree(&mut self, engine: &mut EngineMemory<'_>, filename: &CStr) -> TreeAddr {
         self.trees.find_anim_tree(engine, filename)
     }
 

@@ -115,9 +115,52 @@ impl CellAddr {
     }
 }
 
+/// An address the registry keeps and hands back to the engine that made it
+/// (a built tree, a reference cell): opaque to the registry, which compares
+/// it, stores it and, for a cell, writes its number into the cell queued
+/// after it (i386) and into the text of a failure.
+pub trait Addr: Copy + Eq + core::fmt::Debug {
+    /// No address (the C NULL).
+    const NULL: Self;
+    /// The address as a number.
+    fn number(self) -> usize;
+}
+
+/// An engine that never dereferences an address (the tool's, the tests'):
+/// an index or a key of its own.
+impl Addr for usize {
+    const NULL: Self = 0;
+    fn number(self) -> usize {
+        self
+    }
+}
+
+impl Addr for TreeAddr {
+    const NULL: Self = TreeAddr::NULL;
+    fn number(self) -> usize {
+        self.0
+    }
+}
+
+impl Addr for CellAddr {
+    const NULL: Self = CellAddr::NULL;
+    fn number(self) -> usize {
+        self.0
+    }
+}
+
 /// The engine services the registry uses (implemented by the FFI layer with
 /// the engine imports and the XAnim building functions; by a mock in tests).
+///
+/// The addresses of trees and cells are the engine's own types: the FFI
+/// layer's are memory it dereferences ([`TreeAddr`], [`CellAddr`], made
+/// only by `unsafe` code), an engine without memory of the engine's uses
+/// plain numbers (`usize`).
 pub trait TreeEngine {
+    /// The address of a built tree.
+    type Tree: Addr;
+    /// The address of a reference cell.
+    type Cell: Addr;
     /// `Scr_IsIdentifier`.
     fn is_identifier(&mut self, text: &CStr) -> bool;
     /// `Scr_CreateCanonicalFilename` followed by `SL_ConvertToString`: the
@@ -133,28 +176,28 @@ pub trait TreeEngine {
     fn clear_temp_memory_high(&mut self);
     /// `XAnimAllocTree` named after `FS_GetDataForFile("animtrees", tree, ".atr")`
     /// (its record name, or `(savegame)`), through the load's allocator.
-    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr>;
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<Self::Tree>;
     /// `XAnimSetParentNode`.
-    fn set_parent_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>, first_child: u16, child_count: u16, flags: u16);
+    fn set_parent_node(&mut self, tree: Self::Tree, index: u16, name: CName<'_>, first_child: u16, child_count: u16, flags: u16);
     /// `XAnimSetLeafNode`; the asset missing is the registry's
     /// `Cannot find 'xanim/<name>'`.
-    fn set_leaf_node(&mut self, tree: TreeAddr, index: u16, name: CName<'_>) -> Result<(), MissingAsset>;
+    fn set_leaf_node(&mut self, tree: Self::Tree, index: u16, name: CName<'_>) -> Result<(), MissingAsset>;
     /// `XAnimLoadFile(name, Hunk_AllocXAnimPrecache)`.
     fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()>;
     /// `XAnimSetupSyncNodes`. The names of its failures are the tree's and
     /// its assets' (engine memory that outlives the exported call).
-    fn setup_sync_nodes(&mut self, tree: TreeAddr) -> Outcome<()>;
+    fn setup_sync_nodes(&mut self, tree: Self::Tree) -> Outcome<()>;
     /// Stores a 4-byte value into a (possibly unaligned) cell.
-    fn write_cell(&mut self, cell: CellAddr, value: u32);
+    fn write_cell(&mut self, cell: Self::Cell, value: u32);
     /// `ScriptCode_IsLoadedCodePos`.
-    fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool;
+    fn is_loaded_code_pos(&mut self, cell: Self::Cell) -> bool;
     /// `Scr_IsInDeveloperOpcodeMemory`.
-    fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool;
+    fn is_developer_code_pos(&mut self, cell: Self::Cell) -> bool;
 }
 
 /// The engine-owned globals a call reads or writes (the engine's data
 /// symbols, reached by the FFI layer).
-pub struct Globals<'a> {
+pub struct Globals<'a, T = TreeAddr> {
     /// `xanim_activePoolPayloadSlot`.
     pub slot: i32,
     /// `script_animTreeChecksum`.
@@ -165,14 +208,14 @@ pub struct Globals<'a> {
     /// `script_animTrees`: per slot, tree `i` as `Scr_LoadAnimTreeAtIndex`
     /// built it (the engine's Begin sets `[slot][0]` to NULL), the row the
     /// engine's readers use.
-    pub trees: &'a mut [[TreeAddr; TREE_SLOTS]; 2],
+    pub trees: &'a mut [[T; TREE_SLOTS]; 2],
 }
 
 const NO_CELL: u32 = u32::MAX;
 
 #[derive(Clone, Copy)]
-struct CellLink {
-    addr: CellAddr,
+struct CellLink<C> {
+    addr: C,
     prev: u32,
 }
 
@@ -254,12 +297,12 @@ impl RefIndex {
 }
 
 #[derive(Clone, Copy)]
-struct Entry {
+struct Entry<T> {
     name: NameId,
     /// Reference set (key 0 of the C tree object): index into `refsets`.
     refset: Option<u32>,
     /// Built tree (key 1 of the C tree object).
-    tree: Option<TreeAddr>,
+    tree: Option<T>,
 }
 
 /// A registry index in a row: the entry it names, in the epoch it was set.
@@ -290,7 +333,7 @@ struct BuildFrame {
 }
 
 /// The whole module state.
-pub struct AnimTrees {
+pub struct AnimTrees<T = TreeAddr, C = CellAddr> {
     /// `script_animCheckEnabled`.
     pub anim_check: i32,
     /// Whether a queued cell holds the previous cell's address (i386).
@@ -307,7 +350,7 @@ pub struct AnimTrees {
     scratch: Vec<u8>,
     /// Registry root: canonical name → entry.
     root: BTreeMap<NameId, u32>,
-    entries: Vec<Entry>,
+    entries: Vec<Entry<T>>,
     epoch: u32,
     rows: [Row; 2],
     /// Reference sets of the load: the first `refset_count` (the rest are
@@ -316,12 +359,12 @@ pub struct AnimTrees {
     refset_count: usize,
     /// (reference set, name) → index in the set's entries.
     ref_index: RefIndex,
-    cells: Vec<CellLink>,
+    cells: Vec<CellLink<C>>,
     /// Engine string handle → name last seen for it (checked on use).
     handle_names: Vec<NameId>,
 }
 
-impl Default for AnimTrees {
+impl<T: Addr, C: Addr> Default for AnimTrees<T, C> {
     fn default() -> Self {
         Self::new()
     }
@@ -331,7 +374,7 @@ impl Default for AnimTrees {
 /// known (set by an earlier load): references queued there never resolve.
 const ORPHAN_REFSET: u16 = u16::MAX;
 
-impl AnimTrees {
+impl<T: Addr, C: Addr> AnimTrees<T, C> {
     /// The module's names, which its failures name by id.
     pub fn names(&self) -> &Names {
         &self.names
@@ -384,11 +427,11 @@ impl AnimTrees {
     /// What the engine's `Scr_BeginLoadAnimTrees` does to the module, for a
     /// caller without the engine (the tools, the tests): the load boundary,
     /// then the slot's count and first tree zeroed.
-    pub fn begin_load(&mut self, g: &mut Globals<'_>) {
+    pub fn begin_load(&mut self, g: &mut Globals<'_, T>) {
         self.end_load();
         let r = Self::row_index(g.slot);
         g.counts[r] = 0;
-        g.trees[r][0] = TreeAddr::NULL;
+        g.trees[r][0] = T::NULL;
     }
 
     /// The load boundary (the hook the engine's `Scr_BeginLoadAnimTrees` and
@@ -417,7 +460,7 @@ impl AnimTrees {
         self.ref_index.clear(self.epoch);
     }
 
-    fn intern_canonical(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> NameId {
+    fn intern_canonical(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, filename: &CStr) -> NameId {
         // Frames own nothing across the import: the buffer is the state's.
         self.scratch.clear();
         engine.canonical_filename(filename, &mut self.scratch);
@@ -437,7 +480,7 @@ impl AnimTrees {
     /// `Scr_UsingTreeInternal`: registers `filename` if new; returns the
     /// `script_animCurrentUsingTree` value of its reference set and the
     /// registry index (0 when the name is not in this row).
-    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, filename: &CStr) -> Outcome<(u16, i32)> {
+    pub fn using_tree_internal(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>, filename: &CStr) -> Outcome<(u16, i32)> {
         let name = self.intern_canonical(engine, filename);
         let r = Self::row_index(g.slot);
         let (entry, tree_index) = match self.root.get(&name).copied() {
@@ -498,7 +541,7 @@ impl AnimTrees {
 
     /// `Scr_UsingTree` (`#using_animtree`): returns the new values of
     /// `script_animCurrentUsingTree` and `script_activeAnimTreeHandle`.
-    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
+    pub fn using_tree(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>, name: &CStr, source_pos: u32) -> Outcome<(u16, i32)> {
         if !engine.is_identifier(name) {
             return Err(Failure::Compile { source_pos, message: b"bad anim tree name" });
         }
@@ -506,7 +549,7 @@ impl AnimTrees {
     }
 
     /// `Scr_EmitAnimationInternal`: queues `cell` for `name` in a set.
-    fn emit_internal(&mut self, engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, refset: u32, source_pos: u32, comment_depth: i32) -> Outcome<()> {
+    fn emit_internal(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, cell: C, name: NameId, refset: u32, source_pos: u32, comment_depth: i32) -> Outcome<()> {
         if comment_depth != 0 {
             return Err(Failure::Compile { source_pos, message: b"cannot reference animation from /# ... #/ comment" });
         }
@@ -528,7 +571,7 @@ impl AnimTrees {
                 // (the C list is threaded through the cells); 64-bit builds
                 // keep the list aside and store 0.
                 let value = match self.cells.get(prev as usize) {
-                    Some(p) if links => p.addr.addr() as u32,
+                    Some(p) if links => p.addr.number() as u32,
                     _ => 0,
                 };
                 entry.head = link;
@@ -543,8 +586,8 @@ impl AnimTrees {
     /// `Scr_EmitAnimation` (`%name` in script code).
     pub fn emit_animation(
         &mut self,
-        engine: &mut dyn TreeEngine,
-        cell: CellAddr,
+        engine: &mut dyn TreeEngine<Tree = T, Cell = C>,
+        cell: C,
         anim_handle: u16,
         source_pos: u32,
         using: u16,
@@ -573,11 +616,11 @@ impl AnimTrees {
     /// `Scr_FindAnim` (C-side reference to a `scr_anim_t` cell).
     pub fn find_anim(
         &mut self,
-        engine: &mut dyn TreeEngine,
-        g: &mut Globals<'_>,
+        engine: &mut dyn TreeEngine<Tree = T, Cell = C>,
+        g: &mut Globals<'_, T>,
         tree_name: &CStr,
         anim_name: &CStr,
-        cell: CellAddr,
+        cell: C,
         comment_depth: i32,
     ) -> Outcome<()> {
         let name = self.names.intern_lowercase(anim_name.to_bytes());
@@ -587,16 +630,16 @@ impl AnimTrees {
     }
 
     /// `Scr_FindAnimTree`: the built tree of a registered name, or 0.
-    pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine, filename: &CStr) -> TreeAddr {
+    pub fn find_anim_tree(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, filename: &CStr) -> T {
         let name = self.intern_canonical(engine, filename);
         match self.root.get(&name) {
-            Some(&entry) => self.entries.get(entry as usize).and_then(|e| e.tree).unwrap_or(TreeAddr::NULL),
-            None => TreeAddr::NULL,
+            Some(&entry) => self.entries.get(entry as usize).and_then(|e| e.tree).unwrap_or(T::NULL),
+            None => T::NULL,
         }
     }
 
     /// `Scr_PrecacheAnimTrees`: builds every tree of the row.
-    pub fn precache(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>) -> Outcome<()> {
+    pub fn precache(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>) -> Outcome<()> {
         let mut index = 1;
         while index <= g.counts[Self::row_index(g.slot)] {
             self.load_at_index(engine, g, index)?;
@@ -606,7 +649,7 @@ impl AnimTrees {
     }
 
     /// `ConnectScriptToAnim`: resolves the references to `name`.
-    fn connect(&mut self, engine: &mut dyn TreeEngine, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
+    fn connect(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, refset: u32, node_index: u32, tree_name: NameId, name: NameId, tree_index: i32) -> Outcome<()> {
         let Some(set) = self.refsets.get_mut(..self.refset_count).and_then(|s| s.get_mut(refset as usize)) else { return Ok(()) };
         let Some(index) = self.ref_index.get(self.epoch, refset, name) else { return Ok(()) };
         let Some(entry) = set.entries.get_mut(index as usize) else { return Ok(()) };
@@ -628,7 +671,7 @@ impl AnimTrees {
     }
 
     /// `Scr_LoadAnimTreeAtIndex`: the build pipeline of one registered tree.
-    pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, tree_index: i32) -> Outcome<()> {
+    pub fn load_at_index(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>, tree_index: i32) -> Outcome<()> {
         let r = Self::row_index(g.slot);
         // Indices outside 1..=127, never-set or stale indices: nothing to do
         // (docs/DIVERGENCES.md).
@@ -642,7 +685,7 @@ impl AnimTrees {
         }
         let slot_index = tree_index as usize;
         let Some(refset) = entry.refset else {
-            g.trees[r][slot_index] = TreeAddr::NULL;
+            g.trees[r][slot_index] = T::NULL;
             return Ok(());
         };
         let tree_name = entry.name;
@@ -664,7 +707,7 @@ impl AnimTrees {
             if self.root.get(&tree_name) == Some(&entry_id) {
                 self.root.remove(&tree_name);
             }
-            g.trees[r][slot_index] = TreeAddr::NULL;
+            g.trees[r][slot_index] = T::NULL;
             return Ok(());
         };
         let cached = self.cache.entry(tree_name).or_default();
@@ -730,7 +773,7 @@ impl AnimTrees {
     /// before any grandchild block is allocated; the checksum
     /// (`script_animTreeChecksum`) is never reset, so it accumulates over
     /// every tree of every load.
-    fn create_tree(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, refset: u32, tree: TreeAddr, tree_name: NameId, tree_index: i32) -> Outcome<()> {
+    fn create_tree(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>, refset: u32, tree: T, tree_name: NameId, tree_index: i32) -> Outcome<()> {
         self.build.clear();
         let frame = self.enter_parent(engine, g, tree, 0, 0, 1, true);
         self.build.push(frame);
@@ -765,7 +808,7 @@ impl AnimTrees {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn enter_parent(&mut self, engine: &mut dyn TreeEngine, g: &mut Globals<'_>, tree: TreeAddr, node: u32, node_index: u32, first_child: u32, is_root: bool) -> BuildFrame {
+    fn enter_parent(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>, g: &mut Globals<'_, T>, tree: T, node: u32, node_index: u32, first_child: u32, is_root: bool) -> BuildFrame {
         let mut child_count: u16 = 0;
         for _ in self.tree.children(node) {
             child_count = child_count.wrapping_add(1);
@@ -786,22 +829,22 @@ impl AnimTrees {
     /// newest cell (Quirk: names are walked newest first and the first hit
     /// is reported, through `CompileError2` for script code and `Com_Error`
     /// for any other cell).
-    fn check_defined(&self, refset: u32) -> Option<(CellAddr, NameId)> {
+    fn check_defined(&self, refset: u32) -> Option<(C, NameId)> {
         let set = self.refsets.get(..self.refset_count)?.get(refset as usize)?;
         let entry = set.entries.iter().rev().find(|e| !e.resolved)?;
-        let cell = self.cells.get(entry.head as usize).map_or(CellAddr::NULL, |c| c.addr);
+        let cell = self.cells.get(entry.head as usize).map_or(C::NULL, |c| c.addr);
         Some((cell, entry.name))
     }
 
-    fn undefined_failure(engine: &mut dyn TreeEngine, cell: CellAddr, name: NameId, tree: NameId) -> Failure<'static> {
+    fn undefined_failure(engine: &mut dyn TreeEngine<Tree = T, Cell = C>, cell: C, name: NameId, tree: NameId) -> Failure<'static> {
         let loaded = engine.is_loaded_code_pos(cell);
         let developer = engine.is_developer_code_pos(cell);
-        Failure::NotDefined { name, tree, code_pos: cell.addr(), in_code: loaded || developer }
+        Failure::NotDefined { name, tree, code_pos: cell.number(), in_code: loaded || developer }
     }
 
     /// `Scr_PrecacheAnimationTree`: loads every leaf's xanim, depth first,
     /// children in list order.
-    fn precache_leaves(&mut self, engine: &mut dyn TreeEngine) -> Outcome<()> {
+    fn precache_leaves(&mut self, engine: &mut dyn TreeEngine<Tree = T, Cell = C>) -> Outcome<()> {
         self.stack.clear();
         self.stack.push(self.tree.nodes.first().map_or(NONE, |n| n.first_child));
         while let Some(&cursor) = self.stack.last() {

@@ -2,7 +2,12 @@
 
 use std::prelude::rust_2021::*;
 use crate::names::CName;
-use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine, TREE_SLOTS};
+use super::registry::{AnimTrees, Globals, TreeEngine, TREE_SLOTS};
+
+/// The mock's tree addresses (indices into its trees, from 1) and cell
+/// addresses (numbers in its three regions): it dereferences neither.
+type TreeAddr = usize;
+type CellAddr = usize;
 use super::xanim::MissingAsset;
 use crate::error::{level, Outcome, Report};
 use std::collections::HashMap;
@@ -55,11 +60,14 @@ impl Mock {
     }
 
     fn tree(&mut self, addr: TreeAddr) -> &mut MockTree {
-        &mut self.trees[addr.addr() - 1]
+        &mut self.trees[addr - 1]
     }
 }
 
 impl TreeEngine for Mock {
+    type Tree = TreeAddr;
+    type Cell = CellAddr;
+
     fn is_identifier(&mut self, text: &CStr) -> bool {
         text.to_bytes().iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
     }
@@ -97,8 +105,7 @@ impl TreeEngine for Mock {
     fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
         let name = String::from_utf8_lossy(tree_name.bytes()).into_owned() + ".atr";
         self.trees.push(MockTree { name, nodes: vec![MockNode::Unset; node_count as usize] });
-        // SAFETY: the mock never dereferences its tree addresses (indices).
-        Ok(unsafe { TreeAddr::from_raw(self.trees.len()) })
+        Ok(self.trees.len())
     }
 
     fn set_parent_node(&mut self, tree: TreeAddr, index: u16, _name: CName<'_>, first: u16, count: u16, flags: u16) {
@@ -132,11 +139,11 @@ impl TreeEngine for Mock {
     }
 
     fn is_loaded_code_pos(&mut self, cell: CellAddr) -> bool {
-        (CODE_BASE..CODE_BASE + self.code_used).contains(&cell.addr())
+        (CODE_BASE..CODE_BASE + self.code_used).contains(&cell)
     }
 
     fn is_developer_code_pos(&mut self, cell: CellAddr) -> bool {
-        (DEV_BASE..DEV_BASE + self.dev_used).contains(&cell.addr())
+        (DEV_BASE..DEV_BASE + self.dev_used).contains(&cell)
     }
 }
 
@@ -148,7 +155,7 @@ enum Region {
 }
 
 struct H {
-    s: Box<AnimTrees>,
+    s: Box<AnimTrees<TreeAddr, CellAddr>>,
     e: Mock,
     checksum: u32,
     counts: [i32; 2],
@@ -167,7 +174,7 @@ impl H {
     fn new() -> Self {
         let mut s = Box::new(AnimTrees::new());
         s.links_in_cells = false;
-        H { s, e: Mock::default(), checksum: 0, counts: [0; 2], row: Box::new([[TreeAddr::NULL; TREE_SLOTS]; 2]), slot: 0, using: 0, active: 0, depth: 0 }
+        H { s, e: Mock::default(), checksum: 0, counts: [0; 2], row: Box::new([[0; TREE_SLOTS]; 2]), slot: 0, using: 0, active: 0, depth: 0 }
     }
 
     fn file(&mut self, name: &str, text: &[u8]) -> &mut Self {
@@ -214,8 +221,6 @@ impl H {
                 C_BASE + self.e.c_used - 4
             }
         };
-        // SAFETY: the mock never dereferences its cell addresses (numbers).
-        let cell = unsafe { CellAddr::from_raw(cell) };
         self.e.cells.insert(cell, fill);
         cell
     }
@@ -258,7 +263,7 @@ impl H {
 
     fn tree(&mut self, name: &str) -> Option<&MockTree> {
         let addr = self.s.find_anim_tree(&mut self.e, &c(name));
-        (addr != TreeAddr::NULL).then(|| &self.e.trees[addr.addr() - 1])
+        (addr != 0).then(|| &self.e.trees[addr - 1])
     }
 
     /// Compact dump: one string per node.
@@ -501,10 +506,10 @@ fn reference_cells_on_64_bit_and_i386() {
         // (Quirk: on i386 a queued cell holds the previous cell's address).
         assert_eq!(h.dump("absent"), vec!["NULL"]);
         assert_eq!(h.cell(c1), 0);
-        assert_eq!(h.cell(c2), if links { c1.addr() as u32 } else { 0 });
+        assert_eq!(h.cell(c2), if links { c1 as u32 } else { 0 });
         assert_eq!(h.cell(c3), 0);
         assert_eq!(h.cell(c4), 0x0002_0001);
-        assert_eq!(h.cell(c5), if links { c2.addr() as u32 } else { 0 });
+        assert_eq!(h.cell(c5), if links { c2 as u32 } else { 0 });
     }
 }
 
@@ -518,7 +523,7 @@ fn undefined_references_are_reported_newest_first() {
     h.using("t", 1).unwrap();
     let cell = h.anim("nosuch");
     let text = b"animation 'nosuch' not defined in anim tree 't'".to_vec();
-    assert_eq!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos: cell.addr() }, text }));
+    assert_eq!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos: cell }, text }));
     // A C cell: Com_Error.
     let mut h = H::new();
     h.file("t.atr", b"walk\n");
@@ -533,7 +538,7 @@ fn undefined_references_are_reported_newest_first() {
     h.script_file();
     h.using("t", 1).unwrap();
     let cell = h.anim_in("gone", 3, Region::Dev).unwrap();
-    assert!(matches!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos }, .. }) if code_pos == cell.addr()));
+    assert!(matches!(h.precache(), Err(Raised { report: Report::Compile2 { code_pos }, .. }) if code_pos == cell));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! blocks.
 
 use crate::script::{condition_names, table_names};
-use uoanim::script::tables;
+use uoanim::script::tables::Literal;
 use uoanim_core::outline::{Item, Kind, Outline, Span};
 
 /// What a word of a script or tree is.
@@ -130,7 +130,7 @@ pub fn words(text: &[u8], start: usize, end: usize) -> Vec<(usize, usize)> {
     out
 }
 
-fn lower_names(table: &[uoanim::abi::bg::bg_indexed_string_t]) -> Vec<String> {
+fn lower_names(table: Literal) -> Vec<String> {
     table_names(table).iter().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).collect()
 }
 
@@ -145,8 +145,8 @@ impl Vocabulary {
     pub fn new() -> Vocabulary {
         Vocabulary {
             conditions: condition_names().iter().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).collect(),
-            move_types: lower_names(&tables::ANIM_GROUP_STRINGS),
-            body_parts: lower_names(&tables::ANIM_BODY_PARTS_STR),
+            move_types: lower_names(Literal::MoveTypes),
+            body_parts: lower_names(Literal::BodyParts),
         }
     }
 }

@@ -47,6 +47,9 @@ fn c_name(name: CName<'_>) -> &CStr {
 }
 
 impl TreeEngine for TreeImports {
+    type Tree = TreeAddr;
+    type Cell = CellAddr;
+
     fn is_identifier(&mut self, text: &CStr) -> bool {
         // SAFETY: NUL-terminated string.
         unsafe { Scr_IsIdentifier(text.as_ptr()) != 0 }
