@@ -32,7 +32,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod abi;
-pub mod action;
+pub use uoanim_core::action;
 pub use uoanim_core::arith;
 pub mod cell;
 pub mod cstr;

@@ -47,6 +47,18 @@ pub fn sqrt_f64(x: f64) -> f64 {
     uoanim_core::math::sqrt_f64(x)
 }
 
+/// The square roots of [`sqrt_f32`]: the hardware's instruction on x86,
+/// the core's integer arithmetic elsewhere (the same bits either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HardwareRoots;
+
+impl uoanim_core::math::Roots for HardwareRoots {
+    #[inline]
+    fn sqrt_f32(self, x: f32) -> f32 {
+        sqrt_f32(x)
+    }
+}
+
 /// The square roots in integer arithmetic (every target; the tests compare
 /// them with the hardware's): the core's.
 pub use uoanim_core::math as soft;

@@ -1,9 +1,11 @@
 //! The safe core of uoanim: what the link units and the `uoanim` tool
 //! compute with, in safe Rust (the crate forbids `unsafe_code`), without an engine or `std`.
 //!
-//! So far the core holds the float arithmetic of the C original's builds
-//! and the tokenizer:
+//! So far the core holds the float arithmetic of the C original's builds,
+//! the tokenizer and the action selector:
 //!
+//! * [`action`]: the Torque-style action-animation selector (a table of
+//!   action animations, its text form, the pick of the best fit);
 //! * [`arith`]: the one interface ([`arith::Arith`]) each float formula of
 //!   the module is written over, step by step with the C type of its
 //!   expression, and its implementations: the x87 profile over a machine
@@ -16,7 +18,8 @@
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
 //!   `Com_Parse` rules, its parse session, the name hash);
 //! * [`outline`]: the structure of a player-animation script with byte
-//!   spans, recovering from any mistake (for tools).
+//!   spans, recovering from any mistake (for tools);
+//! * [`text`]: diagnostic texts of a fixed capacity, without the heap.
 //!
 //! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
 //! same interface, and compares it with the software x87 bit for bit.
@@ -40,10 +43,12 @@ extern crate alloc;
 #[macro_use]
 extern crate std;
 
+pub mod action;
 pub mod arith;
 pub mod lexis;
 pub mod math;
 pub mod outline;
+pub mod text;
 pub mod x87_model;
 
 #[cfg(any(test, feature = "test-support"))]

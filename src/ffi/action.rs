@@ -14,12 +14,13 @@ use alloc::boxed::Box;
 
 use super::arg::{c_str, c_str_bounded, write_c_str};
 use crate::action::{ActionTable, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
+use crate::math::HardwareRoots;
 
 /// An action-animation table (opaque to C): up to 128 entries, each a name,
 /// a type, a normalised ground direction, a nominal speed and whether the
 /// shape has a sequence for it.
 pub struct uoanim_action_table {
-    table: ActionTable,
+    table: ActionTable<HardwareRoots>,
 }
 
 /// Type of an action animation: standing still (the root action).
@@ -86,7 +87,7 @@ extern "C" fn uoanim_action_table_new() -> *mut uoanim_action_table {
     }
     // SAFETY: `raw` is a fresh allocation with the layout of the type,
     // so it is aligned and valid for one write.
-    unsafe { raw.write(uoanim_action_table { table: ActionTable::new() }) };
+    unsafe { raw.write(uoanim_action_table { table: ActionTable::with_roots(HardwareRoots) }) };
     raw
 }
 

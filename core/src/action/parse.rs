@@ -17,16 +17,16 @@
 use core::fmt::{self, Write as _};
 
 use super::{ActionTable, ActionType, AddError, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
-use crate::error::Text;
+use crate::text::Text;
 
 /// Why a text was refused: the line and what is wrong with it (borrowing
 /// the offending token from the text). Its message, `line N: <what is
 /// wrong>`, is written by [`ParseError::write`].
 ///
-/// Not a [`Failure`](crate::error::Failure): it is never raised through the
-/// engine (the action selector has no engine error function; the C caller
-/// gets the message in its own buffer), so it has no engine function or
-/// level. Like a failure it is a small `Copy` value whose text is written
+/// Not a failure of the units (`uoanim::error::Failure`): it is never
+/// raised through the engine (the action selector has no engine error
+/// function; the C caller gets the message in its own buffer), so it has
+/// no engine function or level. Like a failure it is a small `Copy` value whose text is written
 /// into a [`Text`] only where it is wanted.
 #[derive(Clone, Copy, PartialEq)]
 pub struct ParseError<'a> {
@@ -186,7 +186,7 @@ fn parse_line<'a>(name: &'a [u8], mut tokens: impl Iterator<Item = &'a [u8]>) ->
     Ok(Line { name, kind, dir: dir.unwrap_or(Vec3::ZERO), speed: speed.unwrap_or(0.0), has_sequence: !no_sequence })
 }
 
-impl ActionTable {
+impl<R: crate::math::Roots> ActionTable<R> {
     /// Adds the entries described by `text` (module documentation) and
     /// returns how many were added. All or nothing: on the first bad line
     /// (or one that does not fit in the table) the table is left as it was

@@ -8,10 +8,12 @@
 //! closest to the query speed. The selection rules, including their odd
 //! corners, are those of the scripted `findActionAnimation` of the Torque Game
 //! Engine resource "Script-side Player Animation Definitions" (final version,
-//! with the speed extension); docs/ACTION.md describes them and the C API.
+//! with the speed extension); the units' docs/ACTION.md describes them and the C API.
 //!
 //! Everything here is plain safe Rust, allocation-free and panic-free on any
 //! input; all arithmetic is single precision as in the original.
+
+use crate::math::{IntegerRoots, Roots};
 
 mod parse;
 mod table;
@@ -82,8 +84,11 @@ impl ActionType {
 /// A single-precision 3-vector (the original's `Point3F`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Vec3 {
+    /// The first component.
     pub x: f32,
+    /// The second component.
     pub y: f32,
+    /// The third component.
     pub z: f32,
 }
 
@@ -120,22 +125,27 @@ impl Vec3 {
     /// direction. Non-finite input gives a non-finite result (callers reject
     /// it before).
     pub fn normalized(self) -> Vec3 {
+        self.normalized_with(IntegerRoots)
+    }
+
+    /// [`normalized`](Self::normalized), with the square roots of `roots`.
+    pub fn normalized_with(self, roots: impl Roots) -> Vec3 {
         if self.is_zero() {
             return Vec3::ZERO;
         }
         let squared = self.x * self.x + self.y * self.y + self.z * self.z;
         if squared.is_normal() {
-            let len = crate::math::sqrt_f32(squared);
+            let len = roots.sqrt_f32(squared);
             return Vec3::new(self.x / len, self.y / len, self.z / len);
         }
-        let len = crate::math::sqrt_f32(squared);
+        let len = roots.sqrt_f32(squared);
         let big = self.x.abs().max(self.y.abs()).max(self.z.abs());
         if !(big > 0.0 && big.is_finite()) {
             // NaN or infinite components: plain division, like the original.
             return Vec3::new(self.x / len, self.y / len, self.z / len);
         }
         let scaled = Vec3::new(self.x / big, self.y / big, self.z / big);
-        let len = crate::math::sqrt_f32(scaled.x * scaled.x + scaled.y * scaled.y + scaled.z * scaled.z);
+        let len = roots.sqrt_f32(scaled.x * scaled.x + scaled.y * scaled.y + scaled.z * scaled.z);
         Vec3::new(scaled.x / len, scaled.y / len, scaled.z / len)
     }
 }

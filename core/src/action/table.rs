@@ -1,6 +1,7 @@
 //! The table of action animations and the selection rule.
 
 use super::{ActionType, Vec3, MAX_ENTRIES, MAX_NAME_LEN};
+use crate::math::{IntegerRoots, Roots};
 
 /// One action animation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,22 +94,32 @@ impl core::error::Error for AddError {}
 
 /// Up to [`MAX_ENTRIES`] action animations, stored without gaps in the order
 /// they were added. Fixed size, no heap.
+///
+/// Its square roots (normalising directions) are those of `R`.
 #[derive(Clone, Debug)]
-pub struct ActionTable {
+pub struct ActionTable<R: Roots = IntegerRoots> {
     entries: [Entry; MAX_ENTRIES],
     len: usize,
+    roots: R,
 }
 
-impl Default for ActionTable {
+impl<R: Roots> Default for ActionTable<R> {
     fn default() -> Self {
-        Self::new()
+        Self::with_roots(R::default())
     }
 }
 
 impl ActionTable {
     /// An empty table.
     pub const fn new() -> Self {
-        Self { entries: [Entry::EMPTY; MAX_ENTRIES], len: 0 }
+        Self::with_roots(IntegerRoots)
+    }
+}
+
+impl<R: Roots> ActionTable<R> {
+    /// An empty table whose square roots are those of `roots`.
+    pub const fn with_roots(roots: R) -> Self {
+        Self { entries: [Entry::EMPTY; MAX_ENTRIES], len: 0, roots }
     }
 
     /// Number of entries.
@@ -170,7 +181,7 @@ impl ActionTable {
             // At most MAX_NAME_LEN (63), checked above.
             name_len: name.len() as u8,
             kind,
-            dir: dir.normalized(),
+            dir: dir.normalized_with(self.roots),
             speed,
             has_sequence,
         };
@@ -234,7 +245,7 @@ impl ActionTable {
         }
 
         if !dir.is_zero() {
-            let query = dir.normalized();
+            let query = dir.normalized_with(self.roots);
             // The dot product of each candidate that takes part in the cull;
             // None for one without a sequence or with a zero direction (the
             // walk steps over those).
