@@ -49,6 +49,12 @@ impl<'a> From<Spelled<'a>> for TokenName<'a> {
     }
 }
 
+impl From<uoanim_core::atr::CompileError> for Failure<'_> {
+    fn from(e: uoanim_core::atr::CompileError) -> Self {
+        Failure::Compile { source_pos: e.source_pos, message: e.message }
+    }
+}
+
 impl From<UngetTwice> for Failure<'_> {
     fn from(e: UngetTwice) -> Self {
         Failure::UngetTwice { line: e.line, session: e.session }

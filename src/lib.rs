@@ -40,7 +40,7 @@ pub use uoanim_core::lexis;
 pub mod error;
 pub mod flavour;
 pub mod math;
-pub mod names;
+pub use uoanim_core::names;
 pub mod report;
 pub mod script;
 pub mod tree;

@@ -6,6 +6,7 @@
 //!
 //! * [`action`]: the Torque-style action-animation selector (a table of
 //!   action animations, its text form, the pick of the best fit);
+//! * [`atr`]: the `.atr` parser (text to the pruned tree of names);
 //! * [`arith`]: the one interface ([`arith::Arith`]) each float formula of
 //!   the module is written over, step by step with the C type of its
 //!   expression, and its implementations: the x87 profile over a machine
@@ -19,6 +20,7 @@
 //!   `Com_Parse` rules, its parse session, the name hash);
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
+//! * [`names`]: the interned names of the animation trees' module;
 //! * [`text`]: diagnostic texts of a fixed capacity, without the heap.
 //!
 //! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
@@ -45,8 +47,10 @@ extern crate std;
 
 pub mod action;
 pub mod arith;
+pub mod atr;
 pub mod lexis;
 pub mod math;
+pub mod names;
 pub mod outline;
 pub mod text;
 pub mod x87_model;

@@ -1,8 +1,8 @@
-//! Animation trees: the `.atr` parser, registry, references, pruning and the
-//! compact XAnim tree.
+//! Animation trees: the registry, references, pruning and the compact
+//! XAnim tree, over the core's `.atr` parser (`parse`).
 
 pub mod module;
-pub mod parse;
+pub use uoanim_core::atr as parse;
 pub mod registry;
 pub mod xanim;
 

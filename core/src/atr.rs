@@ -1,4 +1,5 @@
-//! The `.atr` parser: from text to the pruned tree of names.
+//! The `.atr` parser of the animation trees' module: from text to the
+//! pruned tree of names.
 //!
 //! The grammar is line oriented (tokens as the crate's tokenizer,
 //! [`crate::lexis`], cuts them): a name token starts a node; the rest of
@@ -27,7 +28,19 @@
 use crate::names::{NameId, Names};
 use alloc::vec::Vec;
 use crate::lexis::{classes, scan_quoted, skip_gap, token_end, Stop, MAX_TOKEN_LEN, NOT_IDENT, UPPER};
-use crate::error::{Failure, Outcome};
+
+/// A parse error of a `.atr` text: the engine's `CompileError(source_pos,
+/// message)` (the units raise it as such).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// Where the error is (the offset the engine's compiler is given).
+    pub source_pos: u32,
+    /// The engine's text.
+    pub message: &'static [u8],
+}
+
+/// A step of the parse.
+pub type Outcome<T> = Result<T, CompileError>;
 
 /// `loopsync` property.
 pub const PROPERTY_LOOPSYNC: u32 = 1;
@@ -64,6 +77,7 @@ pub enum Class {
 pub struct Token {
     /// Offset of its first byte.
     pub start: u32,
+    /// What the token is.
     pub class: Class,
     /// Lowercased name (for [`Class::Name`]).
     pub name: NameId,
@@ -161,6 +175,7 @@ fn property_of(name: &[u8]) -> u8 {
 /// One node of the parsed tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
+    /// The node's name (lowercased).
     pub name: NameId,
     /// Newest child (`NONE` for a leaf or an empty block).
     pub first_child: u32,
@@ -175,6 +190,7 @@ pub struct Node {
 /// The parsed tree of one `.atr` file; node 0 is the root.
 #[derive(Default)]
 pub struct ParseTree {
+    /// The nodes, the root first.
     pub nodes: Vec<Node>,
     /// Per name: the block it is currently a child of, if that block is
     /// open (the duplicate check only ever asks about the open block).
@@ -341,8 +357,9 @@ pub struct Frame {
 pub struct ParseContext {
     /// `com_animCheck`: keep everything.
     pub anim_check: bool,
-    /// Interned `void` and `void_loop`.
+    /// Interned `void`.
     pub void_name: NameId,
+    /// Interned `void_loop`.
     pub void_loop_name: NameId,
 }
 
@@ -383,8 +400,8 @@ impl Cursor<'_> {
         self.parse_on_line().is_none_or(|t| t.empty)
     }
 
-    fn error(&self, message: &'static [u8]) -> Failure<'static> {
-        Failure::Compile { source_pos: self.last_pos, message }
+    fn error(&self, message: &'static [u8]) -> CompileError {
+        CompileError { source_pos: self.last_pos, message }
     }
 }
 
