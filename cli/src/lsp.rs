@@ -1152,8 +1152,9 @@ impl Server {
             }
             LineContext::Animation => {
                 // The leaves of the tree, as written; after `legs` or
-                // `torso` those under the tree's block of that name when
-                // it has one.
+                // `torso` those that play on that part: under the tree's
+                // block of that name, or named for it (`pl_`, `pt_`: the
+                // stock tree's convention); all of them when none does.
                 let part = line[..word_start - ls].split_ascii_whitespace().last().unwrap_or("").to_ascii_lowercase();
                 let nodes = animations(self);
                 let under = |i: usize, block: usize| {
@@ -1167,11 +1168,14 @@ impl Server {
                     false
                 };
                 let leaves: Vec<usize> = (0..nodes.len()).filter(|&i| !nodes[i].block).collect();
-                let block = nodes.iter().position(|n| n.block && part != "both" && n.name.eq_ignore_ascii_case(&part));
-                let fitting: Vec<usize> = match block {
-                    Some(b) if leaves.iter().any(|&i| under(i, b)) => leaves.into_iter().filter(|&i| under(i, b)).collect(),
-                    _ => leaves,
+                let wanted = match part.as_str() {
+                    "legs" => Some(crate::stock::Part::Legs),
+                    "torso" => Some(crate::stock::Part::Torso),
+                    _ => None,
                 };
+                let block = nodes.iter().position(|n| n.block && wanted.is_some() && n.name.eq_ignore_ascii_case(&part));
+                let fits = |i: usize| block.is_some_and(|b| under(i, b)) || wanted.is_some_and(|w| crate::stock::part_by_name(&nodes[i].name) == w);
+                let fitting: Vec<usize> = if leaves.iter().any(|&i| fits(i)) { leaves.into_iter().filter(|&i| fits(i)).collect() } else { leaves };
                 for i in fitting {
                     let n = &nodes[i];
                     let detail = match n.parent {

@@ -26,6 +26,23 @@ pub enum Part {
     Unknown,
 }
 
+/// The body part a tree name says it plays on by the stock tree's naming
+/// convention (`pb_` both, `pl_` legs, `pt_` torso, after an optional
+/// `c_`, any case); Unknown for any other name.
+pub fn part_by_name(name: &str) -> Part {
+    let lower = name.to_ascii_lowercase();
+    let n = lower.strip_prefix("c_").unwrap_or(&lower);
+    if n.starts_with("pb_") {
+        Part::Both
+    } else if n.starts_with("pl_") {
+        Part::Legs
+    } else if n.starts_with("pt_") {
+        Part::Torso
+    } else {
+        Part::Unknown
+    }
+}
+
 /// One name of the stock multiplayer tree.
 #[derive(Clone, Copy, Debug)]
 pub struct StockNode {

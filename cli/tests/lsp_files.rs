@@ -103,3 +103,53 @@ fn without_a_workspace_the_mod_is_found_as_check_finds_it() {
     let hidden = got.iter().find(|(c, _)| c == "hidden-by-pak").unwrap_or_else(|| panic!("{got:?}"));
     assert!(hidden.1.contains("zz.pk3"), "{hidden:?}");
 }
+
+/// The labels of the completion at the end of each line of `lines` of the
+/// script `doc` (the server started as for [`diagnostics_of`]).
+fn completions_at_line_ends(doc: &Path, lines: &[usize]) -> Vec<Vec<String>> {
+    let (client, server) = Connection::memory();
+    let handle = std::thread::spawn(move || uoanim_cli::lsp::serve(server));
+    let request = |id: i32, method: &str, params: Value| -> Value {
+        let id = RequestId::from(id);
+        client.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            if let Message::Response(r) = client.receiver.recv_timeout(Duration::from_secs(20)).expect("the reply") {
+                if r.id == id {
+                    return r.result.unwrap_or(Value::Null);
+                }
+            }
+        }
+    };
+    request(1, "initialize", json!({"capabilities": {}}));
+    let notify = |method: &str, params: Value| client.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
+    notify("initialized", json!({}));
+    let uri = uoanim_cli::uri::from_path(doc);
+    let text = std::fs::read_to_string(doc).unwrap();
+    notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "uoanim", "version": 1, "text": text}}));
+    let mut out = Vec::new();
+    for (n, &l) in lines.iter().enumerate() {
+        let col = text.lines().nth(l).unwrap().chars().count();
+        let items = request(10 + n as i32, "textDocument/completion", json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}}));
+        out.push(items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect());
+    }
+    request(2, "shutdown", json!(null));
+    notify("exit", json!(null));
+    assert_eq!(handle.join().unwrap(), uoanim_cli::lsp::Ending::Exit);
+    out
+}
+
+#[test]
+fn after_legs_and_torso_completion_offers_the_animations_named_for_that_part() {
+    let d = scratch("parts");
+    let m = d.join("mymod");
+    // The stock tree's convention without its blocks: pl_ legs, pt_ torso,
+    // pb_ both, after an optional c_.
+    write(&m.join("animtrees/multiplayer.atr"), b"main\n{\n\ttorso\n\tlegs\n\tturning\n\tpt_a\n\tpl_b\n\tpb_c\n\tc_pl_d\n\tC_PT_E\n}\n");
+    let script = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tdefault\n\t\t{\n\t\t\tlegs \n\t\t\ttorso \n\t\t\tboth \n\t\t}\n\t}\n}\n";
+    write(&m.join("mp/playeranim.script"), script.as_bytes());
+    let got = completions_at_line_ends(&m.join("mp/playeranim.script"), &[7, 8, 9]);
+    assert_eq!(got[0], ["pl_b", "c_pl_d"], "after legs");
+    assert_eq!(got[1], ["pt_a", "C_PT_E"], "after torso");
+    // (`torso`, `legs` and `turning` are leaves here: no block follows them)
+    assert_eq!(got[2], ["torso", "legs", "turning", "pt_a", "pl_b", "pb_c", "c_pl_d", "C_PT_E"], "after both: every leaf");
+}
