@@ -71,7 +71,7 @@ space := $(empty) $(empty)
   all dist setup tool headers install clean \
   test check \
   test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
-  test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph \
+  test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph test-prose \
   test-headers test-c test-symbols test-install test-contrib test-tool test-core test-vim \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
@@ -213,8 +213,8 @@ test-rust: test-rust-x86_64
 # ---- lint and source checks --------------------------------------------------------
 # clippy clean for the core, every unit and the header tool; the boundary rules on the
 # sources (nothing of the boundary outside src/ffi) and the module graph
-# (no circle), each script tested on its broken fixtures (scripts/tests/)
-test-lint: test-clippy test-scripts test-ffi-confined test-module-graph test-core
+# (no circle), the docs' prose, each script tested on its broken fixtures (scripts/tests/)
+test-lint: test-clippy test-scripts test-ffi-confined test-module-graph test-core test-prose
 
 # the core crate (core/): no unsafe code (the crate forbids it, as the tool's does), documented
 # (`cargo doc` without a warning), publishable (`cargo package`)
@@ -242,6 +242,11 @@ test-ffi-confined:
 test-module-graph:
 	python3 scripts/module-graph.py --summary
 
+# the docs' prose (README.md, docs/*.md): lines under 100 characters,
+# paragraphs under 15 lines
+test-prose:
+	python3 scripts/check-prose.py
+
 # The boundary rules on the compiled library (no export reaches another;
 # only the guard's cold frame, in an export, reaches the engine's error
 # functions), on every target, or on x86_64 Linux alone for `make check`.
@@ -264,7 +269,7 @@ test-install: dist
 
 # contrib/coduomp/uoanim.mk against a miniature copy of the engine's build layout,
 # links and behaviour: the Linux targets with gcc, as the engine's ELF rules
-# link; the Windows rules of README's table with the mingw-w64 gcc, the
+# link; the Windows rules of docs/LINKING.md's table with the mingw-w64 gcc, the
 # programs under Wine (x86_64 Windows: the client, the client-game module and the game module, which takes the Windows-behaviour unit there)
 test-contrib: dist
 	@for a in $(LINUX_ARCHES); do contrib/coduomp/test/run.sh $$a "$(UNITS)" || exit 1; done

@@ -3,7 +3,7 @@
  * the engine and client units (the script-state storage's data symbols with
  * the engine's types, the load functions of script_compile_load.c, the
  * readers of script_value.c), written after the engine's behaviour
- * (README.md, "Linking into the engine"; tests/parity/at/PROTOCOL.md, "Engine
+ * (docs/LINKING.md, "What the kept files do"; tests/parity/at/PROTOCOL.md, "Engine
  * side (v2)"). The script VM is not here: the registry object the engine's
  * Begin allocates is a counter. Include once per program, after
  * uoanim_animtree.h. */

@@ -7,9 +7,10 @@
 //! the original would have formatted is made only there, in the cold raise
 //! path, by `Failure::write` (tools and tests call it too), which is
 //! src/report.rs's: the texts of every diagnostic are in that one function,
-//! next to the tokenizer and the name table it reads the names with. This
-//! module does not depend on the tokenizer; of the name table it takes only
-//! the id a name is stored under ([`NameId`]).
+//! next to the tokenizer and the name table it reads the names with. Of the
+//! tokenizer this module takes only the two values its failures are made
+//! from (`Spelled`, `UngetTwice`); of the name table only the id a name is
+//! stored under ([`NameId`]).
 //!
 //! A `Failure` is `Copy`, owns nothing and is at most 32 bytes on 64-bit
 //! targets (see the tests), so a result carrying one is small and raising it

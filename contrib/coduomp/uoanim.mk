@@ -52,7 +52,7 @@
 # Nothing else of the engine's sources changes: the engine and client units
 # import the engine's script-state storage and call into the engine's
 # Scr_BeginLoadAnimTrees / Scr_PrecacheAnimTrees / Scr_EndLoadAnimTrees,
-# which stay (README.md, "Linking into the engine").
+# which stay (docs/LINKING.md, "What the kept files do").
 
 UOANIM_UNIT ?= game
 uoanim_host := $(shell uname -s)-$(shell uname -m)
