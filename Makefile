@@ -71,7 +71,7 @@ space := $(empty) $(empty)
   all dist setup tool headers install clean \
   test check \
   test-rust test-rust-x86_64 test-lint test-clippy test-scripts \
-  test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph test-prose \
+  test-boundary test-boundary-x86_64 test-ffi-confined test-module-graph test-prose test-mirrors \
   test-headers test-c test-symbols test-install test-contrib test-tool test-core test-vim \
   test-corpus test-memcheck test-difftest test-difftest-x86_64 \
   fuzz fuzz-minimise memcheck \
@@ -89,6 +89,7 @@ DIST_PARTS := \
 TEST_PARTS := \
   dist \
   test-headers \
+  test-mirrors \
   test-lint \
   test-boundary \
   test-rust \
@@ -241,6 +242,11 @@ test-ffi-confined:
 
 test-module-graph:
 	python3 scripts/module-graph.py --summary
+
+# the differential drivers' mirrors of the C types (tests/parity/*/layout.h,
+# identical to the judge's) against include/: offsets and sizes, x86_64 and i686
+test-mirrors: setup
+	python3 scripts/check-mirrors.py
 
 # the docs' prose (README.md, docs/*.md): lines under 100 characters,
 # paragraphs under 15 lines
