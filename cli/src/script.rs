@@ -423,6 +423,15 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                         if let (Some(c), Some((pos, len))) = (suggestion, name_at) {
                             d.fix = Some(Fix { start: pos, end: pos + len, title: format!("replace with '{c}'"), text: c });
                         }
+                    } else if let Some((message, suggestion)) = expected_words(&d.message, &work[stop.token_pos..(stop.token_pos + len).min(work.len())]) {
+                        d.note = Some(format!("the engine says: {}{said}", d.message));
+                        d.message = message;
+                        if let Some(c) = suggestion {
+                            d.help = Some(format!("did you mean '{c}'?"));
+                            if len > 0 {
+                                d.fix = Some(Fix { start: stop.token_pos, end: stop.token_pos + len, title: format!("replace with '{c}'"), text: c });
+                            }
+                        }
                     } else if engine_line.is_some_and(|l| l != d.line) {
                         d = d.with_note(format!("the engine counts this as line {}", engine_line.unwrap_or_default()));
                     }
@@ -720,6 +729,32 @@ fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> 
     };
     let suggestion = crate::suggest::closest(name, known.iter().map(Vec::as_slice)).map(printable);
     Some((format!("unknown {what} '{}'", printable(name)), suggestion, name.to_vec()))
+}
+
+/// An error of the script's structure (`message`, the engine's text
+/// without its suffix) in the modder's words: what the parser expected and
+/// what it found (`found`, the token it stopped at; empty at the end), with
+/// the keyword the found word is closest to.
+fn expected_words(message: &str, found: &[u8]) -> Option<(String, Option<String>)> {
+    let what = if found.is_empty() { "the end of the file".to_string() } else { format!("'{}'", printable(found)) };
+    let suggest = |keywords: &[&'static str]| crate::suggest::closest(found, keywords.iter().map(|k| k.as_bytes())).map(printable);
+    let (said, keywords): (String, &[&str]) = match message {
+        "BG_AnimParseAnimScript: expected 'state'" => (format!("expected 'state' (a state block: state NAME {{ ... }}), found {what}"), &["state"]),
+        "BG_AnimParseAnimScript: expected '{'" => (format!("expected '{{', found {what}"), &[]),
+        m if m.starts_with("BG_AnimParseAnimScript: expected 'statechange', got '") => (format!("expected 'statechange', found {what}"), &["statechange"]),
+        m if m.starts_with("BG_ParseCommands: unknown parameter '") => {
+            (format!("unknown command parameter {what}: a command takes duration, blendtime and turretanim after an animation, and sound at its end"), &["duration", "blendtime", "turretanim", "sound"])
+        }
+        // (the value is missing: the parser stops at the word before it)
+        "BG_ParseCommands: expected animation" => ("expected an animation name after the body part, on its line".into(), &[]),
+        "BG_ParseCommands: expected duration value" => ("expected a number after 'duration', on its line".into(), &[]),
+        "BG_ParseCommands: expected blendtime value" => ("expected a number after 'blendtime', on its line".into(), &[]),
+        "BG_ParseCommands: expected sound" => ("expected a sound alias after 'sound', on its line".into(), &[]),
+        _ => return None,
+    };
+    // a keyword spelt right is no misspelling of itself
+    let suggestion = suggest(keywords).filter(|c| !c.as_bytes().eq_ignore_ascii_case(found));
+    Some((said, suggestion))
 }
 
 /// The span of the words of `name` (as the parser joins a key's words:

@@ -25,7 +25,7 @@ fn run_in(dir: &Path, args: &[&str]) -> (String, i32) {
 }
 
 /// The fixture directories (the first part of each diagnostic's path).
-const FIXTURES: [&str; 9] = ["clean", "broken", "bytes", "scriptonly", "nested", "hidden", "ownweapons", "modforgame", "game"];
+const FIXTURES: [&str; 10] = ["clean", "broken", "bytes", "scriptonly", "nested", "hidden", "ownweapons", "modforgame", "game", "structure"];
 
 /// A zip of (name, bytes) members, deflated: a `.pk3` made by the test.
 fn pk3(members: &[(&str, &[u8])]) -> Vec<u8> {
@@ -114,6 +114,15 @@ fn check_broken_mod_lists_every_error() {
     let (out, code) = run(&["check", "broken"]);
     assert_eq!(code, 1);
     expect("check-broken.txt", &out);
+}
+
+#[test]
+fn structure_mistakes_are_said_in_the_modders_words() {
+    // a misspelt keyword, a misspelt command parameter, a value missing:
+    // what was expected and found, the engine's text as a note
+    let (out, code) = run(&["check", "structure"]);
+    assert_eq!(code, 1);
+    expect("check-structure.txt", &out);
 }
 
 #[test]
