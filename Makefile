@@ -474,14 +474,16 @@ test-aarch64:
 
 # The core's tests under Miri (nightly; tests that need the hardware's x87 or
 # the C runtime are cfg(miri)-gated where they are, the randomised ones run
-# a hundredth of their rounds: crate::rounds). Leaks are not reported: the
+# a hundredth of their rounds: crate::rounds). The core crate's tests run
+# with Miri's leak check; in the units' crate leaks are not reported: the
 # parser's tests leak each script text on purpose (so that a parse's
 # failures, which borrow it, outlive the harness); a leak is no undefined
 # behaviour. Each test in a process of its own (cargo-nextest), as many at a
 # time as there are CPUs.
 miri:
 	rustup component add --toolchain nightly miri rust-src
-	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib -p uoanim -p uoanim-core --no-fail-fast --target-dir $(TARGET_DIR)/miri
+	rustup run nightly cargo miri nextest run --locked --lib -p uoanim-core --no-fail-fast --target-dir $(TARGET_DIR)/miri
+	MIRIFLAGS="-Zmiri-ignore-leaks $${MIRIFLAGS:-}" rustup run nightly cargo miri nextest run --locked --lib -p uoanim --no-fail-fast --target-dir $(TARGET_DIR)/miri
 
 # ---- macOS on Apple Silicon ----------------------------------------------------
 # The four units of the engine's macOS arm64 rules (docs/ABI.md, "macOS
