@@ -514,6 +514,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                         // tree check, with recovery).
                         let (pos, len) = trees::failure_position(&tree_file.text, &step.failure).unwrap_or((0, 1));
                         let mut d = Diagnostic::at(&tree_file.display, &tree_file.text, pos, len, Severity::Error, "atr", message);
+                        trees::explain_tree_error(&mut d, &tree_file.text, &step.failure, pos, len);
                         d.engine_text = Some(engine_text.clone());
                         produced.push(d);
                     }

@@ -377,7 +377,7 @@ const PROPERTIES: [&[u8]; 3] = [b"loopsync", b"nonloopsync", b"complete"];
 
 /// What the engine's text of a tree error leaves unsaid: where a
 /// duplicate's first definition is, which properties there are.
-fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, pos: usize, len: usize) {
+pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, pos: usize, len: usize) {
     let message = failure.text.strip_prefix(b"\x15").unwrap_or(&failure.text);
     if message.starts_with(b"duplicate animation") {
         let name = match message.strip_prefix(b"duplicate animation '") {
@@ -385,12 +385,17 @@ fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, po
             None => &text[pos..(pos + len).min(text.len())],
         };
         if let Some((first, _)) = find_name(text, name, 0).filter(|&(p, _)| p != pos) {
-            d.note = Some(format!("'{}' is first defined at line {}", crate::diag::printable(name), crate::diag::line_col(text, first).0));
+            let name = crate::diag::printable(name);
+            d.message = format!("duplicate animation '{name}': a name is defined once in its block");
+            d.note = Some(format!("'{name}' is first defined at line {}; the engine says: {}", crate::diag::line_col(text, first).0, crate::diag::printable(message)));
+            d.related.push(crate::diag::Related::at(&d.file, text, first, format!("'{name}' is first defined here")));
         }
     } else if message == b"FIXME: aliases not yet implemented" {
         d.help = Some("a word after a name is read as an alias, which the engine does not implement: properties come after a ':' (name : loopsync)".into());
     } else if message == b"unknown anim property" {
         let word = &text[pos..(pos + len).min(text.len())];
+        d.message = format!("unknown property '{}' after ':'", crate::diag::printable(word));
+        d.note = Some("the engine says: unknown anim property".into());
         let close = crate::suggest::closest(word, PROPERTIES);
         d.help = Some(match close {
             Some(c) => format!("did you mean '{}'? (the properties are loopsync, nonloopsync and complete)", crate::diag::printable(c)),
