@@ -220,6 +220,24 @@ fn lone_brace(text: &[u8], i: usize) -> bool {
     matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
 }
 
+/// Whether the lone braces of a tree's text pair (no `}` without its `{`,
+/// none left open).
+fn braces_pair(text: &[u8]) -> bool {
+    let mut depth = 0usize;
+    for i in 0..text.len() {
+        if lone_brace(text, i) {
+            if text[i] == b'{' {
+                depth += 1;
+            } else if depth == 0 {
+                return false;
+            } else {
+                depth -= 1;
+            }
+        }
+    }
+    depth == 0
+}
+
 /// Blanks `text[from..]` up to and including the brace that closes the
 /// lone `{` at `from`; returns the end.
 fn blank_block(text: &mut [u8], from: usize) -> usize {
@@ -252,6 +270,14 @@ fn blank_block(text: &mut [u8], from: usize) -> usize {
 pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
     let before = text.to_vec();
     let pos = pos.min(text.len());
+    // a brace after a name on its line: the brace moved to a line of its
+    // own (the white space before it becomes the line break)
+    if let Some(gap) = brace_after_name(text, pos) {
+        if matches!(text.get(gap), Some(b' ' | b'\t')) {
+            text[gap] = b'\n';
+            return true;
+        }
+    }
     if matches!(text.get(pos), Some(b'{')) && lone_brace(text, pos) {
         blank_block(text, pos);
         return text != before.as_slice();
@@ -285,6 +311,13 @@ pub fn failure_position(text: &[u8], failure: &EngineError) -> Option<(usize, us
     match failure.report {
         Report::Compile { source_pos } => {
             let pos = source_pos as usize;
+            // the engine names the token after a leaf's properties: the
+            // mistake is the properties, on the line before
+            if failure.text == LEAF_PROPERTIES {
+                if let Some(span) = leaf_properties(text, pos) {
+                    return Some(span);
+                }
+            }
             Some((pos, token_len_at(text, pos)))
         }
         Report::Error { .. } => {
@@ -297,6 +330,41 @@ pub fn failure_position(text: &[u8], failure: &EngineError) -> Option<(usize, us
         }
         Report::Compile2 { .. } => None,
     }
+}
+
+/// The engine's text when a name with properties opens no block.
+const LEAF_PROPERTIES: &[u8] = b"properties cannot be applied to primitive animations";
+
+/// The properties (from the lone `:` to the end of the line) of the last
+/// line before `pos` that has a token, if it has some.
+fn leaf_properties(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let pos = pos.min(text.len());
+    // the line of `pos` up to it first, then the lines before
+    let mut end = pos;
+    loop {
+        let start = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = &text[start..end];
+        if line.iter().any(|&b| (b as i8) > b' ' as i8) {
+            let space = |b: u8| (b as i8) <= b' ' as i8;
+            let colon = (0..line.len()).find(|&i| line[i] == b':' && (i == 0 || space(line[i - 1])) && line.get(i + 1).is_none_or(|&b| space(b)))?;
+            let last = line.iter().rposition(|&b| !space(b)).map_or(colon, |i| i + 1);
+            // the engine names the token after them, not them
+            return (start + colon < pos).then_some((start + colon, last - colon));
+        }
+        end = start.checked_sub(1)?;
+    }
+}
+
+/// A brace that is not alone on its line: the name before it, on the same
+/// line (`legs {`), the offset of the white space before the brace.
+fn brace_after_name(text: &[u8], pos: usize) -> Option<usize> {
+    if !matches!(text.get(pos), Some(b'{') | Some(b'}')) || !lone_brace(text, pos) {
+        return None;
+    }
+    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let before = &text[start..pos];
+    let word = before.iter().rposition(|&b| (b as i8) > b' ' as i8)?;
+    Some(start + word + 1)
 }
 
 /// The message of a tree failure (the engine's text without the marker).
@@ -339,6 +407,12 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         if failure.text.starts_with(b"\x15animation '") {
             break;
         }
+        // An end of the file inside a block, after the recovery changed the
+        // text, where the file's own braces pair: the recovery's, not the
+        // file's.
+        if failure.text == b"unexpected end of file" && !out.is_empty() && braces_pair(&file.text) {
+            break;
+        }
         let Some((pos, len)) = failure_position(&work, &failure) else {
             let mut d = Diagnostic::at(&file.display, &file.text, 0, 1, severity, code, failure_message(&failure));
             d.engine_text = Some(failure.text.clone());
@@ -350,6 +424,11 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         d.engine_text = Some(failure.text.clone());
         out.push(d);
         let at_end = failure.text == b"unexpected end of file";
+        if failure.text == LEAF_PROPERTIES && work.get(pos) == Some(&b':') {
+            // the leaf's properties blanked: the name stays a leaf
+            work[pos..pos + len].iter_mut().for_each(|b| *b = b' ');
+            continue;
+        }
         if at_end || !blank_line_keeping_braces(&mut work, pos) {
             break;
         }
@@ -390,6 +469,25 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
             d.note = Some(format!("'{name}' is first defined at line {}; the engine says: {}", crate::diag::line_col(text, first).0, crate::diag::printable(message)));
             d.related.push(crate::diag::Related::at(&d.file, text, first, format!("'{name}' is first defined here")));
         }
+    } else if message == b"bad token" && brace_after_name(text, pos).is_some() {
+        let brace = text[pos] as char;
+        d.message = format!("'{brace}' must be alone on its line");
+        d.note = Some("the engine says: bad token".into());
+        d.help = Some(format!("put the '{brace}' on the next line"));
+        if let Some(gap) = brace_after_name(text, pos) {
+            let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let indent: String = text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| b as char).collect();
+            d.fix = Some(crate::diag::Fix { start: gap, end: pos, text: format!("\n{indent}"), title: format!("put the '{brace}' on the next line") });
+        }
+    } else if message == LEAF_PROPERTIES && text.get(pos) == Some(&b':') {
+        let props = crate::diag::printable(&text[pos..(pos + len).min(text.len())]);
+        d.message = format!("properties ('{props}') only apply to a block: this name opens none");
+        let at = match failure.report {
+            Report::Compile { source_pos } => format!(", at line {} (the next name)", crate::diag::line_col(text, source_pos as usize).0),
+            _ => String::new(),
+        };
+        d.note = Some(format!("the engine says: {}{at}", crate::diag::printable(message)));
+        d.help = Some("remove them, or open a block with '{' on the next line".into());
     } else if message == b"FIXME: aliases not yet implemented" {
         d.help = Some("a word after a name is read as an alias, which the engine does not implement: properties come after a ':' (name : loopsync)".into());
     } else if message == b"unknown anim property" {
