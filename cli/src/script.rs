@@ -423,7 +423,9 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                         if let (Some(c), Some((pos, len))) = (suggestion, name_at) {
                             d.fix = Some(Fix { start: pos, end: pos + len, title: format!("replace with '{c}'"), text: c });
                         }
-                    } else if let Some((message, suggestion)) = expected_words(&d.message, &work[stop.token_pos..(stop.token_pos + len).min(work.len())]) {
+                    } else if let Some((message, suggestion)) = expected_words(&d.message, &work[stop.token_pos..(stop.token_pos + len).min(work.len())])
+                        .or_else(|| unexpected_after_conditions(&d.message, &work, stop.token_pos, len))
+                    {
                         d.note = Some(format!("the engine says: {}{said}", d.message));
                         d.message = message;
                         if let Some(c) = suggestion {
@@ -462,6 +464,13 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                                     close_at = matches!(script.text.get(h), Some(b' ' | b'\t')).then_some(h);
                                 }
                             }
+                        }
+                    }
+                    // a condition line without its block: the recovery
+                    // drops the condition line with the line after it
+                    if engine_message(&engine_text).starts_with("BG_AnimParseAnimScript: unexpected '") {
+                        if let Some((from, to)) = condition_line_before(&work, stop.token_pos) {
+                            work[from..to].iter_mut().filter(|b| **b != b'\n' && **b != b'{' && **b != b'}').for_each(|b| *b = b' ');
                         }
                     }
                     d.engine_text = Some(engine_text.clone());
@@ -756,6 +765,43 @@ fn expected_words(message: &str, found: &[u8]) -> Option<(String, Option<String>
     // a keyword spelt right is no misspelling of itself
     let suggestion = suggest(keywords).filter(|c| !c.as_bytes().eq_ignore_ascii_case(found));
     Some((said, suggestion))
+}
+
+/// An `unexpected` word where the line before is a condition line (a
+/// condition name or `default` first): its commands' `{` is missing.
+fn unexpected_after_conditions(message: &str, text: &[u8], pos: usize, len: usize) -> Option<(String, Option<String>)> {
+    if !message.starts_with("BG_AnimParseAnimScript: unexpected '") {
+        return None;
+    }
+    let (line, _) = condition_line_before(text, pos)?;
+    let found = printable(&text[pos..(pos + len).min(text.len())]);
+    let (n, _) = crate::diag::line_col(text, line);
+    Some((format!("expected '{{' after the conditions on line {n}, found '{found}': a condition line's commands go in a '{{ ... }}' block after it"), None))
+}
+
+/// The span of the condition line (a condition name or `default` first)
+/// that is the last line with a token before the line of `pos`, when `pos`
+/// is its line's first word.
+fn condition_line_before(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let start = text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if text[start..pos].iter().any(|&b| (b as i8) > b' ' as i8) {
+        return None; // not the first word of its line
+    }
+    // the last line before with a token
+    let mut end = start.checked_sub(1)?;
+    let line = loop {
+        let s = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if text[s..end].iter().any(|&b| (b as i8) > b' ' as i8) {
+            break s;
+        }
+        end = s.checked_sub(1)?;
+    };
+    let first: Vec<u8> = text[line..end].iter().copied().skip_while(|&b| (b as i8) <= b' ' as i8).take_while(|&b| (b as i8) > b' ' as i8 && b != b',').collect();
+    let conditions = condition_names();
+    if !(first.eq_ignore_ascii_case(b"default") || conditions.iter().any(|c| c.eq_ignore_ascii_case(&first))) {
+        return None;
+    }
+    Some((line, end))
 }
 
 /// The span of the words of `name` (as the parser joins a key's words:

@@ -220,6 +220,47 @@ fn lone_brace(text: &[u8], i: usize) -> bool {
     matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
 }
 
+/// Whether the lone `}` at `pos` closes no `{` before it.
+fn closes_nothing(text: &[u8], pos: usize) -> bool {
+    let mut depth = 0usize;
+    for i in 0..pos {
+        if lone_brace(text, i) {
+            if text[i] == b'{' {
+                depth += 1;
+            } else {
+                depth = depth.saturating_sub(1);
+            }
+        }
+    }
+    depth == 0
+}
+
+/// Where a `{` seems missing before `pos`: the first line holding one name
+/// alone whose next line with a token is indented deeper and is no `{`;
+/// the name's offset and the start of that next line.
+fn missing_open(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let space = |b: u8| (b as i8) <= b' ' as i8;
+    let indent = |line: &[u8]| line.iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| if b == b'\t' { 4 } else { 1 }).sum::<usize>();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while start < pos.min(text.len()) {
+        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
+        if text[start..end].iter().any(|&b| !space(b)) {
+            lines.push((start, end));
+        }
+        start = end + 1;
+    }
+    lines.windows(2).find_map(|w| {
+        let ((s, e), (ns, ne)) = (w[0], w[1]);
+        let line = &text[s..e];
+        let words: Vec<&[u8]> = line.split(|&b| space(b)).filter(|w| !w.is_empty()).collect();
+        let next = &text[ns..ne];
+        let next_first = next.iter().position(|&b| !space(b)).map(|i| next[i]);
+        (words.len() == 1 && !matches!(words[0], b"{" | b"}") && !words[0].starts_with(b"//") && indent(next) > indent(line) && next_first != Some(b'{'))
+            .then(|| (s + line.iter().position(|&b| !space(b)).unwrap_or(0), ns))
+    })
+}
+
 /// Whether the lone braces of a tree's text pair (no `}` without its `{`,
 /// none left open).
 fn braces_pair(text: &[u8]) -> bool {
@@ -468,6 +509,21 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
             d.message = format!("duplicate animation '{name}': a name is defined once in its block");
             d.note = Some(format!("'{name}' is first defined at line {}; the engine says: {}", crate::diag::line_col(text, first).0, crate::diag::printable(message)));
             d.related.push(crate::diag::Related::at(&d.file, text, first, format!("'{name}' is first defined here")));
+        }
+    } else if message == b"bad token" && text.get(pos) == Some(&b'}') && lone_brace(text, pos) && closes_nothing(text, pos) {
+        d.message = "this '}' closes no block".into();
+        d.note = Some("the engine says: bad token".into());
+        match missing_open(text, pos) {
+            Some((name, body)) => {
+                let (name_line, _) = crate::diag::line_col(text, name);
+                let word = crate::diag::printable(&text[name..name + token_len_at(text, name)]);
+                d.help = Some(format!("is the '{{' of '{word}' (line {name_line}) missing? the lines after it are indented deeper"));
+                d.related.push(crate::diag::Related::at(&d.file, text, name, format!("'{word}' is followed by deeper lines, without a '{{'")));
+                let start = text[..name].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let indent: String = text[start..name].iter().map(|&b| b as char).collect();
+                d.fix = Some(crate::diag::Fix { start: body, end: body, text: format!("{indent}{{\n"), title: format!("insert the '{{' after '{word}'") });
+            }
+            None => d.help = Some("remove it, or add the '{' it should close".into()),
         }
     } else if message == b"bad token" && brace_after_name(text, pos).is_some() {
         let brace = text[pos] as char;
