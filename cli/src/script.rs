@@ -381,6 +381,8 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
     // error a later run finds before it comes of the blanking, not of the
     // script, and the recovery ends there.
     let mut last_parse: Option<usize> = None;
+    // the names of defines whose `set` line had an error
+    let mut failed_defines: Vec<Vec<u8>> = Vec::new();
     let shape = outline(&script.text);
     // true when every run found an error (the cap), false at a break
     let capped = 'runs: {
@@ -474,7 +476,21 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                         }
                     }
                     d.engine_text = Some(engine_text.clone());
-                    produced.push(d);
+                    // a define whose `set` line failed: the define's name
+                    // (its third word), whose later uses fail for that
+                    // reason alone and are not said again
+                    let line_start = work[..stop.token_pos.min(work.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    let line_end = work[line_start..].iter().position(|&b| b == b'\n').map_or(work.len(), |i| line_start + i);
+                    let words: Vec<&[u8]> = work[line_start..line_end].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).collect();
+                    if words.first().is_some_and(|w| w.eq_ignore_ascii_case(b"set")) {
+                        if let Some(name) = words.get(2) {
+                            failed_defines.push(name.to_ascii_lowercase());
+                        }
+                    }
+                    let cascade = unknown_token(&engine_text).is_some_and(|t| failed_defines.iter().any(|f| f.eq_ignore_ascii_case(t)));
+                    if !cascade {
+                        produced.push(d);
+                    }
                     last_parse = Some(at);
                     resumable = Some(at);
                     // The recovery from a missing '}': the '}' written where it
@@ -752,6 +768,12 @@ fn expected_words(message: &str, found: &[u8]) -> Option<(String, Option<String>
         "BG_AnimParseAnimScript: expected 'state'" => (format!("expected 'state' (a state block: state NAME {{ ... }}), found {what}"), &["state"]),
         "BG_AnimParseAnimScript: expected '{'" => (format!("expected '{{', found {what}"), &[]),
         m if m.starts_with("BG_AnimParseAnimScript: expected 'statechange', got '") => (format!("expected 'statechange', found {what}"), &["statechange"]),
+        m if m.starts_with("BG_AnimParseAnimScript: expected '=', found '") => (format!("expected '=' between the define's name and its value (set CONDITION NAME = VALUE), found {what}"), &[]),
+        m if m.starts_with("BG_AnimParseAnimScript: can not make a define of type '") => {
+            (format!("{what} takes one value: only a condition of several values (weapons, weaponclass, movetype, ...) can have defines"), &[])
+        }
+        "BG_AnimParseAnimScript: expected condition type string" => ("expected a condition name after 'set' (set CONDITION NAME = VALUE)".into(), &[]),
+        "BG_AnimParseAnimScript: expected condition define string" => ("expected the define's name after its condition (set CONDITION NAME = VALUE)".into(), &[]),
         m if m.starts_with("BG_ParseCommands: unknown parameter '") => {
             (format!("unknown command parameter {what}: a command takes duration, blendtime and turretanim after an animation, and sound at its end"), &["duration", "blendtime", "turretanim", "sound"])
         }
