@@ -348,6 +348,23 @@ pub fn to_sarif(diags: &[Diagnostic], codes: &[(&str, Severity)], version: &str)
 
 /// Cuts the marker byte and the `": (path, line N)"` suffix off an engine
 /// text of the player-animation parser.
+/// A `/*` comment that no `*/` closes (as the engine's tokenizer reads the
+/// text): the engine reads nothing after it.
+pub fn unclosed_comment_warning(display: &str, text: &[u8]) -> Option<Diagnostic> {
+    let at = uoanim_core::lexis::unclosed_comment(text)?;
+    // only comments and white space after it: nothing is lost
+    let rest = &text[at..];
+    let words = rest.split(|&b| b == b'\n').skip(1).any(|l| l.iter().any(|&b| (b as i8) > b' ' as i8));
+    if !words {
+        return None;
+    }
+    let (last, _) = line_col(text, text.len().saturating_sub(1));
+    Some(
+        Diagnostic::at(display, text, at, 2, Severity::Warning, "unclosed-comment", format!("this '/*' is never closed: the engine reads the rest of the file, through line {last}, as a comment"))
+            .with_help("close it with '*/'"),
+    )
+}
+
 pub fn engine_message(text: &[u8]) -> String {
     let t = text.strip_prefix(b"\x15").unwrap_or(text);
     let t = match find_suffix(t) {

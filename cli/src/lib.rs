@@ -58,6 +58,7 @@ pub const CODES: &[(&str, Severity)] = &[
     ("missing-xanim", Severity::Warning),
     ("encoding", Severity::Warning),
     ("ignored-text", Severity::Warning),
+    ("unclosed-comment", Severity::Warning),
     ("loads-nothing", Severity::Warning),
 ];
 
@@ -556,6 +557,10 @@ mod tests {
         assert_eq!(c[0].0..=c[0].0, 3..=3, "{c:?}");
         let utf16: Vec<u8> = "\u{feff}ANIMATIONS\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
         assert_eq!(codes_of(&utf16).iter().map(|c| c.1).collect::<Vec<_>>(), ["encoding"]);
+        // a '/*' never closed, with lines after it: the rest is a comment
+        let c = codes_of(b"DEFINES\nset weapons a = none\n/* to do\nANIMATIONS\n");
+        assert_eq!(c.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>(), [(3, "unclosed-comment")], "{c:?}");
+        assert!(codes_of(b"DEFINES\nset weapons a = none\n/* to do */\n").is_empty());
         let c = codes_of(b"ANIMATIONS\n\0 rest\n");
         assert_eq!((c[0].0, c[0].1), (2, "encoding"));
         let c = codes_of(b"");

@@ -668,6 +668,9 @@ fn lexical_checks(script: &SourceFile, shape: &Outline) -> Vec<Diagnostic> {
                 .with_help(crate::diag::SAVE_AS),
         );
     }
+    if let Some(d) = crate::diag::unclosed_comment_warning(&script.display, text) {
+        out.push(d);
+    }
     for run in &shape.skipped {
         let word_end = (run.start..run.end).find(|&i| (text[i] as i8) <= b' ' as i8).unwrap_or(run.end);
         let word = &text[run.start..word_end];
@@ -765,7 +768,10 @@ fn expected_words(message: &str, found: &[u8]) -> Option<(String, Option<String>
     let what = if found.is_empty() { "the end of the file".to_string() } else { format!("'{}'", printable(found)) };
     let suggest = |keywords: &[&'static str]| crate::suggest::closest(found, keywords.iter().map(|k| k.as_bytes())).map(printable);
     let (said, keywords): (String, &[&str]) = match message {
-        "BG_AnimParseAnimScript: expected 'state'" => (format!("expected 'state' (a state block: state NAME {{ ... }}), found {what}"), &["state"]),
+        // (a misspelt section keyword there is read as a state block too)
+        "BG_AnimParseAnimScript: expected 'state'" => {
+            (format!("expected 'state' (a state block: state NAME {{ ... }}), found {what}"), &["state", "DEFINES", "ANIMATIONS", "CANNED_ANIMATIONS", "STATECHANGES", "EVENTS"])
+        }
         "BG_AnimParseAnimScript: expected '{'" => (format!("expected '{{', found {what}"), &[]),
         m if m.starts_with("BG_AnimParseAnimScript: expected 'statechange', got '") => (format!("expected 'statechange', found {what}"), &["statechange"]),
         m if m.starts_with("BG_AnimParseAnimScript: expected '=', found '") => (format!("expected '=' between the define's name and its value (set CONDITION NAME = VALUE), found {what}"), &[]),

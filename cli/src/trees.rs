@@ -486,10 +486,13 @@ pub fn loads_nothing(file: &SourceFile, found: &[Diagnostic]) -> Vec<Diagnostic>
     if let Some(d) = crate::diag::utf16_warning(&file.display, text, "loads no animation of it") {
         return vec![d];
     }
+    let unclosed: Vec<Diagnostic> = crate::diag::unclosed_comment_warning(&file.display, text).into_iter().collect();
     if found.iter().any(|d| d.severity == Severity::Error) || !tree_names(text).is_empty() {
-        return Vec::new();
+        return unclosed;
     }
-    vec![at("loads-nothing", "the tree names no animation: the game loads nothing from it")]
+    let mut out = vec![at("loads-nothing", "the tree names no animation: the game loads nothing from it")];
+    out.extend(unclosed);
+    out
 }
 
 /// The properties a tree's name can take after its `:`.

@@ -192,6 +192,30 @@ pub fn skip_gap(text: &[u8], mut p: usize, stop_at_line_break: bool, mut on_comm
     }
 }
 
+/// The `/*` comment of `text` that runs to the end of the text (no `*/`
+/// closes it), as the engine's tokenizer reads the text: the offset of its
+/// `/`. Everything after it is a comment to the engine.
+pub fn unclosed_comment(text: &[u8]) -> Option<usize> {
+    let base = text.as_ptr() as usize;
+    let mut p = 0;
+    let mut buf = [0u8; MAX_TOKEN_LEN];
+    loop {
+        let mut unclosed = None;
+        let gap = skip_gap(text, p, false, |c| {
+            if c.starts_with(b"/*") && (c.len() < 3 || !c.ends_with(b"*/")) {
+                unclosed = Some(c.as_ptr() as usize - base);
+            }
+        });
+        if gap.stop == Stop::End {
+            return unclosed;
+        }
+        p = if at(text, gap.pos) == b'"' { scan_quoted(text, gap.pos, &mut buf).end } else { token_end(text, gap.pos) };
+        if p <= gap.pos {
+            return None;
+        }
+    }
+}
+
 /// End of the `//` comment at `p`: its line break (left for the whitespace
 /// that follows) or the end of the text.
 #[inline]
@@ -733,6 +757,10 @@ mod tests {
         assert_eq!(gap(b"/* b\n*/ x", true), (8, Stop::Token, 0, vec![b"/* b\n*/".to_vec()]));
         assert_eq!(gap(b"/*/ x", false), (4, Stop::Token, 0, vec![b"/*/".to_vec()]));
         assert_eq!(gap(b"/* open", false), (7, Stop::End, 0, vec![b"/* open".to_vec()]));
+        assert_eq!(unclosed_comment(b"a /* b */ c /* open\nd"), Some(12));
+        assert_eq!(unclosed_comment(b"a /* b */ c"), None);
+        assert_eq!(unclosed_comment(b"a/*b \"/* quoted\" /*/ c"), None, "not at a token start, quoted, and the quirk /*/");
+        assert_eq!(unclosed_comment(b"/*"), Some(0));
         assert_eq!(gap(b"/x", false), (0, Stop::Token, 0, vec![]));
     }
 
