@@ -615,6 +615,12 @@ fn binary64_length_specials() {
     ];
     for (frames, rate, bits) in cases {
         let (_m, _mem, t) = length_fixture(frames, rate);
+        // (Miri gives an operation on a NaN, or 0/0, a NaN of any payload, as
+        // the language allows: the NaNs' bits are compared on hardware)
+        if cfg!(miri) && f64::from_bits(bits).is_nan() {
+            assert!(binary64(&t, 1).is_nan(), "{frames}/{rate}");
+            continue;
+        }
         assert_eq!(binary64(&t, 1).to_bits(), bits, "{frames}/{rate}");
     }
     let (_m, _mem, t) = length_fixture(5, 1.0);
