@@ -39,6 +39,18 @@ fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
     Some(world.module.value_names(table).into_iter().map(<[u8]>::to_vec).collect())
 }
 
+/// An unknown name of the query: the closest known one as "did you mean",
+/// then the names there are (the placeholders `** ... **` left out).
+fn unknown_value(names: &[Vec<u8>], what: &str, v: &str) -> String {
+    let known: Vec<&[u8]> = names.iter().map(Vec::as_slice).filter(|n| !n.starts_with(b"*")).collect();
+    // the closest, else the shortest name it begins (`kar98k`: `kar98k_mp`)
+    let close = crate::suggest::closest(v.as_bytes(), known.iter().copied())
+        .or_else(|| known.iter().copied().filter(|n| n.len() > v.len() && n[..v.len()].eq_ignore_ascii_case(v.as_bytes())).min_by_key(|n| n.len()))
+        .map(|c| format!(": did you mean '{}'?", lower(c)))
+        .unwrap_or_default();
+    format!("unknown {what} '{v}'{close} (one of: {})", known.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", "))
+}
+
 fn index_of(names: &[Vec<u8>], name: &str) -> Option<usize> {
     names.iter().position(|n| n.eq_ignore_ascii_case(name.as_bytes()))
 }
@@ -171,9 +183,7 @@ type ClientSet = (Box<ClientInfos>, Vec<(usize, i32)>, Option<crate::ClassFrom>)
 fn client_conditions(world: &mut World, q: &Query, facts: &Facts) -> Result<ClientSet, String> {
     let conds = condition_names();
     let moves = table_names(Literal::MoveTypes);
-    let find = |names: &[Vec<u8>], what: &str, v: &str| {
-        index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
-    };
+    let find = |names: &[Vec<u8>], what: &str, v: &str| index_of(names, v).ok_or_else(|| unknown_value(names, what, v));
     let mut clients: Box<ClientInfos> = ClientInfos::boxed_zeroed();
     let client = 0i32;
     // Condition words: each given value through BG_UpdateConditionValue.
@@ -184,7 +194,10 @@ fn client_conditions(world: &mut World, q: &Query, facts: &Facts) -> Result<Clie
     for (name, value) in &q.conditions {
         let c = find(&conds, "condition", name)?;
         let v = match value_names(world, c) {
-            Some(names) => find(&names, &format!("{} value", lower(&conds[c])), value)? as i32,
+            Some(names) => {
+                let what = if c == ANIM_COND_WEAPON as usize { "weapon".to_string() } else { format!("{} value", lower(&conds[c])) };
+                find(&names, &what, value)? as i32
+            }
             None => value.parse::<i32>().map_err(|_| format!("condition '{name}' takes a number (0 or 1)"))?,
         };
         set.push((c, v));
@@ -214,9 +227,7 @@ pub fn explain(world: &mut World, obs: &Observed, script: &SourceFile, q: &Query
     let moves = table_names(Literal::MoveTypes);
     let events = table_names(Literal::Events);
     let parts = table_names(Literal::BodyParts);
-    let find = |names: &[Vec<u8>], what: &str, v: &str| {
-        index_of(names, v).ok_or_else(|| format!("unknown {what} '{v}' (one of: {})", names.iter().map(|n| lower(n)).collect::<Vec<_>>().join(", ")))
-    };
+    let find = |names: &[Vec<u8>], what: &str, v: &str| index_of(names, v).ok_or_else(|| unknown_value(names, what, v));
 
     let mut ps: Box<playerState_t> = playerState_t::boxed_zeroed();
     let client = 0i32;

@@ -457,3 +457,18 @@ fn help_and_version_are_conventional() {
     let out = tool().args(["check", "--bogus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn explain_says_the_closest_name_of_an_unknown_one() {
+    let said = |args: &[&str]| {
+        let out = tool().args(args).current_dir(golden()).output().expect("run uoanim");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).expect("utf-8")
+    };
+    let e = said(&["explain", "clean", "--state", "combta"]);
+    assert!(e.starts_with("uoanim: unknown state 'combta': did you mean 'combat'? (one of: relaxed, query, alert, combat)"), "{e}");
+    let e = said(&["explain", "clean", "--movetype", "rn"]);
+    assert!(e.contains("unknown move type 'rn': did you mean 'run'? (one of: idle, "), "the placeholder left out: {e}");
+    let e = said(&["explain", "clean", "--movetype", "run", "--weapon", "kar98k"]);
+    assert!(e.starts_with("uoanim: unknown weapon 'kar98k': did you mean 'kar98k_mp'?"), "{e}");
+}
