@@ -311,7 +311,8 @@ test-difftest-x86_64: $(foreach u,$(UNITS),dist/x86_64/libuoanim_$(u).a)
 #              unit, golden and protocol tests of the x86_64-windows tool under
 #              Wine and of the aarch64 tool under qemu-aarch64 (where that
 #              target is installed),
-#              and the VS Code extension's grammar tests (editors/vscode, node)
+#              and the VS Code extension's tests (editors/vscode, node): its grammars,
+#              and its settings reaching `uoanim lsp` (the tool built here)
 TOOL_SOURCES := cli/Cargo.toml docs/CHECK.md $(shell find cli/src -name '*.rs' 2>/dev/null)
 
 tool: $(TOOL)
@@ -348,7 +349,7 @@ test-tool: $(TOOL) $(TOOL_WINDOWS)
 	  $(AARCH64_ENV) UOANIM_TEST_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
 	    $(CARGO) test --locked --release -p uoanim-cli --target $(AARCH64_TRIPLE) --target-dir $(TARGET_DIR) --lib --test golden --test lsp --test protocol; \
 	else echo "test-tool: the aarch64 golden tests are not run: the Rust target $(AARCH64_TRIPLE) is not installed (scripts/setup.sh installs it)"; fi
-	cd editors/vscode && npm ci --no-audit --no-fund && npm test
+	cd editors/vscode && npm ci --no-audit --no-fund && UOANIM_BIN=$(abspath $(TOOL)) npm test
 
 # the VS Code extension (editors/vscode): dist/uoanim.vsix, by @vscode/vsce
 VSIX := dist/uoanim.vsix
