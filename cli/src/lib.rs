@@ -284,6 +284,20 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_comma_before_a_condition_is_said_and_fixed() {
+        let text = "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons colt_mp  strafing left\n\t\t{\n\t\t\tboth a\n\t\t}\n\t}\n}\n";
+        let r = script(text, &["colt_mp"]);
+        let e: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(e[0].help.as_deref(), Some("'strafing' is a condition: conditions are separated by ',' (..., strafing ...)"), "{e:?}");
+        let f = e[0].fix.as_ref().expect("the help's edit");
+        assert_eq!(format!("{}{}{}", &text[..f.start], f.text, &text[f.end..]), text.replace("colt_mp  strafing", "colt_mp, strafing"));
+        // words that are no condition: joined with AND
+        let r = script(&text.replace("strafing left", "colt_mp"), &["colt_mp"]);
+        let e: Vec<_> = r.diags.iter().filter(|d| d.severity == Severity::Error).collect();
+        assert_eq!(e[0].fix.as_ref().map(|f| f.text.as_str()), Some("colt_mp AND colt_mp"), "{e:?}");
+    }
+
+    #[test]
     fn first_error_is_the_engines_and_later_ones_are_found_after_it() {
         let r = script(
             "ANIMATIONS\nstate COMBAT\n{\n\tidle\n\t{\n\t\tweapons nope_mp\n\t\t{\n\t\t\tboth a\n\t\t}\n\t\tweapons colt_mp\n\t\t{\n\t\t\tboth b\n\t\t}\n\t\tweapons also_nope\n\t\t{\n\t\t\tboth c\n\t\t}\n\t}\n}\n",

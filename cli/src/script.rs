@@ -445,7 +445,19 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                         // words not joined by an operator: joined by AND
                         if let Some((pos, len)) = name_at.filter(|_| hint.starts_with("words not joined")) {
                             let words: Vec<String> = script.text[pos..pos + len].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).map(printable).collect();
-                            if words.len() > 1 {
+                            // a condition's name among them: the ',' before
+                            // it is missing (`weapons rifles strafing left`)
+                            let names = condition_names();
+                            let next_condition = words.iter().skip(1).find(|w| names.iter().any(|n| n.eq_ignore_ascii_case(w.as_bytes())));
+                            if let Some(c) = next_condition {
+                                let span = &script.text[pos..pos + len];
+                                let at = (1..span.len()).find(|&i| (span[i - 1] as i8) <= b' ' as i8 && span[i..].len() >= c.len() && span[i..i + c.len()].eq_ignore_ascii_case(c.as_bytes()));
+                                d.help = Some(format!("'{c}' is a condition: conditions are separated by ',' (..., {c} ...)"));
+                                if let Some(i) = at {
+                                    let gap = (0..i).rev().take_while(|&j| (span[j] as i8) <= b' ' as i8).last().unwrap_or(i);
+                                    d.fix = Some(Fix { start: pos + gap, end: pos + i, text: ", ".into(), title: format!("put a ',' before '{c}'") });
+                                }
+                            } else if words.len() > 1 {
                                 d.fix = Some(Fix { start: pos, end: pos + len, text: words.join(" AND "), title: "join the words with AND".into() });
                             }
                         }
