@@ -125,6 +125,24 @@ impl Diagnostic {
 }
 
 /// 1-based line and column (bytes) of offset `pos` in `text`.
+/// Where the line holding byte `pos` of `text` starts.
+pub fn line_start(text: &[u8], pos: usize) -> usize {
+    text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+}
+
+/// The last line of `text[..end]` that holds a token (a byte above the
+/// space): its start, and its end (`end` itself for the line holding it).
+pub fn last_line_with_token(text: &[u8], end: usize) -> Option<(usize, usize)> {
+    let mut end = end.min(text.len());
+    loop {
+        let start = line_start(text, end);
+        if text[start..end].iter().any(|&b| (b as i8) > b' ' as i8) {
+            return Some((start, end));
+        }
+        end = start.checked_sub(1)?;
+    }
+}
+
 pub fn line_col(text: &[u8], pos: usize) -> (u32, u32) {
     let pos = pos.min(text.len());
     let before = &text[..pos];

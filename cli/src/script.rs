@@ -491,7 +491,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                     // a define whose `set` line failed: the define's name
                     // (its third word), whose later uses fail for that
                     // reason alone and are not said again
-                    let line_start = work[..stop.token_pos.min(work.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                    let line_start = crate::diag::line_start(&work, stop.token_pos);
                     let line_end = work[line_start..].iter().position(|&b| b == b'\n').map_or(work.len(), |i| line_start + i);
                     let words: Vec<&[u8]> = work[line_start..line_end].split(|&b| (b as i8) <= b' ' as i8).filter(|w| !w.is_empty()).collect();
                     if words.first().is_some_and(|w| w.eq_ignore_ascii_case(b"set")) {
@@ -823,19 +823,12 @@ fn unexpected_after_conditions(message: &str, text: &[u8], pos: usize, len: usiz
 /// that is the last line with a token before the line of `pos`, when `pos`
 /// is its line's first word.
 fn condition_line_before(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let start = text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let pos = pos.min(text.len());
+    let start = crate::diag::line_start(text, pos);
     if text[start..pos].iter().any(|&b| (b as i8) > b' ' as i8) {
         return None; // not the first word of its line
     }
-    // the last line before with a token
-    let mut end = start.checked_sub(1)?;
-    let line = loop {
-        let s = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if text[s..end].iter().any(|&b| (b as i8) > b' ' as i8) {
-            break s;
-        }
-        end = s.checked_sub(1)?;
-    };
+    let (line, end) = crate::diag::last_line_with_token(text, start.checked_sub(1)?)?;
     let first: Vec<u8> = text[line..end].iter().copied().skip_while(|&b| (b as i8) <= b' ' as i8).take_while(|&b| (b as i8) > b' ' as i8 && b != b',').collect();
     let conditions = condition_names();
     if !(first.eq_ignore_ascii_case(b"default") || conditions.iter().any(|c| c.eq_ignore_ascii_case(&first))) {

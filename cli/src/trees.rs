@@ -220,19 +220,25 @@ fn lone_brace(text: &[u8], i: usize) -> bool {
     matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
 }
 
-/// Whether the lone `}` at `pos` closes no `{` before it.
-fn closes_nothing(text: &[u8], pos: usize) -> bool {
-    let mut depth = 0usize;
-    for i in 0..pos {
-        if lone_brace(text, i) {
-            if text[i] == b'{' {
-                depth += 1;
-            } else {
-                depth = depth.saturating_sub(1);
-            }
+/// The depth of the lone braces of `text[..end]`, and whether a `}` there
+/// closed no `{`.
+fn brace_depth(text: &[u8], end: usize) -> (usize, bool) {
+    let (mut depth, mut stray) = (0usize, false);
+    for i in (0..end.min(text.len())).filter(|&i| lone_brace(text, i)) {
+        if text[i] == b'{' {
+            depth += 1;
+        } else if depth == 0 {
+            stray = true;
+        } else {
+            depth -= 1;
         }
     }
-    depth == 0
+    (depth, stray)
+}
+
+/// Whether the lone `}` at `pos` closes no `{` before it.
+fn closes_nothing(text: &[u8], pos: usize) -> bool {
+    brace_depth(text, pos).0 == 0
 }
 
 /// Where a `{` seems missing before `pos`: the first line holding one name
@@ -264,19 +270,7 @@ fn missing_open(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 /// Whether the lone braces of a tree's text pair (no `}` without its `{`,
 /// none left open).
 fn braces_pair(text: &[u8]) -> bool {
-    let mut depth = 0usize;
-    for i in 0..text.len() {
-        if lone_brace(text, i) {
-            if text[i] == b'{' {
-                depth += 1;
-            } else if depth == 0 {
-                return false;
-            } else {
-                depth -= 1;
-            }
-        }
-    }
-    depth == 0
+    brace_depth(text, text.len()) == (0, false)
 }
 
 /// Blanks `text[from..]` up to and including the brace that closes the
@@ -324,7 +318,7 @@ pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
         return text != before.as_slice();
     }
     let error_on_brace = lone_brace(text, pos);
-    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = crate::diag::line_start(text, pos);
     let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
     let mut kept_open = false;
     for i in start..end {
@@ -379,21 +373,14 @@ const LEAF_PROPERTIES: &[u8] = b"properties cannot be applied to primitive anima
 /// The properties (from the lone `:` to the end of the line) of the last
 /// line before `pos` that has a token, if it has some.
 fn leaf_properties(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let pos = pos.min(text.len());
     // the line of `pos` up to it first, then the lines before
-    let mut end = pos;
-    loop {
-        let start = text[..end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let line = &text[start..end];
-        if line.iter().any(|&b| (b as i8) > b' ' as i8) {
-            let space = |b: u8| (b as i8) <= b' ' as i8;
-            let colon = (0..line.len()).find(|&i| line[i] == b':' && (i == 0 || space(line[i - 1])) && line.get(i + 1).is_none_or(|&b| space(b)))?;
-            let last = line.iter().rposition(|&b| !space(b)).map_or(colon, |i| i + 1);
-            // the engine names the token after them, not them
-            return (start + colon < pos).then_some((start + colon, last - colon));
-        }
-        end = start.checked_sub(1)?;
-    }
+    let (start, end) = crate::diag::last_line_with_token(text, pos)?;
+    let line = &text[start..end];
+    let space = |b: u8| (b as i8) <= b' ' as i8;
+    let colon = (0..line.len()).find(|&i| line[i] == b':' && (i == 0 || space(line[i - 1])) && line.get(i + 1).is_none_or(|&b| space(b)))?;
+    let last = line.iter().rposition(|&b| !space(b)).map_or(colon, |i| i + 1);
+    // the engine names the token after them, not them
+    (start + colon < pos).then_some((start + colon, last - colon))
 }
 
 /// A brace that is not alone on its line: the name before it, on the same
@@ -402,7 +389,7 @@ fn brace_after_name(text: &[u8], pos: usize) -> Option<usize> {
     if !matches!(text.get(pos), Some(b'{') | Some(b'}')) || !lone_brace(text, pos) {
         return None;
     }
-    let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = crate::diag::line_start(text, pos);
     let before = &text[start..pos];
     let word = before.iter().rposition(|&b| (b as i8) > b' ' as i8)?;
     Some(start + word + 1)
@@ -522,7 +509,7 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
                 let word = crate::diag::printable(&text[name..name + token_len_at(text, name)]);
                 d.help = Some(format!("is the '{{' of '{word}' (line {name_line}) missing? the lines after it are indented deeper"));
                 d.related.push(crate::diag::Related::at(&d.file, text, name, format!("'{word}' is followed by deeper lines, without a '{{'")));
-                let start = text[..name].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let start = crate::diag::line_start(text, name);
                 let indent: String = text[start..name].iter().map(|&b| b as char).collect();
                 d.fix = Some(crate::diag::Fix { start: body, end: body, text: format!("{indent}{{\n"), title: format!("insert the '{{' after '{word}'") });
             }
@@ -534,7 +521,7 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
         d.note = Some("the engine says: bad token".into());
         d.help = Some(format!("put the '{brace}' on the next line"));
         if let Some(gap) = brace_after_name(text, pos) {
-            let start = text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let start = crate::diag::line_start(text, pos);
             let indent: String = text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| b as char).collect();
             d.fix = Some(crate::diag::Fix { start: gap, end: pos, text: format!("\n{indent}"), title: format!("put the '{brace}' on the next line") });
         }
