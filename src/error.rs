@@ -36,6 +36,7 @@ use crate::abi::bg::{
 };
 use crate::lexis::{Spelled, UngetTwice};
 use crate::names::NameId;
+use uoanim_core::registry::TreeFailure;
 use core::ffi::{c_char, CStr};
 use core::fmt;
 use core::marker::PhantomData;
@@ -56,6 +57,36 @@ impl From<uoanim_core::atr::CompileError> for Failure<'_> {
     }
 }
 
+/// The registry's failures are the units' failures of the same names.
+impl From<TreeFailure> for Failure<'_> {
+    fn from(f: TreeFailure) -> Self {
+        match f {
+            TreeFailure::Compile(e) => e.into(),
+            TreeFailure::TreeCount { capacity } => Failure::TreeCount { capacity },
+            TreeFailure::DuplicateAnimation { name, tree } => Failure::DuplicateAnimation { name, tree },
+            TreeFailure::TreePathTooLong => Failure::TreePathTooLong,
+            TreeFailure::NotDefined { name, tree, code_pos, in_code } => Failure::NotDefined { name, tree, code_pos, in_code },
+            TreeFailure::NoXAnim { name } => Failure::NoXAnim { name: Name::Interned(name) },
+        }
+    }
+}
+
+impl Failure<'_> {
+    /// The registry's failure this one is, if it is one (its text and its
+    /// report are the core's).
+    pub fn as_tree(&self) -> Option<TreeFailure> {
+        Some(match *self {
+            Failure::Compile { source_pos, message } => TreeFailure::Compile(uoanim_core::atr::CompileError { source_pos, message }),
+            Failure::TreeCount { capacity } => TreeFailure::TreeCount { capacity },
+            Failure::DuplicateAnimation { name, tree } => TreeFailure::DuplicateAnimation { name, tree },
+            Failure::TreePathTooLong => TreeFailure::TreePathTooLong,
+            Failure::NotDefined { name, tree, code_pos, in_code } => TreeFailure::NotDefined { name, tree, code_pos, in_code },
+            Failure::NoXAnim { name: Name::Interned(name) } => TreeFailure::NoXAnim { name },
+            _ => return None,
+        })
+    }
+}
+
 impl From<UngetTwice> for Failure<'_> {
     fn from(e: UngetTwice) -> Self {
         Failure::UngetTwice { line: e.line, session: e.session }
@@ -64,13 +95,7 @@ impl From<UngetTwice> for Failure<'_> {
 
 pub use uoanim_core::text::{Text, TEXT_CAPACITY};
 
-/// `errorParm_t` levels the modules use.
-pub mod level {
-    /// `ERR_FATAL`
-    pub const FATAL: i32 = 0;
-    /// `ERR_DROP`
-    pub const DROP: i32 = 1;
-}
+pub use uoanim_core::text::{level, Report};
 
 /// A C string borrowed for `'a`, one pointer wide (a `&CStr` is two).
 ///
@@ -414,19 +439,6 @@ pub(crate) fn conditions_function(state: bool) -> &'static str {
     if state { "BG_AnimUpdatePlayerStateConditions" } else { "BG_AnimPlayerConditions" }
 }
 
-/// Which engine function a failure is raised through, with its first
-/// argument (the text is the second, through `"%s"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Report {
-    /// `Com_Error(level, "%s", text)`.
-    Error { level: i32 },
-    /// `CompileError(source_pos, "%s", text)`.
-    Compile { source_pos: u32 },
-    /// `CompileError2(code_pos, "%s", text)`; `code_pos` is the address of
-    /// the script code cell, passed back to the engine unchanged.
-    Compile2 { code_pos: usize },
-}
-
 impl<'a> Failure<'a> {
     /// `BG_AnimParseError(message)` naming `name` (ignored by messages
     /// without a `'%s'`).
@@ -434,13 +446,12 @@ impl<'a> Failure<'a> {
         Failure::AnimParse { message, spelling: name.spelling, line, path: path.map(CText::new), source: name.source }
     }
 
-    /// How the failure is raised.
+    /// How the failure is raised (a failure of the registry's as
+    /// [`TreeFailure::report`] says).
     pub fn report(&self) -> Report {
         match *self {
             Failure::SessionOverflow | Failure::NullDataPointer => Report::Error { level: level::FATAL },
-            Failure::Compile { source_pos, .. } => Report::Compile { source_pos },
-            Failure::NotDefined { code_pos, in_code: true, .. } => Report::Compile2 { code_pos },
-            _ => Report::Error { level: level::DROP },
+            _ => self.as_tree().map_or(Report::Error { level: level::DROP }, |t| t.report()),
         }
     }
 

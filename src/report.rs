@@ -6,13 +6,15 @@
 //! are at hand: a parser diagnostic names a token by where it is in the
 //! text (the token buffer is overwritten by every read), and the tokenizer
 //! reads it there again; a tree diagnostic names a name of the tree
-//! module's table. The error module itself neither tokenizes nor looks a
+//! module's table (the registry's own failures are written by the core,
+//! [`uoanim_core::registry::TreeFailure::write`]). The error module itself neither tokenizes nor looks a
 //! name up.
 
 use crate::error::{conditions_function, CText, Failure, Name, Spelling, Text, PARSE_MESSAGE_CAPACITY};
 use crate::lexis::{condition_key, scan_quoted, MAX_TOKEN_CHARS, MAX_TOKEN_LEN};
-use crate::names::{NameId, Names};
+use crate::names::Names;
 use core::fmt::Write as _;
+use uoanim_core::registry::write_no_xanim;
 
 impl Failure<'_> {
     /// Appends the failure's text to `out` (cut at the text's capacity, as
@@ -20,7 +22,6 @@ impl Failure<'_> {
     /// module's table, for the failures that name one of its names (an
     /// unknown name, or no table, prints as the empty string).
     pub fn write(&self, names: Option<&Names>, out: &mut Text) {
-        let name_of = |id: NameId| names.map_or(&[][..], |n| n.get(id));
         match *self {
             Failure::AnimParse { message, spelling, line, path, source } => {
                 out.push(b"\x15");
@@ -82,31 +83,17 @@ impl Failure<'_> {
                 let _ = write!(out, "\x15Player animation index out of range ({count}): {index}");
             }
             Failure::DeathLooping { name } => push3(out, b"death animation '", name, b"' is looping"),
-            Failure::Compile { message, .. } => out.push(message),
-            Failure::TreeCount { capacity } => {
-                let _ = write!(out, "\x15maximum animation tree count exceeded ({capacity})");
-            }
-            Failure::DuplicateAnimation { name, tree } => {
-                push3(out, b"\x15duplicate animation '", name_of(name), b"' in 'animtrees/");
-                out.push(name_of(tree));
-                out.push(b".atr'");
-            }
-            Failure::TreePathTooLong => out.push(b"\x15animation tree path is too long"),
-            Failure::NotDefined { name, tree, in_code, .. } => {
-                if !in_code {
-                    out.push(b"\x15");
-                }
-                push3(out, b"animation '", name_of(name), b"' not defined in anim tree '");
-                out.push(name_of(tree));
-                out.push(b"'");
-            }
             Failure::TreeAllocation => out.push(b"\x15animation tree allocation failed"),
-            Failure::NoXAnim { name } => {
-                let bytes = match name {
-                    Name::C(c) => c.to_bytes(),
-                    Name::Interned(id) => name_of(id),
-                };
-                push3(out, b"\x15Cannot find 'xanim/", bytes, b"'");
+            Failure::NoXAnim { name: Name::C(name) } => write_no_xanim(name.to_bytes(), out),
+            Failure::NoXAnim { name: Name::Interned(_) }
+            | Failure::Compile { .. }
+            | Failure::TreeCount { .. }
+            | Failure::DuplicateAnimation { .. }
+            | Failure::TreePathTooLong
+            | Failure::NotDefined { .. } => {
+                if let Some(tree) = self.as_tree() {
+                    tree.write(names, out)
+                }
             }
             Failure::SyncBoth => out.push(b"\x15animation cannot be sync looping and sync nonlooping"),
             Failure::SyncLeaf { leaf, tree, looping } => {

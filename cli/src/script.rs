@@ -9,6 +9,7 @@ use crate::trees::{self, BuiltNode, BuiltTree, EngineError};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ffi::{CStr, CString};
 use uoanim::abi::bg::*;
+use uoanim::error::Failure;
 use uoanim::abi::Zeroed;
 use uoanim::abi::common::{scr_anim_t, XAnim};
 use uoanim::flavour::Behaviour;
@@ -21,6 +22,13 @@ use uoanim::script::module::OwnedModule;
 use uoanim::script::tables::{self, Literal};
 use uoanim_core::lexis::Tokenizer;
 use uoanim_core::outline::{outline, BraceTrouble, Outline, SECTION_KEYWORDS};
+
+impl EngineError {
+    /// A failure of the player-animation module, with its text.
+    pub fn of(failure: &Failure<'_>) -> Self {
+        EngineError { report: failure.report(), text: failure.text(None).as_bytes().to_vec() }
+    }
+}
 
 /// The game module's x87, at the Linux default precision of 64 bits.
 const GAME_X87: uoanim::arith::X87<uoanim::arith::Soft> =
@@ -248,7 +256,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let buf: &mut [u8; BG_ANIM_SCRIPT_FILE_BUFFER_SIZE] = buffer.as_mut_slice().try_into().expect("buffer size");
         if let Err(f) = parser::load_script(buf, Some(SCRIPT_PATH), &mut engine) {
             world.sound_names = sounds;
-            return fail(world, obs, Stage::Load, EngineError::of(&f, None), None);
+            return fail(world, obs, Stage::Load, EngineError::of(&f), None);
         }
     }
     let pass1 = {
@@ -266,7 +274,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
     };
     world.sound_names = std::mem::take(&mut sounds);
     if let (Err(f), stop) = pass1 {
-        let f = EngineError::of(&f, None);
+        let f = EngineError::of(&f);
         return fail(world, obs, Stage::Pass1, f, Some(stop));
     }
     obs.pass1_items = world.table.globalItemCount.max(0) as usize;
@@ -312,7 +320,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
         let names = world.tree.nodes.iter().map(|n| CString::new(n.name.clone()).unwrap_or_default()).collect();
         let mut fin = FinEngine { tree: &world.tree, names };
         if let Err(f) = finalize::rebuild_entries(BEHAVIOUR, GAME_X87, &mut world.table, &world.runtime[..count], &mut fin) {
-            let failure = EngineError::of(&f, None);
+            let failure = EngineError::of(&f);
             return Init { world, obs, failure: Some(StepFailure { stage: Stage::Finalize, failure, stop: None }), undefined };
         }
     }
@@ -324,7 +332,7 @@ pub fn init(text: &[u8], setup: &Setup<'_>) -> Init {
     };
     world.sound_names.append(&mut sounds);
     if let (Err(f), stop) = pass2 {
-        let failure = EngineError::of(&f, None);
+        let failure = EngineError::of(&f);
         return Init { world, obs, failure: Some(StepFailure { stage: Stage::Pass2, failure, stop: Some(stop) }), undefined };
     }
     finalize::setup_anim_note_types(&mut world.table);

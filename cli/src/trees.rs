@@ -6,10 +6,10 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::SourceFile;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
-use uoanim::error::{Failure, Outcome, Report};
-use uoanim::names::{CName, Names};
-use uoanim::tree::parse::{self, Class};
-use uoanim::tree::registry::{AnimTrees, Globals, TreeEngine, TREE_SLOTS};
+use uoanim_core::atr::{self as parse, Class};
+use uoanim_core::names::{CName, Names};
+use uoanim_core::registry::{AnimTrees, Globals, MissingAsset, TreeEngine, TreeFailure, TREE_SLOTS};
+use uoanim_core::text::Report;
 
 /// A tree the tool's engine built: its index in [`ToolTrees::built`], from
 /// 1 (0: none). The tool's engine never dereferences an address.
@@ -17,10 +17,9 @@ pub type TreeNumber = usize;
 /// A reference cell of the tool's engine: the key of its value in
 /// [`ToolTrees::cells`].
 pub type CellNumber = usize;
-use uoanim::tree::xanim::MissingAsset;
 
-/// A failure of the library as the engine gets it: the error function it
-/// is raised through (with its first argument) and its text.
+/// A failure of the engine's code as the engine gets it: the error
+/// function it is raised through (with its first argument) and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineError {
     pub report: Report,
@@ -28,9 +27,9 @@ pub struct EngineError {
 }
 
 impl EngineError {
-    /// `failure` with its text (the tree module's names resolved in
+    /// A failure of the registry, with its text (its names resolved in
     /// `names`).
-    pub fn of(failure: &Failure<'_>, names: Option<&Names>) -> Self {
+    pub fn of_tree(failure: &TreeFailure, names: Option<&Names>) -> Self {
         EngineError { report: failure.report(), text: failure.text(names).as_bytes().to_vec() }
     }
 }
@@ -71,6 +70,7 @@ impl ToolTrees {
 impl TreeEngine for ToolTrees {
     type Tree = TreeNumber;
     type Cell = CellNumber;
+    type Failure = TreeFailure;
 
     fn is_identifier(&mut self, text: &CStr) -> bool {
         parse::is_identifier(text.to_bytes())
@@ -89,7 +89,7 @@ impl TreeEngine for ToolTrees {
         })
     }
     fn clear_temp_memory_high(&mut self) {}
-    fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Outcome<TreeNumber> {
+    fn alloc_tree(&mut self, _tree_name: CName<'_>, node_count: u32) -> Result<TreeNumber, TreeFailure> {
         self.built.push(BuiltTree { nodes: vec![BuiltNode::default(); node_count as usize] });
         Ok(self.built.len())
     }
@@ -104,12 +104,12 @@ impl TreeEngine for ToolTrees {
         }
         Ok(())
     }
-    fn load_xanim(&mut self, _name: CName<'_>) -> Outcome<()> {
+    fn load_xanim(&mut self, _name: CName<'_>) -> Result<(), TreeFailure> {
         // Assets are checked by name against the xanim/ directory instead
         // (they may live in archives the tool does not see).
         Ok(())
     }
-    fn setup_sync_nodes(&mut self, _tree: TreeNumber) -> Outcome<()> {
+    fn setup_sync_nodes(&mut self, _tree: TreeNumber) -> Result<(), TreeFailure> {
         // Sync checks need the assets' looped flags: not checked.
         Ok(())
     }
@@ -149,7 +149,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     let mut row = Box::new([[0; TREE_SLOTS]; 2]);
     let mut g = Globals { slot: 0, checksum: &mut checksum, counts: &mut counts, trees: &mut row };
     trees.begin_load(&mut g);
-    let mut outcome: Outcome<()> = Ok(());
+    let mut outcome: Result<(), TreeFailure> = Ok(());
     for (i, op) in ops.iter().enumerate() {
         let step = match *op {
             TreeOp::Using(tree) => {
@@ -173,7 +173,7 @@ pub fn load_trees(files: &[(&str, &[u8])], ops: &[TreeOp<'_>], anim_check: i32, 
     }
     // The failure names the registry's names: its text is taken before the
     // load ends.
-    let outcome = outcome.map_err(|f| EngineError::of(&f, Some(trees.names())));
+    let outcome = outcome.map_err(|f| EngineError::of_tree(&f, Some(trees.names())));
     let addr = trees.find_anim_tree(&mut tool, &CString::new(find).unwrap_or_default());
     trees.end_load();
     (outcome, tool, addr)

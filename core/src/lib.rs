@@ -2,7 +2,8 @@
 //! compute with, in safe Rust (the crate forbids `unsafe_code`), without an engine or `std`.
 //!
 //! So far the core holds the float arithmetic of the C original's builds,
-//! the tokenizer and the action selector:
+//! the tokenizer, the animation trees' parser and registry, and the action
+//! selector:
 //!
 //! * [`action`]: the Torque-style action-animation selector (a table of
 //!   action animations, its text form, the pick of the best fit);
@@ -21,6 +22,9 @@
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
+//! * [`registry`]: the animation trees' registry, the `%name` references
+//!   and the load pipeline of a tree (over an engine trait that builds the
+//!   trees and writes the cells);
 //! * [`text`]: diagnostic texts of a fixed capacity, without the heap.
 //!
 //! The units' crate (`uoanim`) adds the hardware x87 as a machine of the
@@ -52,6 +56,7 @@ pub mod lexis;
 pub mod math;
 pub mod names;
 pub mod outline;
+pub mod registry;
 pub mod text;
 pub mod x87_model;
 

@@ -106,3 +106,33 @@ impl PartialEq for Text {
         self.as_bytes() == other.as_bytes()
     }
 }
+
+/// `errorParm_t` levels the modules use.
+pub mod level {
+    /// `ERR_FATAL`
+    pub const FATAL: i32 = 0;
+    /// `ERR_DROP`
+    pub const DROP: i32 = 1;
+}
+
+/// Which engine function a failure is raised through, with its first
+/// argument (the text is the second, through `"%s"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// `Com_Error(level, "%s", text)`.
+    Error {
+        /// The [`level`].
+        level: i32,
+    },
+    /// `CompileError(source_pos, "%s", text)`.
+    Compile {
+        /// Where in the script the compiler is.
+        source_pos: u32,
+    },
+    /// `CompileError2(code_pos, "%s", text)`; `code_pos` is the address of
+    /// the script code cell, passed back to the engine unchanged.
+    Compile2 {
+        /// The cell's address.
+        code_pos: usize,
+    },
+}

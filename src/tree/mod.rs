@@ -5,6 +5,3 @@ pub mod module;
 pub use uoanim_core::atr as parse;
 pub mod registry;
 pub mod xanim;
-
-#[cfg(test)]
-mod tests;

@@ -6,11 +6,11 @@
 //! its methods; what each global means and who writes it is said here, once.
 
 use super::registry::{AnimTrees, CellAddr, Globals, TreeAddr, TreeEngine};
-use crate::error::Outcome;
+use crate::error::{Failure, Outcome};
 use core::ffi::CStr;
 
 /// The engine of the exports: its trees and cells are engine memory.
-pub type EngineMemory<'e> = dyn TreeEngine<Tree = TreeAddr, Cell = CellAddr> + 'e;
+pub type EngineMemory<'e> = dyn TreeEngine<Tree = TreeAddr, Cell = CellAddr, Failure = Failure<'static>> + 'e;
 
 /// The module's state and globals, borrowed for one export call.
 pub struct TreeModule<'a> {

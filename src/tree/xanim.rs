@@ -41,6 +41,7 @@ use crate::abi::xanim::{
     XANIM_RUNTIME_TREE_TAIL_SPAN_SIZE,
 };
 use crate::error::{CText, Failure, Name};
+pub use uoanim_core::registry::MissingAsset;
 use core::ffi::{c_char, c_void, CStr};
 use core::marker::PhantomData;
 use core::ptr::NonNull;
@@ -412,16 +413,10 @@ pub fn alloc_tree<E: XAnimEngine + ?Sized>(
     NonNull::new(block)
 }
 
-/// The asset of a leaf is missing: `"\x15Cannot find 'xanim/%s'"`
-/// (ERR_DROP) with the name the caller looked it up by ([`Self::named`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MissingAsset;
-
-impl MissingAsset {
-    /// The failure, naming the asset `name`.
-    pub fn named(self, name: Name<'_>) -> Failure<'_> {
-        Failure::NoXAnim { name }
-    }
+/// The failure of a missing asset looked up by the C name `name`:
+/// `"\x15Cannot find 'xanim/%s'"` (ERR_DROP).
+pub fn missing_asset(name: CText<'_>) -> Failure<'_> {
+    Failure::NoXAnim { name: Name::C(name) }
 }
 
 /// `XAnimSetLeafNode` as exported: a NULL name is the missing asset
@@ -434,12 +429,12 @@ pub fn set_leaf_node_of<'a, E: XAnimEngine + ?Sized>(
     node_index: u16,
     anim_name: Option<&'a CStr>,
 ) -> Result<(), Failure<'a>> {
-    let Some(name) = anim_name else { return Err(MissingAsset.named(Name::C(CText::NULL))) };
+    let Some(name) = anim_name else { return Err(missing_asset(CText::NULL)) };
     let set = match tree {
         Some(mut tree) => set_leaf_node(engine, &mut tree, node_index, name),
         None => find_leaf_asset(engine, name).map(|_| ()),
     };
-    set.map_err(|missing| missing.named(Name::C(CText::new(name))))
+    set.map_err(|MissingAsset| missing_asset(CText::new(name)))
 }
 
 /// `XAnimSetLeafNode`: looks the asset up (`FS_GetDataForFile("xanim",

@@ -49,6 +49,7 @@ fn c_name(name: CName<'_>) -> &CStr {
 impl TreeEngine for TreeImports {
     type Tree = TreeAddr;
     type Cell = CellAddr;
+    type Failure = Failure<'static>;
 
     fn is_identifier(&mut self, text: &CStr) -> bool {
         // SAFETY: NUL-terminated string.

@@ -215,7 +215,7 @@ fn leaf_node_missing_asset_error_text() {
     let (_mem, mut t) = tree_mem("t", 2);
     let r = set_leaf_node(&mut m, &mut t, 1, c"Nope");
     assert_eq!(r, Err(MissingAsset));
-    assert_eq!(err_text(r.map_err(|missing| missing.named(Name::C(CText::new(c"Nope"))))), b"\x15Cannot find 'xanim/Nope'");
+    assert_eq!(err_text(r.map_err(|MissingAsset| missing_asset(CText::new(c"Nope")))), b"\x15Cannot find 'xanim/Nope'");
     assert_eq!(m.lookups, vec![b"Nope".to_vec()]);
     // not written
     assert_eq!(t.handle().entry(1).unwrap().childCount, 0);

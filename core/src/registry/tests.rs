@@ -1,15 +1,14 @@
-//! Tests of the animation-tree script side over a mock engine.
+//! Tests of the registry over a mock engine.
 
 use std::prelude::rust_2021::*;
 use crate::names::CName;
-use super::registry::{AnimTrees, Globals, TreeEngine, TREE_SLOTS};
+use super::{AnimTrees, Globals, MissingAsset, TreeEngine, TreeFailure, TREE_SLOTS};
 
 /// The mock's tree addresses (indices into its trees, from 1) and cell
 /// addresses (numbers in its three regions): it dereferences neither.
 type TreeAddr = usize;
 type CellAddr = usize;
-use super::xanim::MissingAsset;
-use crate::error::{level, Outcome, Report};
+use crate::text::{level, Report};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 
@@ -67,6 +66,7 @@ impl Mock {
 impl TreeEngine for Mock {
     type Tree = TreeAddr;
     type Cell = CellAddr;
+    type Failure = TreeFailure;
 
     fn is_identifier(&mut self, text: &CStr) -> bool {
         text.to_bytes().iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
@@ -102,7 +102,7 @@ impl TreeEngine for Mock {
         self.cleared += 1;
     }
 
-    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Outcome<TreeAddr> {
+    fn alloc_tree(&mut self, tree_name: CName<'_>, node_count: u32) -> Result<TreeAddr, TreeFailure> {
         let name = String::from_utf8_lossy(tree_name.bytes()).into_owned() + ".atr";
         self.trees.push(MockTree { name, nodes: vec![MockNode::Unset; node_count as usize] });
         Ok(self.trees.len())
@@ -125,12 +125,12 @@ impl TreeEngine for Mock {
         Ok(())
     }
 
-    fn load_xanim(&mut self, name: CName<'_>) -> Outcome<()> {
+    fn load_xanim(&mut self, name: CName<'_>) -> Result<(), TreeFailure> {
         self.loaded.push(String::from_utf8_lossy(name.bytes()).into_owned());
         Ok(())
     }
 
-    fn setup_sync_nodes(&mut self, _tree: TreeAddr) -> Outcome<()> {
+    fn setup_sync_nodes(&mut self, _tree: TreeAddr) -> Result<(), TreeFailure> {
         Ok(())
     }
 
@@ -193,7 +193,7 @@ impl H {
     }
 
     /// A failure of the registry as the engine gets it.
-    fn raised<T>(&self, outcome: Outcome<T>) -> Result<T, Raised> {
+    fn raised<T>(&self, outcome: Result<T, TreeFailure>) -> Result<T, Raised> {
         outcome.map_err(|f| Raised { report: f.report(), text: f.text(Some(self.s.names())).as_bytes().to_vec() })
     }
 
