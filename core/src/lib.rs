@@ -22,6 +22,8 @@
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
+//! * [`xanim`]: the sync setup of a compact `XAnim` tree, over a trait
+//!   that reads and writes its nodes;
 //! * [`registry`]: the animation trees' registry, the `%name` references
 //!   and the load pipeline of a tree (over an engine trait that builds the
 //!   trees and writes the cells);
@@ -59,6 +61,7 @@ pub mod outline;
 pub mod registry;
 pub mod text;
 pub mod x87_model;
+pub mod xanim;
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing;

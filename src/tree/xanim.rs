@@ -1,4 +1,6 @@
-//! The compact XAnim tree: building, sync setup and queries.
+//! The compact XAnim tree: building, sync setup and queries. The sync
+//! setup's walk is the core's ([`uoanim_core::xanim`]); it reads and writes
+//! the tree's entries through [`Nodes`], implemented here over the view.
 //!
 //! The tree lives in engine memory (it comes from the engine's allocator
 //! callback and stays there), so the core works on it through two views,
@@ -49,19 +51,10 @@ use core::ptr::NonNull;
 pub(crate) mod length;
 pub use length::{length, length_binary64, length_extended, length_operands, Extended, LengthOperands};
 
-/// Parent flag: children are synchronised and looping (`loopsync`).
-pub const FLAG_SYNC_LOOPING: u16 = 1;
-/// Parent flag: children are synchronised and not looping (`nonloopsync`).
-pub const FLAG_SYNC_NON_LOOPING: u16 = 2;
-/// Both sync bits.
-pub const FLAG_SYNC_MASK: u16 = FLAG_SYNC_LOOPING | FLAG_SYNC_NON_LOOPING;
-/// Parent flag set by the sync setup on the root of a synchronised subtree.
-pub const FLAG_NOTIFY_SOURCE: u16 = 4;
-/// Parent flag of the `complete` property (only kept in the flags word).
-pub const FLAG_COMPLETE: u16 = 8;
-
-/// Index of the root node.
-pub const ROOT_NODE_INDEX: u32 = 0;
+pub use uoanim_core::xanim::{
+    FLAG_COMPLETE, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING, FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING, ROOT_NODE_INDEX,
+};
+use uoanim_core::xanim::{self as sync, Node, Nodes, SyncFailure};
 
 /// What `XAnimGetAnimName` returns for a parent node.
 pub const NON_LEAF_ANIM_NAME: &CStr = c"<non-leaf anim>";
@@ -500,68 +493,82 @@ pub fn set_parent_node(tree: &mut XAnimMut<'_>, node_index: u16, first_child_ind
     }
 }
 
-mod sync;
+/// A tree's entries as the core's sync walk reads and writes them
+/// ([`Nodes`]): a node's parent view of its payload, and a leaf's
+/// `looped` byte read from its asset.
+struct Entries<'e, 'a> {
+    entries: &'e mut [XAnimEntry],
+    /// The view the entries come from lives for `'a`.
+    _tree: PhantomData<&'a XAnim>,
+}
 
-/// `XAnimSetupSyncNodes`: the sync setup from the root. Its failures name
-/// the tree and its assets (read only while the view lives, `'a`).
+impl Nodes for Entries<'_, '_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    #[inline(always)]
+    fn node(&self, index: u32) -> Option<Node> {
+        let entry = self.entries.get(index as usize)?;
+        let parent = parent_view(entry);
+        Some(Node { child_count: entry.childCount, flags: parent.flags, first_child: parent.firstChildIndex })
+    }
+
+    #[inline(always)]
+    fn set_flags(&mut self, index: u32, flags: u16) {
+        if let Some(entry) = self.entries.get_mut(index as usize) {
+            // Only the flags half of the parent view is written.
+            entry.payload.parent.flags = flags;
+        }
+    }
+
+    #[inline(always)]
+    fn looped(&self, index: u32) -> Option<u8> {
+        let entry = self.entries.get(index as usize).filter(|e| e.childCount == 0)?;
+        // SAFETY: a leaf of the tree whose view lives for `'a`.
+        unsafe { leaf_parts(entry) }.map(|parts| parts.looped)
+    }
+}
+
+/// Runs one sync operation of the core on `tree`; its failure names the
+/// tree and its assets (read only while the view lives, `'a`).
+fn sync_of<'a>(tree: &mut XAnimMut<'a>, run: impl FnOnce(&mut Entries<'_, 'a>) -> Result<(), SyncFailure>) -> Result<(), Failure<'a>> {
+    let (name, entries) = tree.split();
+    let mut nodes = Entries { entries, _tree: PhantomData };
+    let result = run(&mut nodes);
+    let entries = nodes.entries;
+    // SAFETY (both names): leaves of the tree whose view lives for `'a`.
+    let leaf_named = |index: u32| entries.get(index as usize).map_or(CText::EMPTY, |e| unsafe { leaf_name(e) });
+    result.map_err(|failure| match failure {
+        SyncFailure::Both => Failure::SyncBoth,
+        SyncFailure::Leaf { leaf, looping } => Failure::SyncLeaf { leaf: leaf_named(leaf), tree: name, looping },
+        SyncFailure::Nested { depth, leaf } => {
+            Failure::DuplicateSync { tree: name, depth, leaf: leaf.map_or(CText::EMPTY, leaf_named) }
+        }
+    })
+}
+
+/// `XAnimSetupSyncNodes`: the sync setup from the root
+/// ([`uoanim_core::xanim::setup_sync_nodes`]). Its failures name the tree
+/// and its assets (read only while the view lives, `'a`).
 pub fn setup_sync_nodes<'a>(tree: &mut XAnimMut<'a>) -> Result<(), Failure<'a>> {
     setup_sync_nodes_r(tree, ROOT_NODE_INDEX)
 }
 
-/// `XAnimSetupSyncNodes_r`: depth-first in child order; the first parent on
-/// a path with a sync bit gets [`FLAG_NOTIFY_SOURCE`] and its children are
-/// filled in ([`fill_in_sync_nodes`]); both sync bits →
-/// `"\x15animation cannot be sync looping and sync nonlooping"`.
-///
-/// The original walks every path; on a tree with one path to each node
-/// this is its walk, elsewhere a walk that gives the same result without
-/// walking a shared subtree again when that cannot change anything
-/// (`sync` module), and ends at a cycle (docs/DIVERGENCES.md).
+/// `XAnimSetupSyncNodes_r` ([`uoanim_core::xanim::setup_sync_nodes_r`]).
 pub fn setup_sync_nodes_r<'a>(tree: &mut XAnimMut<'a>, anim_index: u32) -> Result<(), Failure<'a>> {
-    if sync::is_forest(tree) {
-        return sync::walk_forest(tree, anim_index, None);
-    }
-    sync::Walk::new(tree).setup(anim_index)
+    sync_of(tree, |nodes| sync::setup_sync_nodes_r(nodes, anim_index))
 }
 
-/// `XAnimFillInSyncNodes_r`: a leaf's raw `looped` byte must equal
-/// `require_looping` (else `"\x15animation '%s' in '%s' cannot be sync
-/// looping and nonlooping"` when looping is required, `"... nonlooping and
-/// looping"` otherwise, with asset and tree name); a parent that already
-/// has a sync bit → `"\x15duplicate specification of animation sync in
+/// `XAnimFillInSyncNodes_r` ([`uoanim_core::xanim::fill_in_sync_nodes`]):
+/// `"\x15animation '%s' in '%s' cannot be sync looping and nonlooping"`
+/// when looping is required, `"... nonlooping and looping"` otherwise, with
+/// asset and tree name; `"\x15duplicate specification of animation sync in
 /// '%s', %d nodes above '%s'"` (tree name, first-child depth to a leaf,
-/// that leaf's name); otherwise the parent gets the sync bit and its
-/// children are filled in.
+/// that leaf's name).
 pub fn fill_in_sync_nodes<'a>(tree: &mut XAnimMut<'a>, anim_index: u32, require_looping: u8) -> Result<(), Failure<'a>> {
-    if sync::is_forest(tree) {
-        return sync::walk_forest(tree, anim_index, Some(require_looping));
-    }
-    sync::Walk::new(tree).fill(anim_index, require_looping)
-}
-
-/// The nested-sync error: counts first-child steps from `index` down to a
-/// leaf. A chain that leaves the tree or runs longer than the tree (a
-/// cycle) stops there and names no leaf.
-fn duplicate_sync<'a>(tree_name: CText<'a>, entries: &[XAnimEntry], index: u32) -> Failure<'a> {
-    let mut depth: i32 = 0;
-    let mut cursor = entries.get(index as usize);
-    let mut leaf = CText::EMPTY;
-    while let Some(entry) = cursor {
-        if depth as usize > entries.len() {
-            break;
-        }
-        depth += 1;
-        cursor = entries.get(usize::from(parent_view(entry).firstChildIndex));
-        if let Some(next) = cursor {
-            if next.childCount == 0 {
-                // SAFETY: a leaf of the tree whose view lives for `'a` (the
-                // caller's entries).
-                leaf = unsafe { leaf_name(next) };
-                break;
-            }
-        }
-    }
-    Failure::DuplicateSync { tree: tree_name, depth, leaf }
+    sync_of(tree, |nodes| sync::fill_in_sync_nodes(nodes, anim_index, require_looping))
 }
 
 /// Size of a runtime tree for `node_count` nodes: header, one 16-bit

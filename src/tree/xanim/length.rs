@@ -92,7 +92,8 @@ impl Extended {
 
     /// The same value as an IEEE binary128 (exact: binary128 has the same
     /// exponent range and a wider significand), what a `long double` is on
-    /// aarch64 Linux. The values of [`x87_divide`] are never subnormal.
+    /// aarch64 Linux. The values of [`length_extended`] are never
+    /// subnormal.
     pub fn to_binary128_bits(self) -> u128 {
         let fraction = u128::from(self.significand & !(1u64 << 63)) << 49;
         (u128::from(self.sign_exponent) << 112) | fraction

@@ -59,20 +59,15 @@
 //! are needed.
 //!
 //! Nothing here calls the engine; the walk's own vectors are dropped before
-//! the caller converts a failure into `Com_Error`. Its failures name the
-//! tree and its assets, read only while the tree's view lives (`'n`).
+//! the caller converts a failure into `Com_Error`. Its failures name nodes
+//! by index (the caller reads their names).
 
 use alloc::vec;
 use alloc::vec::Vec;
-use super::{
-    duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
-    FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
-};
-use crate::abi::xanim::XAnimEntry;
-use crate::error::{CText, Failure};
+use super::{nested_sync, Node, Nodes, SyncFailure, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING, FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING};
 
-/// A result of the walk; its failure names the tree and its assets.
-type Walked<'n, T> = Result<T, Failure<'n>>;
+/// A result of the walk.
+type Walked<T> = Result<T, SyncFailure>;
 
 /// Child indices are `firstChildIndex + k` with two 16-bit operands, so no
 /// node at or above this index is ever reached as a child (only as the
@@ -262,10 +257,9 @@ enum Arrival {
     Cycle,
 }
 
-pub(super) struct Walk<'a, 'n> {
-    /// The tree's name (for the diagnostics) and its entries.
-    name: CText<'n>,
-    entries: &'a mut [XAnimEntry],
+pub(super) struct Walk<'a, N: Nodes + ?Sized> {
+    /// The tree's nodes.
+    nodes: &'a mut N,
     marks: Vec<u32>,
     filled: Vec<u32>,
     /// Parents filled so far.
@@ -286,19 +280,17 @@ pub(super) struct Walk<'a, 'n> {
     refill: bool,
 }
 
-impl<'a, 'n> Walk<'a, 'n> {
-    pub(super) fn new(tree: &'a mut XAnimMut<'n>) -> Self {
-        Self::with_budget(tree, REVISIT_BUDGET)
+impl<'a, N: Nodes + ?Sized> Walk<'a, N> {
+    pub(super) fn new(nodes: &'a mut N) -> Self {
+        Self::with_budget(nodes, REVISIT_BUDGET)
     }
 
     /// A walk whose walks again stop after `budget` node visits (the tests
     /// use small budgets).
-    pub(super) fn with_budget(tree: &'a mut XAnimMut<'n>, budget: u64) -> Self {
-        let (name, entries) = tree.split();
-        let slots = entries.len().min(REACHABLE);
+    pub(super) fn with_budget(nodes: &'a mut N, budget: u64) -> Self {
+        let slots = nodes.len().min(REACHABLE);
         Walk {
-            name,
-            entries,
+            nodes,
             marks: vec![UNSEEN; slots],
             filled: vec![NOT_FILLED; slots],
             fills: 0,
@@ -344,16 +336,16 @@ impl<'a, 'n> Walk<'a, 'n> {
 
     /// A parent's child range, cut to the tree (the original's calls for
     /// children outside it do nothing).
-    fn children(&self, entry: &XAnimEntry) -> (u32, u32) {
-        let first = u32::from(parent_view(entry).firstChildIndex);
-        let end = (first + u32::from(entry.childCount)).min(self.entries.len() as u32);
+    fn children(&self, node: Node) -> (u32, u32) {
+        let first = u32::from(node.first_child);
+        let end = (first + u32::from(node.child_count)).min(self.nodes.len() as u32);
         (first, end.max(first))
     }
 
     /// The first child in `first..end` that is a parent.
     fn first_parent_child(&mut self, first: u32, end: u32) -> u32 {
         let found = if self.steps_through(first, end) {
-            (first..end).find(|&c| self.entries[c as usize].childCount != 0)
+            (first..end).find(|&c| self.nodes.node(c).is_some_and(|n| n.child_count != 0))
         } else {
             self.jumps().parents.next_in(first, end)
         };
@@ -368,10 +360,10 @@ impl<'a, 'n> Walk<'a, 'n> {
     /// The walk's node sets, made at the first need: every parent is worth
     /// arriving at (a node set is only ever a superset of what matters).
     fn jumps(&mut self) -> &mut Jumps {
-        let slots = self.entries.len().min(REACHABLE);
-        let entries = &*self.entries;
+        let slots = self.nodes.len().min(REACHABLE);
+        let nodes = &*self.nodes;
         self.jumps.get_or_insert_with(|| {
-            let parents = NodeSet::from_fn(slots, |i| entries[i].childCount != 0);
+            let parents = NodeSet::from_fn(slots, |i| nodes.node(i as u32).is_some_and(|n| n.child_count != 0));
             Jumps { todo: parents.clone(), parents, fill: [None, None] }
         })
     }
@@ -404,7 +396,7 @@ impl<'a, 'n> Walk<'a, 'n> {
         if self.steps_through(from, end) {
             return Some(from);
         }
-        let capacity = self.entries.len().min(REACHABLE);
+        let capacity = self.nodes.len().min(REACHABLE);
         let set = self.jumps().fill[usize::from(require_looping != 0)].get_or_insert_with(|| NodeSet::full(capacity));
         set.next_in(from, end)
     }
@@ -445,7 +437,7 @@ impl<'a, 'n> Walk<'a, 'n> {
     /// `XAnimFillInSyncNodes_r(index, require_looping)`, depth first in
     /// child order (leaves that passed the check under this requirement
     /// before pass again: they are not visited).
-    pub(super) fn fill(&mut self, index: u32, require_looping: u8) -> Walked<'n, ()> {
+    pub(super) fn fill(&mut self, index: u32, require_looping: u8) -> Walked<()> {
         let mut stack = core::mem::take(&mut self.fill_stack);
         stack.clear();
         let result = self.fill_from(index, &mut stack, require_looping);
@@ -453,7 +445,7 @@ impl<'a, 'n> Walk<'a, 'n> {
         result
     }
 
-    fn fill_from(&mut self, index: u32, stack: &mut Vec<(u32, u32)>, require_looping: u8) -> Walked<'n, ()> {
+    fn fill_from(&mut self, index: u32, stack: &mut Vec<(u32, u32)>, require_looping: u8) -> Walked<()> {
         if let Some(range) = self.fill_node(index, require_looping)? {
             stack.push(range);
         }
@@ -473,23 +465,22 @@ impl<'a, 'n> Walk<'a, 'n> {
 
     /// One node of a fill: a leaf is checked, a parent gets the sync bit;
     /// its child range, to fill next.
-    fn fill_node(&mut self, index: u32, require_looping: u8) -> Walked<'n, Option<(u32, u32)>> {
+    fn fill_node(&mut self, index: u32, require_looping: u8) -> Walked<Option<(u32, u32)>> {
         self.visits += 1;
-        let Some(entry) = self.entries.get(index as usize) else { return Ok(None) };
-        if entry.childCount == 0 {
-            check_leaf(self.name, entry, require_looping)?;
+        let Some(entry) = self.nodes.node(index) else { return Ok(None) };
+        if entry.child_count == 0 {
+            check_leaf(&*self.nodes, index, require_looping)?;
             if let Some(set) = self.jumps.as_mut().and_then(|j| j.fill[usize::from(require_looping != 0)].as_mut()) {
                 set.remove(index);
             }
             return Ok(None);
         }
-        let parent = parent_view(entry);
-        if parent.flags & FLAG_SYNC_MASK != 0 {
-            return Err(duplicate_sync(self.name, self.entries, index));
+        if entry.flags & FLAG_SYNC_MASK != 0 {
+            return Err(nested_sync(&*self.nodes, index));
         }
         let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
         let (first, end) = self.children(entry);
-        self.entries[index as usize].payload.parent.flags = parent.flags | bit;
+        self.nodes.set_flags(index, entry.flags | bit);
         self.filled_one(index);
         let first_parent = self.first_parent_child(first, end);
         self.set_filled(index, first_parent);
@@ -497,7 +488,7 @@ impl<'a, 'n> Walk<'a, 'n> {
     }
 
     /// `XAnimSetupSyncNodes_r(start)`.
-    pub(super) fn setup(&mut self, start: u32) -> Walked<'n, ()> {
+    pub(super) fn setup(&mut self, start: u32) -> Walked<()> {
         let mut path: Vec<Frame> = Vec::new();
         match self.arrive(start)? {
             Arrival::Descend(frame) => path.push(frame),
@@ -529,18 +520,18 @@ impl<'a, 'n> Walk<'a, 'n> {
     }
 
     /// The setup walk arriving at `index`.
-    fn arrive(&mut self, index: u32) -> Walked<'n, Arrival> {
+    fn arrive(&mut self, index: u32) -> Walked<Arrival> {
         self.visits += 1;
-        let Some(entry) = self.entries.get(index as usize) else { return Ok(Arrival::Done) };
-        if entry.childCount == 0 {
+        let Some(entry) = self.nodes.node(index) else { return Ok(Arrival::Done) };
+        if entry.child_count == 0 {
             if let Some(jumps) = &mut self.jumps {
                 jumps.todo.remove(index);
             }
             return Ok(Arrival::Done);
         }
-        let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
+        let sync = entry.flags & FLAG_SYNC_MASK;
         if sync == FLAG_SYNC_MASK {
-            return Err(Failure::SyncBoth);
+            return Err(SyncFailure::Both);
         }
         if sync != 0 {
             self.source(index, sync)?;
@@ -573,16 +564,16 @@ impl<'a, 'n> Walk<'a, 'n> {
 
     /// A parent with one sync bit met by the setup: notify bit, then its
     /// children are filled in.
-    fn source(&mut self, index: u32, sync: u16) -> Walked<'n, ()> {
-        let entry = self.entries[index as usize];
-        self.entries[index as usize].payload.parent.flags = parent_view(&entry).flags | FLAG_NOTIFY_SOURCE;
-        let (first, end) = self.children(&entry);
+    fn source(&mut self, index: u32, sync: u16) -> Walked<()> {
+        let Some(entry) = self.nodes.node(index) else { return Ok(()) };
+        self.nodes.set_flags(index, entry.flags | FLAG_NOTIFY_SOURCE);
+        let (first, end) = self.children(entry);
         match self.filled.get(index as usize).copied().unwrap_or(NOT_FILLED) {
             NOT_FILLED => {}
             // Filled before under this bit's requirement: the leaves before
             // the first parent child pass again, and that child has its bit.
             NO_PARENT_CHILD => return Ok(()),
-            child => return Err(duplicate_sync(self.name, self.entries, child)),
+            child => return Err(nested_sync(&*self.nodes, child)),
         }
         let first_parent = self.first_parent_child(first, end);
         self.set_filled(index, first_parent);
@@ -599,7 +590,7 @@ impl<'a, 'n> Walk<'a, 'n> {
     /// path): a depth-first search from it in which nothing can be filled;
     /// meeting a parent again that is on the lap's own path is where the
     /// original would recurse for ever: the setup ends there.
-    fn last_lap(&mut self, index: u32) -> Walked<'n, ()> {
+    fn last_lap(&mut self, index: u32) -> Walked<()> {
         const WHITE: u8 = 0;
         const GREY: u8 = 1;
         const BLACK: u8 = 2;
@@ -613,11 +604,11 @@ impl<'a, 'n> Walk<'a, 'n> {
         let mut next = Some(index);
         loop {
             if let Some(node) = next.take() {
-                if let Some(entry) = self.entries.get(node as usize) {
-                    if entry.childCount != 0 {
-                        let sync = parent_view(entry).flags & FLAG_SYNC_MASK;
+                if let Some(entry) = self.nodes.node(node) {
+                    if entry.child_count != 0 {
+                        let sync = entry.flags & FLAG_SYNC_MASK;
                         if sync == FLAG_SYNC_MASK {
-                            return Err(Failure::SyncBoth);
+                            return Err(SyncFailure::Both);
                         }
                         if sync != 0 {
                             self.source(node, sync)?;
@@ -695,9 +686,9 @@ impl Ranges {
 /// comes after it (child ranges cut to the tree): then the path walk from
 /// any node arrives at each node once at most. One pass over the entries,
 /// with a bit per node below [`REACHABLE`] for the children met so far.
-pub(super) fn is_forest(tree: &mut XAnimMut<'_>) -> bool {
-    let entries = tree.entries_mut();
-    let len = entries.len().min(REACHABLE);
+pub(super) fn is_forest<N: Nodes + ?Sized>(nodes: &N) -> bool {
+    let count = nodes.len();
+    let len = count.min(REACHABLE);
     let words = len.div_ceil(64);
     let mut inline = [0u64; 64];
     let mut heap = Vec::new();
@@ -708,12 +699,13 @@ pub(super) fn is_forest(tree: &mut XAnimMut<'_>) -> bool {
         &mut heap[..]
     };
     let len = len as u32;
-    for (index, entry) in entries.iter().enumerate() {
-        if entry.childCount == 0 {
+    for index in 0..count {
+        let Some(entry) = nodes.node(index as u32) else { break };
+        if entry.child_count == 0 {
             continue;
         }
-        let first = u32::from(parent_view(entry).firstChildIndex);
-        let end = (first + u32::from(entry.childCount)).min(len);
+        let first = u32::from(entry.first_child);
+        let end = (first + u32::from(entry.child_count)).min(len);
         if first >= end {
             continue;
         }
@@ -741,9 +733,8 @@ pub(super) fn is_forest(tree: &mut XAnimMut<'_>) -> bool {
 /// `XAnimFillInSyncNodes_r(start, fill)` as the original's recursion, on
 /// a tree for which [`is_forest`] holds (each node is arrived at once at
 /// most, so no marks and no budget).
-pub(super) fn walk_forest<'a>(tree: &mut XAnimMut<'a>, start: u32, fill: Option<u8>) -> Result<(), Failure<'a>> {
-    let entries = tree.entries_mut();
-    let len = entries.len() as u32;
+pub(super) fn walk_forest<N: Nodes + ?Sized>(nodes: &mut N, start: u32, fill: Option<u8>) -> Walked<()> {
+    let len = nodes.len() as u32;
     let mut ranges = Ranges { inline: [(0, 0, 0); 16], len: 0, spill: Vec::new() };
     // the start node as a range of one
     let (mut next, mut end, mut mode) = (start, start.saturating_add(1), fill.map_or(SETUP, u16::from));
@@ -751,37 +742,34 @@ pub(super) fn walk_forest<'a>(tree: &mut XAnimMut<'a>, start: u32, fill: Option<
         while next < end {
             let node = next;
             next += 1;
-            let Some(entry) = entries.get_mut(node as usize) else { break };
-            if entry.childCount == 0 {
-                if mode != SETUP && !leaf_passes(entry, mode as u8) {
-                    let (name, entries) = tree.split();
-                    return check_leaf(name, &entries[node as usize], mode as u8);
+            let Some(parent) = nodes.node(node) else { break };
+            if parent.child_count == 0 {
+                if mode != SETUP && !leaf_passes(&*nodes, node, mode as u8) {
+                    return check_leaf(&*nodes, node, mode as u8);
                 }
                 continue;
             }
-            let parent = parent_view(entry);
             let child_mode = if mode == SETUP {
                 let sync = parent.flags & FLAG_SYNC_MASK;
                 if sync == FLAG_SYNC_MASK {
-                    return Err(Failure::SyncBoth);
+                    return Err(SyncFailure::Both);
                 }
                 if sync != 0 {
-                    entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
+                    nodes.set_flags(node, parent.flags | FLAG_NOTIFY_SOURCE);
                     u16::from(sync == FLAG_SYNC_LOOPING)
                 } else {
                     SETUP
                 }
             } else {
                 if parent.flags & FLAG_SYNC_MASK != 0 {
-                    let (name, entries) = tree.split();
-                    return Err(duplicate_sync(name, entries, node));
+                    return Err(nested_sync(&*nodes, node));
                 }
                 let bit = if mode != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
-                entry.payload.parent.flags = parent.flags | bit;
+                nodes.set_flags(node, parent.flags | bit);
                 mode
             };
-            let first = u32::from(parent.firstChildIndex);
-            let child_end = (first + u32::from(entry.childCount)).min(len);
+            let first = u32::from(parent.first_child);
+            let child_end = (first + u32::from(parent.child_count)).min(len);
             if first < child_end {
                 ranges.push((next, end, mode));
                 (next, end, mode) = (first, child_end, child_mode);
@@ -794,24 +782,20 @@ pub(super) fn walk_forest<'a>(tree: &mut XAnimMut<'a>, start: u32, fill: Option<
 
 /// Whether a leaf passes the fill's check ([`check_leaf`]).
 #[inline]
-fn leaf_passes(entry: &XAnimEntry, require_looping: u8) -> bool {
-    // SAFETY: a leaf of the tree under the walk's view.
-    unsafe { leaf_parts(entry) }.is_none_or(|parts| parts.looped == require_looping)
+fn leaf_passes<N: Nodes + ?Sized>(nodes: &N, index: u32, require_looping: u8) -> bool {
+    nodes.looped(index).is_none_or(|looped| looped == require_looping)
 }
 
 /// The fill's leaf check: the raw `looped` byte must equal the requirement.
 /// A leaf without loaded asset is not checked (the original dereferences
 /// it).
-fn check_leaf<'n>(tree_name: CText<'n>, entry: &XAnimEntry, require_looping: u8) -> Walked<'n, ()> {
-    // SAFETY: a leaf of the tree under the walk's view.
-    let Some(parts) = (unsafe { leaf_parts(entry) }) else { return Ok(()) };
+fn check_leaf<N: Nodes + ?Sized>(nodes: &N, index: u32, require_looping: u8) -> Walked<()> {
     // Quirk: the raw byte must equal the requirement, so a looped byte of 2
     // fails under both sync kinds.
-    if parts.looped == require_looping {
+    if leaf_passes(nodes, index, require_looping) {
         return Ok(());
     }
-    // SAFETY: as above; the view lives for `'n`.
-    Err(Failure::SyncLeaf { leaf: unsafe { leaf_name(entry) }, tree: tree_name, looping: require_looping != 0 })
+    Err(SyncFailure::Leaf { leaf: index, looping: require_looping != 0 })
 }
 
 #[cfg(test)]

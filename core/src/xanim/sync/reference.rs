@@ -5,11 +5,8 @@
 //! recursion exactly, which runs for ever round a cycle: `budget` bounds
 //! its steps, and its path depth is bounded too (the original's stack).
 
-use super::super::{
-    duplicate_sync, leaf_name, leaf_parts, parent_view, XAnimMut, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING,
-    FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING,
-};
-use crate::error::Failure;
+use super::super::{nested_sync, Nodes, SyncFailure, FLAG_NOTIFY_SOURCE, FLAG_SYNC_LOOPING, FLAG_SYNC_MASK, FLAG_SYNC_NON_LOOPING};
+use std::prelude::rust_2021::*;
 
 #[derive(Clone, Copy)]
 enum SyncStep {
@@ -19,25 +16,24 @@ enum SyncStep {
 
 /// How the path walk ended.
 #[derive(Debug)]
-pub enum PathWalk<'n> {
+pub enum PathWalk {
     /// It ended with this result; `guard_fired`: the depth guard cut a path.
-    Ended { result: Result<(), Failure<'n>>, guard_fired: bool },
+    Ended { result: Result<(), SyncFailure>, guard_fired: bool },
     /// It ran out of steps or of stack (the original does not end).
     Endless,
 }
 
 /// `XAnimSetupSyncNodes_r` (`fill == None`) or `XAnimFillInSyncNodes_r`,
 /// the path walk.
-pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk<'n> {
-    let (name, entries) = tree.split();
-    let node_count = entries.len() as u32;
+pub fn path_walk<N: Nodes + ?Sized>(nodes: &mut N, start: u32, fill: Option<u8>, depth_guard: bool, budget: u64) -> PathWalk {
+    let node_count = nodes.len() as u32;
     let mut stack = vec![match fill {
         None => SyncStep::Setup { index: start, depth: 0 },
         Some(require_looping) => SyncStep::Fill { index: start, require_looping },
     }];
     let mut steps = 0u64;
     let mut guard_fired = false;
-    let ended = |result: Result<(), Failure<'n>>, guard_fired: bool| PathWalk::Ended { result, guard_fired };
+    let ended = |result: Result<(), SyncFailure>, guard_fired: bool| PathWalk::Ended { result, guard_fired };
     while let Some(step) = stack.pop() {
         steps += 1;
         if steps > budget {
@@ -45,8 +41,8 @@ pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, dept
         }
         match step {
             SyncStep::Setup { index, depth } => {
-                let Some(entry) = entries.get_mut(index as usize) else { continue };
-                if entry.childCount == 0 {
+                let Some(entry) = nodes.node(index) else { continue };
+                if entry.child_count == 0 {
                     continue;
                 }
                 if depth > node_count {
@@ -58,10 +54,9 @@ pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, dept
                         return PathWalk::Endless;
                     }
                 }
-                let parent = parent_view(entry);
-                let sync = parent.flags & FLAG_SYNC_MASK;
-                let count = u32::from(entry.childCount);
-                let first_child = u32::from(parent.firstChildIndex);
+                let sync = entry.flags & FLAG_SYNC_MASK;
+                let count = u32::from(entry.child_count);
+                let first_child = u32::from(entry.first_child);
                 if sync == 0 {
                     for child in (0..count).rev() {
                         stack.push(SyncStep::Setup { index: first_child + child, depth: depth + 1 });
@@ -69,34 +64,32 @@ pub fn path_walk<'n>(tree: &mut XAnimMut<'n>, start: u32, fill: Option<u8>, dept
                     continue;
                 }
                 if sync == FLAG_SYNC_MASK {
-                    return ended(Err(Failure::SyncBoth), guard_fired);
+                    return ended(Err(SyncFailure::Both), guard_fired);
                 }
-                entry.payload.parent.flags = parent.flags | FLAG_NOTIFY_SOURCE;
+                nodes.set_flags(index, entry.flags | FLAG_NOTIFY_SOURCE);
                 let require_looping = u8::from(sync == FLAG_SYNC_LOOPING);
                 for child in (0..count).rev() {
                     stack.push(SyncStep::Fill { index: first_child + child, require_looping });
                 }
             }
             SyncStep::Fill { index, require_looping } => {
-                let Some(entry) = entries.get_mut(index as usize) else { continue };
-                if entry.childCount == 0 {
-                    // SAFETY: a leaf of the tree under the walk's view.
-                    if let Some(parts) = unsafe { leaf_parts(entry) } {
-                        if parts.looped != require_looping {
-                            let failure = Failure::SyncLeaf { leaf: unsafe { leaf_name(entry) }, tree: name, looping: require_looping != 0 };
+                let Some(entry) = nodes.node(index) else { continue };
+                if entry.child_count == 0 {
+                    if let Some(looped) = nodes.looped(index) {
+                        if looped != require_looping {
+                            let failure = SyncFailure::Leaf { leaf: index, looping: require_looping != 0 };
                             return ended(Err(failure), guard_fired);
                         }
                     }
                     continue;
                 }
-                let parent = parent_view(entry);
-                if parent.flags & FLAG_SYNC_MASK != 0 {
-                    return ended(Err(duplicate_sync(name, entries, index)), guard_fired);
+                if entry.flags & FLAG_SYNC_MASK != 0 {
+                    return ended(Err(nested_sync(&*nodes, index)), guard_fired);
                 }
                 let bit = if require_looping != 0 { FLAG_SYNC_LOOPING } else { FLAG_SYNC_NON_LOOPING };
-                entry.payload.parent.flags = parent.flags | bit;
-                let first_child = u32::from(parent.firstChildIndex);
-                for child in (0..u32::from(entry.childCount)).rev() {
+                nodes.set_flags(index, entry.flags | bit);
+                let first_child = u32::from(entry.first_child);
+                for child in (0..u32::from(entry.child_count)).rev() {
                     stack.push(SyncStep::Fill { index: first_child + child, require_looping });
                 }
             }
