@@ -1,6 +1,6 @@
 //! The compact `XAnim` tree's sync setup (`XAnimSetupSyncNodes`): which
 //! parents get the sync and notify bits, and which mistake a tree's sync
-//! properties make.
+//! properties make; and a leaf's length ([`length`]).
 //!
 //! The tree itself lives where its engine keeps it (the C units: engine
 //! memory, reached through their views); the walk reads and writes it
@@ -22,6 +22,7 @@
 //! assert_eq!(tree[1].flags, FLAG_SYNC_LOOPING | FLAG_NOTIFY_SOURCE);
 //! ```
 
+pub mod length;
 mod sync;
 
 /// Parent flag: children are synchronised and looping (`loopsync`).
