@@ -10,7 +10,8 @@ use uoanim::abi::bg::*;
 use uoanim::abi::Zeroed;
 use uoanim::script::runtime::engine::RuntimeEngine;
 use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
-use uoanim::script::tables::{self, Literal};
+use uoanim::script::tables;
+use uoanim_core::literals::{ConditionMode, Literal, CONDITIONS};
 
 /// What to explain.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +36,7 @@ impl RuntimeEngine for Draw {
 
 /// The names of the values of a condition type (None: no value table).
 fn value_names(world: &mut World, cond: usize) -> Option<Vec<Vec<u8>>> {
-    let table = tables::CONDITION_TYPES.get(cond)?.1?;
+    let table = CONDITIONS.get(cond)?.values?;
     Some(world.module.value_names(table).into_iter().map(<[u8]>::to_vec).collect())
 }
 
@@ -62,7 +63,7 @@ fn lower(bytes: &[u8]) -> String {
 /// A condition's value as text: the names of its bits or its value.
 fn describe_value(world: &mut World, cond: usize, value: [i32; 2]) -> String {
     let names = value_names(world, cond);
-    let bitmask = tables::CONDITION_TYPES[cond].0 == ANIM_CONDMODE_BITMASK;
+    let bitmask = CONDITIONS[cond].mode == ConditionMode::Bitmask;
     match names {
         Some(names) if bitmask => {
             let words = [value[0] as u32, value[1] as u32];

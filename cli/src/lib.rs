@@ -30,7 +30,7 @@ pub mod uri;
 use diag::{Diagnostic, Severity};
 use input::{Inputs, SourceFile, WeaponList};
 use std::collections::HashSet;
-use uoanim::script::tables::Literal;
+use uoanim_core::literals::Literal;
 
 /// Every diagnostic code, with its default severity (docs/CHECK.md).
 pub const CODES: &[(&str, Severity)] = &[

@@ -39,7 +39,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lt;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use uoanim::script::tables::Literal;
+use uoanim_core::literals::Literal;
 use uoanim_core::outline::{outline, Item, Kind, Span};
 
 pub mod index;

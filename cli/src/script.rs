@@ -19,7 +19,8 @@ use uoanim::script::parser::{self, ParseInput, RuntimeNames, SessionEnd, StopPoi
 use uoanim::script::runtime::engine::FinalizeEngine;
 use uoanim::script::runtime::resolve_script;
 use uoanim::script::module::OwnedModule;
-use uoanim::script::tables::{self, Literal};
+use uoanim::script::tables;
+use uoanim_core::literals::{ConditionMode, Literal, ValueTable, CONDITIONS};
 use uoanim_core::lexis::Tokenizer;
 use uoanim_core::outline::{outline, BraceTrouble, Outline, SECTION_KEYWORDS};
 
@@ -746,19 +747,19 @@ fn unknown_name(kind: NameKind, engine_text: &[u8], run: &Init, text: &[u8]) -> 
         NameKind::BodyPart => ("body part".into(), lower(Literal::BodyParts)),
         NameKind::Value { condition } => {
             let cname = condition_names().get(condition).map_or(String::new(), |n| printable(n).to_lowercase());
-            let mut known = match tables::CONDITION_TYPES.get(condition).and_then(|c| c.1) {
-                Some(tables::ValueTable::Weapons) => {
+            let mut known = match CONDITIONS.get(condition).and_then(|c| c.values) {
+                Some(ValueTable::Weapons) => {
                     let mut w = vec![b"none".to_vec()];
                     w.extend(run.world.module.weapon_names().map(<[u8]>::to_vec));
                     w
                 }
-                Some(tables::ValueTable::WeaponClass) => lower(Literal::WeaponClasses),
-                Some(tables::ValueTable::Mounted) => lower(Literal::Mounted),
-                Some(tables::ValueTable::Vehicle) => lower(Literal::Vehicles),
-                Some(tables::ValueTable::VehicleMotion) => lower(Literal::VehicleMotion),
-                Some(tables::ValueTable::MoveTypes) => lower(Literal::MoveTypes),
-                Some(tables::ValueTable::WeaponPosition) => lower(Literal::WeaponPositions),
-                Some(tables::ValueTable::Strafe) => lower(Literal::StrafeStates),
+                Some(ValueTable::WeaponClass) => lower(Literal::WeaponClasses),
+                Some(ValueTable::Mounted) => lower(Literal::Mounted),
+                Some(ValueTable::Vehicle) => lower(Literal::Vehicles),
+                Some(ValueTable::VehicleMotion) => lower(Literal::VehicleMotion),
+                Some(ValueTable::MoveTypes) => lower(Literal::MoveTypes),
+                Some(ValueTable::WeaponPosition) => lower(Literal::WeaponPositions),
+                Some(ValueTable::Strafe) => lower(Literal::StrafeStates),
                 None => Vec::new(),
             };
             // the script's defines of that condition
@@ -1249,7 +1250,7 @@ fn expression_traps(script: &SourceFile, work: &[u8], start: usize, conds: &[Vec
                     format!("{} subtracts every value of the expression, also those named before it: the expression selects nothing", printable(&t)),
                 ));
             }
-        } else if bare.eq_ignore_ascii_case(b"none") && cond.is_some_and(|c| c != ANIM_COND_WEAPON as usize) && cond.is_some_and(|c| tables::CONDITION_TYPES[c].0 == ANIM_CONDMODE_BITMASK) {
+        } else if bare.eq_ignore_ascii_case(b"none") && cond.is_some_and(|c| c != ANIM_COND_WEAPON as usize) && cond.is_some_and(|c| CONDITIONS[c].mode == ConditionMode::Bitmask) {
             out.push(warn(script, pos, 4, "none-bit0", "'none' sets bit 0 (the first value of the list), it does not mean 'no value'".into()));
             terms += 1;
         } else if t != b"=" && t != b"," {

@@ -183,7 +183,7 @@ fn write_children(out: &mut String, parent: Option<usize>, depth: usize) {
 mod tests {
     use super::*;
     use crate::script::table_names;
-    use uoanim::script::tables::Literal;
+    use uoanim_core::literals::Literal;
 
     #[test]
     fn the_weapons_are_in_the_games_order_and_each_has_a_class() {

@@ -19,6 +19,8 @@
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
 //!   `Com_Parse` rules, its parse session, the name hash);
+//! * [`literals`]: the player-animation script's tables of names (states,
+//!   move types, events, conditions and their values, sections);
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
@@ -55,6 +57,7 @@ pub mod action;
 pub mod arith;
 pub mod atr;
 pub mod lexis;
+pub mod literals;
 pub mod math;
 pub mod names;
 pub mod outline;

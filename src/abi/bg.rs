@@ -128,11 +128,10 @@ impl bg_indexed_string_t {
     /// The terminating entry (NULL name, hash unset).
     pub const END: Self = Self { name: core::ptr::null(), hash: BG_INDEXED_STRING_HASH_UNSET };
 
-    /// An entry for a static NUL-terminated name (the parser reads the
-    /// name up to its NUL).
-    pub const fn new(name: &'static [u8]) -> Self {
-        assert!(!name.is_empty() && name[name.len() - 1] == 0, "a table name ends with its NUL");
-        Self { name: name.as_ptr() as *const c_char, hash: BG_INDEXED_STRING_HASH_UNSET }
+    /// An entry for a static C string (the parser reads the name up to its
+    /// NUL).
+    pub const fn of(name: &'static core::ffi::CStr) -> Self {
+        Self { name: name.as_ptr(), hash: BG_INDEXED_STRING_HASH_UNSET }
     }
 }
 

@@ -4,204 +4,50 @@
 use crate::abi::bg::*;
 use crate::flavour::{Behaviour, CLibrary};
 use crate::cstr::c_bytes;
-use core::ffi::c_char;
+use core::ffi::{c_char, CStr};
 
 type S = bg_indexed_string_t;
 
+pub use uoanim_core::literals::{Literal, ValueTable};
+use uoanim_core::literals as lit;
+
+/// The engine's table of the names `names` (the core's literals), ended by
+/// its NULL entry: `M` is one more than `N`.
+const fn table<const N: usize, const M: usize>(names: &[&'static CStr; N]) -> [S; M] {
+    assert!(M == N + 1, "a table holds its names and the NULL entry");
+    let mut out = [S::END; M];
+    let mut i = 0;
+    while i < N {
+        out[i] = S::of(names[i]);
+        i += 1;
+    }
+    out
+}
+
 /// `animStateStr`.
-pub const ANIM_STATE_STR: [S; 5] =
-    [S::new(b"RELAXED\0"), S::new(b"QUERY\0"), S::new(b"ALERT\0"), S::new(b"COMBAT\0"), S::END];
-
+pub const ANIM_STATE_STR: [S; 5] = table(&lit::STATES);
 /// `bgAnimGroupStrings` (move types).
-pub const ANIM_GROUP_STRINGS: [S; 19] = [
-    S::new(b"** UNUSED **\0"),
-    S::new(b"IDLE\0"),
-    S::new(b"IDLECR\0"),
-    S::new(b"IDLEPRONE\0"),
-    S::new(b"WALK\0"),
-    S::new(b"WALKBK\0"),
-    S::new(b"WALKCR\0"),
-    S::new(b"WALKCRBK\0"),
-    S::new(b"WALKPRONE\0"),
-    S::new(b"WALKPRONEBK\0"),
-    S::new(b"RUN\0"),
-    S::new(b"RUNBK\0"),
-    S::new(b"RUNCR\0"),
-    S::new(b"RUNCRBK\0"),
-    S::new(b"TURNRIGHT\0"),
-    S::new(b"TURNLEFT\0"),
-    S::new(b"CLIMBUP\0"),
-    S::new(b"CLIMBDOWN\0"),
-    S::END,
-];
-
+pub const ANIM_GROUP_STRINGS: [S; 19] = table(&lit::MOVE_TYPES);
 /// `bgAnimEventStrings`.
-pub const ANIM_EVENT_STRINGS: [S; 17] = [
-    S::new(b"PAIN\0"),
-    S::new(b"DEATH\0"),
-    S::new(b"FIREWEAPON\0"),
-    S::new(b"JUMP\0"),
-    S::new(b"JUMPBK\0"),
-    S::new(b"LAND\0"),
-    S::new(b"DROPWEAPON\0"),
-    S::new(b"RAISEWEAPON\0"),
-    S::new(b"CLIMBMOUNT\0"),
-    S::new(b"CLIMBDISMOUNT\0"),
-    S::new(b"RELOAD\0"),
-    S::new(b"CROUCH_TO_PRONE\0"),
-    S::new(b"PRONE_TO_CROUCH\0"),
-    S::new(b"MELEEATTACK\0"),
-    S::new(b"LMG_DEPLOY\0"),
-    S::new(b"LMG_BREAKDOWN\0"),
-    S::END,
-];
-
+pub const ANIM_EVENT_STRINGS: [S; 17] = table(&lit::EVENTS);
 /// `animBodyPartsStr`.
-pub const ANIM_BODY_PARTS_STR: [S; 5] =
-    [S::new(b"** UNUSED **\0"), S::new(b"LEGS\0"), S::new(b"TORSO\0"), S::new(b"BOTH\0"), S::END];
-
+pub const ANIM_BODY_PARTS_STR: [S; 5] = table(&lit::BODY_PARTS);
 /// `animMountedStr`.
-pub const ANIM_MOUNTED_STR: [S; 9] = [
-    S::new(b"** UNUSED **\0"),
-    S::new(b"MG42\0"),
-    S::new(b"vehDriver\0"),
-    S::new(b"vehGunner\0"),
-    S::new(b"vehPassenger1\0"),
-    S::new(b"vehPassenger2\0"),
-    S::new(b"vehPassenger3\0"),
-    S::new(b"vehPassenger4\0"),
-    S::END,
-];
-
+pub const ANIM_MOUNTED_STR: [S; 9] = table(&lit::MOUNTED);
 /// `animVehicleMotionStr`.
-pub const ANIM_VEHICLE_MOTION_STR: [S; 5] =
-    [S::new(b"** UNUSED **\0"), S::new(b"IDLE\0"), S::new(b"FORWARD\0"), S::new(b"REVERSING\0"), S::END];
-
+pub const ANIM_VEHICLE_MOTION_STR: [S; 5] = table(&lit::VEHICLE_MOTION);
 /// `animVehicleStr`.
-pub const ANIM_VEHICLE_STR: [S; 5] =
-    [S::new(b"** UNUSED **\0"), S::new(b"TANK\0"), S::new(b"JEEP\0"), S::new(b"FLAK88\0"), S::END];
-
+pub const ANIM_VEHICLE_STR: [S; 5] = table(&lit::VEHICLES);
 /// `animWeaponClassStr`.
-pub const ANIM_WEAPON_CLASS_STR: [S; 12] = [
-    S::new(b"RIFLE\0"),
-    S::new(b"MG\0"),
-    S::new(b"SMG\0"),
-    S::new(b"LMG\0"),
-    S::new(b"PISTOL\0"),
-    S::new(b"GRENADE\0"),
-    S::new(b"ROCKETLAUNCHER\0"),
-    S::new(b"TURRET\0"),
-    S::new(b"SPOTTER\0"),
-    S::new(b"NON-PLAYER\0"),
-    S::new(b"FLAMETHROWER\0"),
-    S::END,
-];
-
+pub const ANIM_WEAPON_CLASS_STR: [S; 12] = table(&lit::WEAPON_CLASSES);
 /// `animWeaponPositionStr`.
-pub const ANIM_WEAPON_POSITION_STR: [S; 3] = [S::new(b"HIP\0"), S::new(b"ADS\0"), S::END];
-
+pub const ANIM_WEAPON_POSITION_STR: [S; 3] = table(&lit::WEAPON_POSITIONS);
 /// `animStrafeStateStr`.
-pub const ANIM_STRAFE_STATE_STR: [S; 4] = [S::new(b"NOT\0"), S::new(b"LEFT\0"), S::new(b"RIGHT\0"), S::END];
-
+pub const ANIM_STRAFE_STATE_STR: [S; 4] = table(&lit::STRAFE_STATES);
 /// `bgAnimConditionTypeStrings` (index = `ANIM_COND_*`).
-pub const ANIM_CONDITION_TYPE_STRINGS: [S; 12] = [
-    S::new(b"WEAPONS\0"),
-    S::new(b"WEAPONCLASS\0"),
-    S::new(b"MOUNTED\0"),
-    S::new(b"VEHICLE\0"),
-    S::new(b"VEHICLE_MOTION\0"),
-    S::new(b"MOVETYPE\0"),
-    S::new(b"UNDERHAND\0"),
-    S::new(b"CROUCHING\0"),
-    S::new(b"FIRING\0"),
-    S::new(b"WEAPON_POSITION\0"),
-    S::new(b"STRAFING\0"),
-    S::END,
-];
-
+pub const ANIM_CONDITION_TYPE_STRINGS: [S; 12] = table(&lit::CONDITION_NAMES);
 /// `bgAnimParseSectionStrings` (index = `ANIM_SECTION_*`).
-pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = [
-    S::new(b"defines\0"),
-    S::new(b"animations\0"),
-    S::new(b"canned_animations\0"),
-    S::new(b"statechanges\0"),
-    S::new(b"events\0"),
-    S::END,
-];
-
-/// The module's tables of literals, for readers outside the module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Literal {
-    /// [`ANIM_STATE_STR`].
-    States,
-    /// [`ANIM_GROUP_STRINGS`].
-    MoveTypes,
-    /// [`ANIM_EVENT_STRINGS`].
-    Events,
-    /// [`ANIM_BODY_PARTS_STR`].
-    BodyParts,
-    /// [`ANIM_MOUNTED_STR`].
-    Mounted,
-    /// [`ANIM_VEHICLE_MOTION_STR`].
-    VehicleMotion,
-    /// [`ANIM_VEHICLE_STR`].
-    Vehicles,
-    /// [`ANIM_WEAPON_CLASS_STR`].
-    WeaponClasses,
-    /// [`ANIM_WEAPON_POSITION_STR`].
-    WeaponPositions,
-    /// [`ANIM_STRAFE_STATE_STR`].
-    StrafeStates,
-    /// [`ANIM_CONDITION_TYPE_STRINGS`].
-    ConditionTypes,
-    /// [`ANIM_PARSE_SECTION_STRINGS`].
-    Sections,
-}
-
-impl Literal {
-    /// The table.
-    pub fn table(self) -> &'static [S] {
-        match self {
-            Literal::States => &ANIM_STATE_STR,
-            Literal::MoveTypes => &ANIM_GROUP_STRINGS,
-            Literal::Events => &ANIM_EVENT_STRINGS,
-            Literal::BodyParts => &ANIM_BODY_PARTS_STR,
-            Literal::Mounted => &ANIM_MOUNTED_STR,
-            Literal::VehicleMotion => &ANIM_VEHICLE_MOTION_STR,
-            Literal::Vehicles => &ANIM_VEHICLE_STR,
-            Literal::WeaponClasses => &ANIM_WEAPON_CLASS_STR,
-            Literal::WeaponPositions => &ANIM_WEAPON_POSITION_STR,
-            Literal::StrafeStates => &ANIM_STRAFE_STATE_STR,
-            Literal::ConditionTypes => &ANIM_CONDITION_TYPE_STRINGS,
-            Literal::Sections => &ANIM_PARSE_SECTION_STRINGS,
-        }
-    }
-
-    /// The table's names, in order, up to its NULL name.
-    pub fn names(self) -> alloc::vec::Vec<&'static [u8]> {
-        self.table()
-            .iter()
-            .take_while(|s| !s.name.is_null())
-            // SAFETY: the tables' names are the module's string literals.
-            .map(|s| unsafe { c_bytes(s.name) }.unwrap_or_default())
-            .collect()
-    }
-
-    /// The table of a condition's values (None: the weapon list, which is
-    /// the engine's).
-    pub fn of_values(table: ValueTable) -> Option<Self> {
-        Some(match table {
-            ValueTable::Weapons => return None,
-            ValueTable::WeaponClass => Literal::WeaponClasses,
-            ValueTable::Mounted => Literal::Mounted,
-            ValueTable::Vehicle => Literal::Vehicles,
-            ValueTable::VehicleMotion => Literal::VehicleMotion,
-            ValueTable::MoveTypes => Literal::MoveTypes,
-            ValueTable::WeaponPosition => Literal::WeaponPositions,
-            ValueTable::Strafe => Literal::StrafeStates,
-        })
-    }
-}
+pub const ANIM_PARSE_SECTION_STRINGS: [S; 6] = table(&lit::SECTIONS);
 
 /// A name the module's string tables may hold: NULL, a literal, or a string
 /// of engine memory.
@@ -297,19 +143,6 @@ impl Iterator for WeaponNames {
 /// The literal stored as weapon 0.
 pub const WEAPON_NONE: &[u8] = b"none\0";
 
-/// Which value table a condition type uses (`bgAnimConditionTypes[].values`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueTable {
-    Weapons,
-    WeaponClass,
-    Mounted,
-    Vehicle,
-    VehicleMotion,
-    MoveTypes,
-    WeaponPosition,
-    Strafe,
-}
-
 /// A caller's NULL-name-terminated value table (the standalone
 /// `BG_ParseConditionBits` export), terminator included.
 pub struct ExternalTable<'t>(&'t mut [S]);
@@ -360,20 +193,22 @@ pub const fn condition_type(mode: i32, values: *mut S) -> bg_anim_condition_type
     bg_anim_condition_type_t { mode, values }
 }
 
-/// `bgAnimConditionTypes`: mode and value table per condition type.
-pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = [
-    (ANIM_CONDMODE_BITMASK, Some(ValueTable::Weapons)),
-    (ANIM_CONDMODE_BITMASK, Some(ValueTable::WeaponClass)),
-    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Mounted)),
-    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Vehicle)),
-    (ANIM_CONDMODE_EQUAL, Some(ValueTable::VehicleMotion)),
-    (ANIM_CONDMODE_BITMASK, Some(ValueTable::MoveTypes)),
-    (ANIM_CONDMODE_EQUAL, None),
-    (ANIM_CONDMODE_EQUAL, None),
-    (ANIM_CONDMODE_EQUAL, None),
-    (ANIM_CONDMODE_EQUAL, Some(ValueTable::WeaponPosition)),
-    (ANIM_CONDMODE_EQUAL, Some(ValueTable::Strafe)),
-];
+/// `bgAnimConditionTypes`: mode (`ANIM_CONDMODE_*`) and value table per
+/// condition type, from the core's [`lit::CONDITIONS`].
+pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = {
+    let mut out = [(0, None); ANIM_COND_COUNT];
+    let mut i = 0;
+    while i < ANIM_COND_COUNT {
+        let c = lit::CONDITIONS[i];
+        let mode = match c.mode {
+            lit::ConditionMode::Bitmask => ANIM_CONDMODE_BITMASK,
+            lit::ConditionMode::Equal => ANIM_CONDMODE_EQUAL,
+        };
+        out[i] = (mode, c.values);
+        i += 1;
+    }
+    out
+};
 
 pub use uoanim_core::lexis::string_hash;
 

@@ -5,7 +5,7 @@
 //! blocks.
 
 use crate::script::{condition_names, table_names};
-use uoanim::script::tables::Literal;
+use uoanim_core::literals::Literal;
 use uoanim_core::outline::{Item, Kind, Outline, Span};
 
 /// What a word of a script or tree is.
