@@ -91,65 +91,15 @@ void CompileError2(uint8_t *codePos, const char *format, ...)
     })
 
 /* ---- strings, files, assets, memory (engine unit imports) -------------- */
-#define MAX_STRINGS 64
-static char *strings[MAX_STRINGS];
-static int string_count;
-
-static uint16_t intern(const char *text)
-{
-    for (int i = 0; i < string_count; i++)
-        if (strcmp(strings[i], text) == 0)
-            return (uint16_t)(i + 1);
-    strings[string_count] = strdup(text);
-    return (uint16_t)++string_count;
-}
-
-const char *SL_ConvertToString(uint16_t handle)
-{
-    return handle && handle <= string_count ? strings[handle - 1] : "";
-}
-
-uint16_t Scr_CreateCanonicalFilename(const char *filename)
-{
-    char lower[256];
-    size_t i;
-    for (i = 0; filename[i] && i + 1 < sizeof lower; i++)
-        lower[i] = (char)(filename[i] >= 'A' && filename[i] <= 'Z' ? filename[i] + 32 : filename[i]);
-    lower[i] = 0;
-    return intern(lower);
-}
-
-qboolean Scr_IsIdentifier(const char *text)
-{
-    for (; *text; text++)
-        if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || (*text >= '0' && *text <= '9') ||
-              *text == '_'))
-            return 0;
-    return 1;
-}
-
-static const char tree_text[] =
-    "// the test tree\n"
-    "torso\n{\n\tpt_idle\n}\n"
-    "legs\n{\n\tpl_idle\n\tpl_run\n}\n"
-    "turning\n{\n\tpl_turn\n}\n"
-    "pb_jump\n"
-    "pb_unused_by_anyone\n";
-
-char *Scr_AddSourceBuffer(const char *filename, uint8_t *normalCodeStart, uint8_t *relocatedCodeStart)
-{
-    (void)normalCodeStart;
-    (void)relocatedCodeStart;
-    if (strcasecmp(filename, "animtrees/multiplayer.atr") != 0)
-        return NULL;
-    return strdup(tree_text);
-}
-
-#define MAX_ASSETS 16
-static fileData_t atr_record = {"multiplayer.atr", {0}, NULL};
-static fileData_t asset_records[MAX_ASSETS];
-static char asset_names[MAX_ASSETS][64];
-static int asset_count;
+#define ENGINE_TREE_NAME "multiplayer"
+#define ENGINE_TREE_TEXT                                                   \
+    "// the test tree\n"                                                   \
+    "torso\n{\n\tpt_idle\n}\n"                                            \
+    "legs\n{\n\tpl_idle\n\tpl_run\n}\n"                                  \
+    "turning\n{\n\tpl_turn\n}\n"                                          \
+    "pb_jump\n"                                                            \
+    "pb_unused_by_anyone\n"
+#include "engine_services.h"
 
 /* frames - 1 and rate of the test assets: length = frames / rate seconds */
 static void asset_timing(const char *name, uint16_t *frames, float *rate)
@@ -158,44 +108,17 @@ static void asset_timing(const char *name, uint16_t *frames, float *rate)
     *rate = 20.0f;
 }
 
-fileData_t *FS_GetDataForFile(const char *base, const char *path, const char *extension)
+static void engine_asset(const char *name, XAnimParts *parts)
 {
-    if (strcmp(base, "animtrees") == 0 && strcasecmp(path, "multiplayer") == 0 && strcmp(extension, ".atr") == 0)
-        return &atr_record;
-    if (strcmp(base, "xanim") != 0 || !*path)
-        return NULL;
-    for (int i = 0; i < asset_count; i++)
-        if (strcmp(asset_names[i], path) == 0)
-            return &asset_records[i];
-    if (asset_count == MAX_ASSETS)
-        return NULL;
-    snprintf(asset_names[asset_count], sizeof asset_names[0], "%s", path);
-    asset_records[asset_count].name = asset_names[asset_count];
-    return &asset_records[asset_count++];
+    asset_timing(name, &parts->frameCountMinusOne, &parts->frameRate);
+    parts->looped = strcmp(name, "pl_run") == 0;
 }
 
-XAnimParts *XAnimLoadFile(const char *name, void *(*alloc)(size_t size))
+static XAnimParts *engine_missing_xanim(const char *name)
 {
-    fileData_t *record = FS_GetDataForFile("xanim", name, "");
-    if (!record)
-        Com_Error(1, "no xanim '%s'", name);
-    if (!record->data.xanimParts) {
-        XAnimParts *parts = alloc(sizeof *parts);
-        memset(parts, 0, sizeof *parts);
-        asset_timing(name, &parts->frameCountMinusOne, &parts->frameRate);
-        parts->looped = strcmp(name, "pl_run") == 0;
-        record->data.xanimParts = parts;
-    }
-    return record->data.xanimParts;
+    Com_Error(1, "no xanim '%s'", name);
+    return NULL;
 }
-
-qboolean ScriptCode_IsLoadedCodePos(const uint8_t *codePos) { (void)codePos; return 0; }
-qboolean Scr_IsInDeveloperOpcodeMemory(const uint8_t *codePos) { (void)codePos; return 0; }
-void *Hunk_AllocAlignInternal(size_t size, size_t alignment) { (void)alignment; return calloc(1, size); }
-void Hunk_ClearTempMemoryHigh(void) {}
-void *Hunk_AllocXAnimCreateTree(size_t size) { return calloc(1, size); }
-void *MT_Alloc(size_t size, int32_t tag) { (void)tag; return calloc(1, size); }
-void MT_Free(void *data, size_t size) { (void)size; free(data); }
 
 static int tree_allocations;
 __attribute__((unused)) static void *alloc_tree(size_t size)

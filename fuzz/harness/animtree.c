@@ -37,53 +37,9 @@ void CompileError2(uint8_t *codePos, const char *format, ...)
     fz_raise(format, args);
 }
 
-/* ---- strings ------------------------------------------------------------ */
-#define MAX_STRINGS 2048
-static char *strings[MAX_STRINGS];
-static int string_count;
-
-static uint16_t intern(const char *text)
-{
-    for (int i = 0; i < string_count; i++)
-        if (strcmp(strings[i], text) == 0)
-            return (uint16_t)(i + 1);
-    if (string_count == MAX_STRINGS)
-        Com_Error(1, "\x15" "string table full");
-    strings[string_count] = strdup(text);
-    return (uint16_t)++string_count;
-}
-
-const char *SL_ConvertToString(uint16_t handle)
-{
-    return handle && handle <= string_count ? strings[handle - 1] : "";
-}
-
-uint16_t Scr_CreateCanonicalFilename(const char *filename)
-{
-    char out[1024];
-    size_t n = 0;
-    if (strlen(filename) >= sizeof out)
-        Com_Error(1, "\x15" "Filename '%s' exceeds maximum length of %d", filename, (int)sizeof out);
-    for (const char *p = filename; *p; p++) {
-        char c = *p;
-        if (c == '\\')
-            c = '/';
-        if (c == '/' && (n == 0 || out[n - 1] == '/'))
-            continue;
-        out[n++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-    }
-    out[n] = 0;
-    return intern(out);
-}
-
-qboolean Scr_IsIdentifier(const char *text)
-{
-    for (; *text; text++)
-        if (!((*text >= 'a' && *text <= 'z') || (*text >= 'A' && *text <= 'Z') || (*text >= '0' && *text <= '9') ||
-              *text == '_'))
-            return 0;
-    return 1;
-}
+/* ---- strings: the stand-in every C test shares ------------------------ */
+#define ENGINE_MAX_STRINGS 2048
+#include "../../c_tests/engine_strings.h"
 
 /* ---- files: the input's trees "a" and "b" -------------------------------- */
 static char *atr_text[2];

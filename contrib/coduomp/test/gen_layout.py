@@ -257,6 +257,11 @@ def main():
     served = set()
     if spec.get("engine_code"):
         text = open(os.path.join(here, "engine_services.c"), encoding="utf-8").read()
+        # the services every C test shares, written in (the engine's tree has no c_tests/)
+        shared = os.path.join(here, "..", "..", "..", "c_tests")
+        for header in ("engine_services.h", "engine_strings.h"):
+            with open(os.path.join(shared, header), encoding="utf-8") as f:
+                text = text.replace('#include "%s"\n' % header, f.read())
         served = set(re.findall(r"^(?!static)[A-Za-z_][\w \t\*]*?\b(\w+)\(", text, re.M))
         files.setdefault(services, []).append(text)
     program = "behaviour_engine.c" if spec.get("engine_code") else "behaviour_module.c"
