@@ -19,6 +19,7 @@
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
 //!   `Com_Parse` rules, its parse session, the name hash);
+//! * [`atoi`]: the C libraries' `atoi` of the original's builds;
 //! * [`literals`]: the player-animation script's tables of names (states,
 //!   move types, events, conditions and their values, sections);
 //! * [`outline`]: the structure of a player-animation script with byte
@@ -55,6 +56,7 @@ extern crate std;
 
 pub mod action;
 pub mod arith;
+pub mod atoi;
 pub mod atr;
 pub mod lexis;
 pub mod literals;
