@@ -22,6 +22,8 @@
 //! * [`atoi`]: the C libraries' `atoi` of the original's builds;
 //! * [`literals`]: the player-animation script's tables of names (states,
 //!   move types, events, conditions and their values, sections);
+//! * [`lookup`]: a name's index in a table of names, as the engine looks it
+//!   up;
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
@@ -60,6 +62,7 @@ pub mod atoi;
 pub mod atr;
 pub mod lexis;
 pub mod literals;
+pub mod lookup;
 pub mod math;
 pub mod names;
 pub mod outline;

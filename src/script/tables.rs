@@ -211,13 +211,8 @@ pub const CONDITION_TYPES: [(i32, Option<ValueTable>); ANIM_COND_COUNT] = {
 };
 
 pub use uoanim_core::lexis::string_hash;
-
-/// `Q_stricmpn(a, b, 99999) == 0` for NUL-free byte strings: equal length
-/// and equal after folding ASCII letters.
-#[inline]
-pub fn same_name(a: &[u8], b: &[u8]) -> bool {
-    a.eq_ignore_ascii_case(b)
-}
+pub use uoanim_core::lookup::same_name;
+use uoanim_core::lookup;
 
 /// The bytes of a 64-byte name field up to its NUL (all 64 without one).
 pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
@@ -225,42 +220,16 @@ pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
     &field[..end]
 }
 
-/// `BG_IndexForString`: scans `strings` up to its NULL-name terminator (or
-/// the end of the slice), filling missing hashes, and returns the index of
-/// the first entry whose hash and case-insensitive name match; -1 when none
-/// does (the caller raises the "unknown token" error unless missing names
-/// are allowed). `resolve` turns an entry's name pointer into its bytes.
-pub fn index_for_string<'n>(
-    name: &[u8],
-    strings: &mut [bg_indexed_string_t],
-    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
-) -> i32 {
-    index_for_string_hashed(name, string_hash(name), strings, resolve)
+/// `BG_IndexForString` over one of the engine's tables (see
+/// [`uoanim_core::lookup::index_for_string`]); `resolve` turns an entry's
+/// name pointer into its bytes.
+pub fn index_for_string<'n>(name: &[u8], strings: &mut [S], resolve: impl Fn(*const c_char) -> Option<&'n [u8]>) -> i32 {
+    lookup::index_for_string(name, strings, |e: &S| resolve(e.name))
 }
 
 /// [`index_for_string`] with `string_hash(name)` already known.
-pub fn index_for_string_hashed<'n>(
-    name: &[u8],
-    hash: i32,
-    strings: &mut [bg_indexed_string_t],
-    resolve: impl Fn(*const c_char) -> Option<&'n [u8]>,
-) -> i32 {
-    for (index, entry) in strings.iter_mut().enumerate() {
-        if entry.name.is_null() {
-            break;
-        }
-        if entry.hash == BG_INDEXED_STRING_HASH_UNSET {
-            let Some(entry_name) = resolve(entry.name) else { break };
-            entry.hash = string_hash(entry_name);
-        }
-        if hash == entry.hash {
-            let Some(entry_name) = resolve(entry.name) else { break };
-            if same_name(name, entry_name) {
-                return index as i32;
-            }
-        }
-    }
-    -1
+pub fn index_for_string_hashed<'n>(name: &[u8], hash: i32, strings: &mut [S], resolve: impl Fn(*const c_char) -> Option<&'n [u8]>) -> i32 {
+    lookup::index_for_string_hashed(name, hash, strings, |e: &S| resolve(e.name))
 }
 
 /// The `atoi` the parser uses for `duration` and `blendtime` values, for the
@@ -288,6 +257,37 @@ pub fn atoi_of(text: &[u8], behaviour: Behaviour, library: CLibrary) -> i32 {
 
 pub use uoanim_core::atoi::{glibc_atoi, msvc_atoi};
 
+
+pub use uoanim_core::lookup::HashIndex;
+
+/// `BG_IndexForString` through a [`HashIndex`] of the same table (see
+/// [`uoanim_core::lookup::index_for_string_indexed`]).
+pub fn index_for_string_indexed<'n, const N: usize>(
+    name: &[u8],
+    hash: impl FnOnce() -> i32,
+    strings: &mut [S],
+    index: &mut HashIndex<'n, N>,
+    resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
+) -> i32 {
+    lookup::index_for_string_indexed(name, hash, strings, index, move |e: &S| resolve(e.name))
+}
+
+/// An entry of the engine's tables, as the core's lookups read it.
+impl lookup::IndexedName for S {
+    #[inline(always)]
+    fn is_end(&self) -> bool {
+        self.name.is_null()
+    }
+    #[inline(always)]
+    fn hash(&self) -> i32 {
+        self.hash
+    }
+    #[inline(always)]
+    fn set_hash(&mut self, hash: i32) {
+        self.hash = hash;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::prelude::rust_2021::*;
@@ -302,17 +302,6 @@ mod tests {
     }
 
     #[test]
-    fn index_lookup_is_case_insensitive_and_caches() {
-        let mut t = ANIM_STATE_STR;
-        let r = |p: *const c_char| unsafe { c_bytes(p) };
-        assert_eq!(index_for_string(b"alert", &mut t, r), 2);
-        assert_ne!(t[0].hash, -1);
-        assert_eq!(t[3].hash, -1);
-        assert_eq!(index_for_string(b"nope", &mut t, r), -1);
-        assert_eq!(index_for_string(b"** UNUSED **", &mut ANIM_BODY_PARTS_STR.clone(), r), 0);
-    }
-
-    #[test]
     fn msvcrt_atoi_wraps_for_the_linux_behaviour_on_windows() {
         // the game flavour built for Windows: msvcrt's atoi, as the cgame's
         for text in [&b"-99999999999999999999"[..], b"4294967297", b"  +12x", b"2147483648"] {
@@ -323,178 +312,5 @@ mod tests {
         assert_eq!(atoi_of(b"4294967297", Behaviour::Linux, CLibrary::Msvcrt), 1);
         let long_is_64 = core::mem::size_of::<core::ffi::c_long>() == 8;
         assert_eq!(atoi_of(b"4294967297", Behaviour::Linux, CLibrary::Glibc), if long_is_64 { 1 } else { i32::MAX });
-    }
-}
-
-/// A sorted `(hash, index)` view of a table, answering "first entry with
-/// this hash and name" exactly like the linear scan, in O(log n). Used only
-/// while the table cannot change (within one parse); `'n` is the lifetime of
-/// the table's names.
-#[derive(Clone, Copy)]
-pub struct HashIndex<'n, const N: usize> {
-    ready: bool,
-    len: usize,
-    keys: [(i32, u16); N],
-    /// For string tables: the hash of each entry (the table's cached one,
-    /// or computed privately while the table still holds -1) and how many
-    /// leading entries of the table are known to hold their hash.
-    hashes: [i32; N],
-    filled: usize,
-    /// Bit `l` set when an entry's name is `l` bytes long (bit 63: 63 or
-    /// more): a name of another length cannot match.
-    lengths: u64,
-    /// Each entry's name (from the table's resolver), for small tables
-    /// compared directly instead of hashing the query.
-    names: [&'n [u8]; N],
-    names_ok: bool,
-}
-
-impl<const N: usize> HashIndex<'_, N> {
-    /// An empty, not yet built index.
-    pub const fn new() -> Self {
-        Self {
-            ready: false,
-            len: 0,
-            keys: [(0, 0); N],
-            hashes: [0; N],
-            filled: 0,
-            lengths: u64::MAX,
-            names: [b""; N],
-            names_ok: false,
-        }
-    }
-
-    /// Whether the index answers lookups.
-    pub fn is_ready(&self) -> bool {
-        self.ready
-    }
-
-    /// Builds the index over `(hash, index)` pairs given in index order.
-    pub fn build(&mut self, pairs: impl Iterator<Item = (i32, usize)>) {
-        self.len = 0;
-        for (hash, index) in pairs {
-            if self.len == N || index > u16::MAX as usize {
-                self.ready = false;
-                return;
-            }
-            self.keys[self.len] = (hash, index as u16);
-            self.len += 1;
-        }
-        self.keys[..self.len].sort_unstable();
-        self.ready = true;
-    }
-
-    /// Adds an entry (its index is above every other one).
-    pub fn insert(&mut self, hash: i32, index: usize) {
-        if !self.ready || self.len == N || index > u16::MAX as usize {
-            self.ready = false;
-            return;
-        }
-        let at = self.keys[..self.len].partition_point(|&k| k < (hash, index as u16));
-        self.keys.copy_within(at..self.len, at + 1);
-        self.keys[at] = (hash, index as u16);
-        self.len += 1;
-    }
-
-    /// The smallest index with `hash` for which `matches` holds.
-    pub fn find(&self, hash: i32, mut matches: impl FnMut(usize) -> bool) -> Option<usize> {
-        let keys = &self.keys[..self.len];
-        let start = keys.partition_point(|&(h, _)| h < hash);
-        keys[start..].iter().take_while(|&&(h, _)| h == hash).map(|&(_, i)| i as usize).find(|&i| matches(i))
-    }
-}
-
-impl<const N: usize> Default for HashIndex<'_, N> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// `BG_IndexForString` through a [`HashIndex`] of the same table.
-///
-/// Same result as the linear scan, and the same table writes: the scan
-/// stores the hash of every entry it passes that still holds -1 (up to the
-/// match, or the whole table on a miss); the index does exactly those
-/// stores, with hashes it computed when it was built.
-pub fn index_for_string_indexed<'n, const N: usize>(
-    name: &[u8],
-    hash: impl FnOnce() -> i32,
-    strings: &mut [bg_indexed_string_t],
-    index: &mut HashIndex<'n, N>,
-    resolve: impl Fn(*const c_char) -> Option<&'n [u8]> + Copy,
-) -> i32 {
-    if !index.ready {
-        let count = strings.iter().position(|e| e.name.is_null()).unwrap_or(strings.len());
-        if count > N {
-            return index_for_string_hashed(name, hash(), strings, resolve);
-        }
-        let mut lengths = 0u64;
-        index.names_ok = true;
-        for (i, e) in strings[..count].iter().enumerate() {
-            let resolved = resolve(e.name);
-            index.names_ok &= resolved.is_some();
-            let entry_name = resolved.unwrap_or(b"");
-            index.names[i] = entry_name;
-            lengths |= 1u64 << entry_name.len().min(63);
-            index.hashes[i] = if e.hash == BG_INDEXED_STRING_HASH_UNSET { string_hash(entry_name) } else { e.hash };
-        }
-        index.lengths = lengths;
-        index.filled = strings[..count].iter().position(|e| e.hash == BG_INDEXED_STRING_HASH_UNSET).unwrap_or(count);
-        let hashes = index.hashes;
-        index.build((0..count).map(|i| (hashes[i], i)));
-        if !index.ready {
-            return index_for_string_hashed(name, hash(), strings, resolve);
-        }
-    }
-    // Once every hash is stored, a miss writes nothing: a name whose
-    // length no entry has is a miss without hashing it.
-    if index.filled >= index.len && index.lengths & (1u64 << name.len().min(63)) == 0 {
-        return -1;
-    }
-    let found = if index.names_ok && index.len <= 24 {
-        // Small table: the first entry with an equal name is the answer
-        // (equal names have equal hashes: the hash folds case exactly as
-        // the compare does), no need to hash the query.
-        index.names[..index.len].iter().position(|&entry_name| entry_name.len() == name.len() && same_name(name, entry_name))
-    } else {
-        let hash = hash();
-        index.find(hash, |i| strings.get(i).and_then(|e| resolve(e.name)).is_some_and(|n| same_name(name, n)))
-    };
-    let upto = found.map_or(index.len, |i| i + 1);
-    if upto > index.filled {
-        for (e, &h) in strings[index.filled..upto].iter_mut().zip(&index.hashes[index.filled..upto]) {
-            if e.hash == BG_INDEXED_STRING_HASH_UNSET {
-                e.hash = h;
-            }
-        }
-        index.filled = upto;
-    }
-    found.map_or(-1, |i| i as i32)
-}
-
-#[cfg(test)]
-mod index_tests {
-    use std::prelude::rust_2021::*;
-    use super::*;
-
-    fn linear_and_indexed(names: &[&[u8]], queries: &[&[u8]]) {
-        let mut linear: Vec<S> = ANIM_GROUP_STRINGS.to_vec();
-        let mut indexed = linear.clone();
-        let mut ix = HashIndex::<32>::new();
-        let r = |p: *const c_char| unsafe { c_bytes(p) };
-        for q in queries.iter().chain(names) {
-            let a = index_for_string(q, &mut linear, r);
-            let b = index_for_string_indexed(q, || string_hash(q), &mut indexed, &mut ix, r);
-            assert_eq!(a, b, "{q:?}");
-            let ha: Vec<i32> = linear.iter().map(|e| e.hash).collect();
-            let hb: Vec<i32> = indexed.iter().map(|e| e.hash).collect();
-            assert_eq!(ha, hb, "table writes after {q:?}");
-        }
-    }
-
-    #[test]
-    fn indexed_lookup_matches_the_scan_and_its_hash_writes() {
-        linear_and_indexed(&[b"walk", b"RUN", b"climbdown", b"** unused **"], &[b"idle", b"nope", b"turnleft"]);
-        linear_and_indexed(&[], &[b"run", b"walkcr", b"idle"]);
     }
 }
