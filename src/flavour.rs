@@ -23,15 +23,7 @@
 //! ([`C_LIBRARY`]): each of the four units is built for x86_64 and i686,
 //! Linux and Windows, and on Windows the game flavour's `atoi` is msvcrt's.
 
-/// Which platform behaviour of the C original a unit reproduces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Behaviour {
-    /// `LINUX_BEHAVIOR`: the game module and the dedicated server.
-    Linux,
-    /// `WINDOWS_BEHAVIOR`: the cgame module, the client executable and the
-    /// game module of the client packages.
-    Windows,
-}
+pub use uoanim_core::Behaviour;
 
 #[cfg(any(
     all(feature = "game", any(feature = "cgame", feature = "game_windows", feature = "engine", feature = "client")),

@@ -17,6 +17,9 @@
 //! * [`x87_model`]: the x87's extended format and operations, bit for bit
 //!   (the model the hardware is tested against);
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
+//! * [`formulas`]: the player-animation module's formulas that read
+//!   nothing of the engine (the controller lerps), over the arithmetic
+//!   interface, for either [`Behaviour`];
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
 //!   `Com_Parse` rules, its parse session, the name hash);
 //! * [`atoi`]: the C libraries' `atoi` of the original's builds;
@@ -60,6 +63,7 @@ pub mod action;
 pub mod arith;
 pub mod atoi;
 pub mod atr;
+pub mod formulas;
 pub mod lexis;
 pub mod literals;
 pub mod lookup;
@@ -73,6 +77,17 @@ pub mod xanim;
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing;
+
+/// Which platform behaviour of the C original a unit reproduces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behaviour {
+    /// `LINUX_BEHAVIOR`: the game module and the dedicated server.
+    Linux,
+    /// `WINDOWS_BEHAVIOR`: the cgame module, the client executable and the
+    /// game module of the client packages.
+    Windows,
+}
+
 
 /// The rounds of a randomised test: `n`, or a hundredth of it (at least
 /// one) under Miri, which interprets every step.
