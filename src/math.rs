@@ -57,6 +57,10 @@ impl uoanim_core::math::Roots for HardwareRoots {
     fn sqrt_f32(self, x: f32) -> f32 {
         sqrt_f32(x)
     }
+    #[inline]
+    fn sqrt_f64(self, x: f64) -> f64 {
+        sqrt_f64(x)
+    }
 }
 
 /// The square roots in integer arithmetic (every target; the tests compare

@@ -4,13 +4,15 @@
 //! default NaN, negative). The units' crate computes the same roots with
 //! the hardware's instructions where it has them and compares the two.
 
-/// Where a formula takes its binary32 square roots from: the units' crate
+/// Where a formula takes its square roots from: the units' crate
 /// supplies the hardware's instruction where there is one; [`IntegerRoots`]
 /// computes them here. Both are correctly rounded, so they give the same
 /// bits; only the time differs.
 pub trait Roots: Copy + core::fmt::Debug + Default {
     /// The correctly rounded binary32 square root (x86's NaNs).
     fn sqrt_f32(self, x: f32) -> f32;
+    /// The correctly rounded binary64 square root (x86's NaNs).
+    fn sqrt_f64(self, x: f64) -> f64;
 }
 
 /// The square roots of this module, in integer arithmetic.
@@ -21,6 +23,10 @@ impl Roots for IntegerRoots {
     #[inline]
     fn sqrt_f32(self, x: f32) -> f32 {
         sqrt_f32(x)
+    }
+    #[inline]
+    fn sqrt_f64(self, x: f64) -> f64 {
+        sqrt_f64(x)
     }
 }
 

@@ -7,16 +7,18 @@
 //! replaces ([`Floats`]: `crate::arith`), each step the C's own, with its
 //! rounding points where the C has them. Which platform behaviour a unit
 //! has is [`Behaviour`]: the two behaviours are two bodies of C code, and
-//! two bodies here.
+//! two bodies here. The formulas that read nothing of the engine (the
+//! controller lerps, the distance of the slots' rate) are the core's
+//! ([`uoanim_core::formulas`]); the slots, which read and write the
+//! engine's records, are here.
 
 use super::{checked_entry_index, update_condition_value, ClientInfos};
 use crate::abi::bg::*;
 use crate::abi::common::{scr_anim_t, XAnim};
-use crate::arith::{Arith, CType::*, Decimal, Mem, LOOP_PHASE_PER_CLIENT, MILLISECONDS_TO_SECONDS, RATE_ZERO_EPSILON};
+use crate::arith::{Arith, CType::*, Decimal, LOOP_PHASE_PER_CLIENT, MILLISECONDS_TO_SECONDS, RATE_ZERO_EPSILON};
 use crate::error::Failure;
 use crate::flavour::Behaviour;
-use crate::math::sqrt_f64;
-pub use uoanim_core::formulas::{lanes, lerp_angles, lerp_offset, Emulating, Floats, Roles};
+pub use uoanim_core::formulas::{lanes, lerp_angles, lerp_offset, vector_distance, Emulating, Floats, Roles};
 use core::cmp::Ordering;
 use core::ffi::{c_char, c_void};
 
@@ -490,34 +492,6 @@ pub fn set_new_animation<'a, F: Floats>(
     Ok(())
 }
 
-/// `VectorDistance(first, second)` (the unit's own).
-///
-/// Linux: one x87 block (the original's inline assembly): each difference
-/// `second - first` with `first` read from memory by the subtraction,
-/// stored to float; the squares summed x, y, z (each a register times its
-/// stored float from memory), stored to a double, then `sqrt` of it
-/// (glibc's, correctly rounded) rounded to float. Windows: the differences
-/// `first - second` are C float expressions, then one x87 block sums the
-/// squares z, y, x and takes `fsqrt`, stored to float (where there is no
-/// x87, the C beside the block: the same in binary64).
-#[inline(always)]
-fn vector_distance<F: Floats>(behaviour: Behaviour, f: F, first: &[f32; 3], second: &[f32; 3]) -> f32 {
-    match behaviour {
-        Behaviour::Linux => {
-            let x = f.x87();
-            let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
-            let d = lanes(|i| x.store_f32(x.sub_mem(LongDouble, x.load_f32(second[i]), Mem::F32(first[i]))));
-            let sum = x.store_f64(x.add(LongDouble, x.add(LongDouble, square(d[0]), square(d[1])), square(d[2])));
-            x.store_f32(x.load_f64(sqrt_f64(sum)))
-        }
-        Behaviour::Windows => {
-            let (e, x) = (f.expr(), f.asm());
-            let square = |v: f32| x.mul_mem(LongDouble, x.load_f32(v), Mem::F32(v));
-            let d = lanes(|i| e.store_f32(e.sub(Float, e.load_f32(first[i]), e.load_f32(second[i]))));
-            x.store_f32(x.sqrt(LongDouble, x.add(LongDouble, x.add(LongDouble, square(d[2]), square(d[1])), square(d[0]))))
-        }
-    }
-}
 
 /// What `BG_RunLerpFrameRate` reads of the entity state: `eFlags` and
 /// `pos.trBase`.
@@ -570,7 +544,7 @@ pub fn run_lerp_frame_rate<'a, F: Floats>(
             // fabsf(lastOrigin[2] - trBase[2]) (the magnitude commutes with the rounding)
             e.store_f32(e.sub(Float, e.load_f32(slot.lastOrigin[2]), e.load_f32(entity.origin[2]))).abs()
         } else {
-            vector_distance(ctx.behaviour, ctx.floats, &slot.lastOrigin, &entity.origin)
+            vector_distance(ctx.behaviour, ctx.floats, crate::math::HardwareRoots, &slot.lastOrigin, &entity.origin)
         };
         let elapsed = sample.wrapping_sub(slot.lastUpdateTime);
         // Linux: (float)((long double)distance / ((long double)elapsed * (long double)0.001f)),
@@ -654,17 +628,17 @@ mod tests {
         let f = Roles { expr: GAME, x87: GAME };
         let first = bits([0x7f80_0001, 0, 0]); // signalling, payload 1
         let second = bits([0x7fc0_1000, 0, 0]); // quiet, larger payload
-        assert_eq!(vector_distance(Behaviour::Linux, f, &first, &second).to_bits(), 0x7fc0_1000);
+        assert_eq!(vector_distance(Behaviour::Linux, f, crate::math::HardwareRoots, &first, &second).to_bits(), 0x7fc0_1000);
         let first = bits([0x7fc0_0001, 0, 0]);
         let second = bits([0x7f80_1000, 0, 0]);
         // both loaded: the larger significand
-        assert_eq!(vector_distance(Behaviour::Windows, f, &first, &second).to_bits(), 0x7fc0_1000);
+        assert_eq!(vector_distance(Behaviour::Windows, f, crate::math::HardwareRoots, &first, &second).to_bits(), 0x7fc0_1000);
         // Native is the target's own NaN rule: SSE gives the first
         // operand, quieted; AArch64 (the Darwin units) gives the first
         // signalling operand, quieted.
         let native = Roles { expr: Native, x87: GAME };
         let expected = if cfg!(any(target_arch = "x86", target_arch = "x86_64")) { 0x7fc0_0001 } else { 0x7fc0_1000 };
-        assert_eq!(vector_distance(Behaviour::Windows, native, &first, &second).to_bits(), expected);
+        assert_eq!(vector_distance(Behaviour::Windows, native, crate::math::HardwareRoots, &first, &second).to_bits(), expected);
     }
 
     fn context(table: &bg_static_animation_table_t, behaviour: Behaviour) -> SlotContext<'_, Roles<X87<Soft>, X87<Soft>>> {
