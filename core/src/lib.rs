@@ -1,9 +1,13 @@
 //! The safe core of uoanim: what the link units and the `uoanim` tool
-//! compute with, in safe Rust (the crate forbids `unsafe_code`), without an engine or `std`.
+//! compute with, in safe Rust (the crate forbids `unsafe_code`), without an
+//! engine or `std`.
 //!
-//! So far the core holds the float arithmetic of the C original's builds,
-//! the tokenizer, the animation trees' parser and registry, and the action
-//! selector:
+//! So far the core holds the float arithmetic of the C original's builds
+//! and the player-animation formulas that read nothing of the engine, the
+//! tokenizer and the script's names, the animation trees' parser, registry
+//! and sync setup, and the action selector (the player-animation parser,
+//! init and runtime, which write the engine's records, are still the
+//! units'):
 //!
 //! * [`action`]: the Torque-style action-animation selector (a table of
 //!   action animations, its text form, the pick of the best fit);
@@ -18,8 +22,9 @@
 //!   (the model the hardware is tested against);
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
 //! * [`formulas`]: the player-animation module's formulas that read
-//!   nothing of the engine (the controller lerps), over the arithmetic
-//!   interface, for either [`Behaviour`];
+//!   nothing of the engine (the controller lerps, the slots' distance, an
+//!   animation's move speed), over the arithmetic interface, for either
+//!   [`Behaviour`];
 //! * [`lexis`]: the one tokenizer of both file formats (the engine's
 //!   `Com_Parse` rules, its parse session, the name hash);
 //! * [`atoi`]: the C libraries' `atoi` of the original's builds;
@@ -31,7 +36,7 @@
 //!   spans, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
 //! * [`xanim`]: the sync setup of a compact `XAnim` tree, over a trait
-//!   that reads and writes its nodes;
+//!   that reads and writes its nodes, and a leaf's length;
 //! * [`registry`]: the animation trees' registry, the `%name` references
 //!   and the load pipeline of a tree (over an engine trait that builds the
 //!   trees and writes the cells);
@@ -77,6 +82,11 @@ pub mod xanim;
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing;
+
+/// The crate's README, whose example runs as a test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 /// Which platform behaviour of the C original a unit reproduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
