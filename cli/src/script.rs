@@ -911,7 +911,7 @@ fn note_for(text: &[u8]) -> Option<&'static str> {
 
 /// The names of one of the module's tables of literals.
 pub fn table_names(table: Literal) -> Vec<Vec<u8>> {
-    table.names().into_iter().map(<[u8]>::to_vec).collect()
+    table.names().map(<[u8]>::to_vec).collect()
 }
 
 /// Condition type names, upper case as the module spells them.
