@@ -179,7 +179,7 @@ fn q_rsqrt<A: Arith>(a: A, number: f32) -> f32 {
 
 /// The three lanes of a vector, each computed by `f` in lane order.
 #[inline(always)]
-pub fn lanes<T>(f: impl Fn(usize) -> T) -> [T; 3] {
+fn lanes<T>(f: impl Fn(usize) -> T) -> [T; 3] {
     [f(0), f(1), f(2)]
 }
 

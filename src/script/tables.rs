@@ -220,14 +220,10 @@ pub fn field_name(field: &[u8; BG_ANIM_NAME_SIZE]) -> &[u8] {
     &field[..end]
 }
 
-/// `BG_IndexForString` over one of the engine's tables (see
-/// [`uoanim_core::lookup::index_for_string`]); `resolve` turns an entry's
-/// name pointer into its bytes.
-pub fn index_for_string<'n>(name: &[u8], strings: &mut [S], resolve: impl Fn(*const c_char) -> Option<&'n [u8]>) -> i32 {
-    lookup::index_for_string(name, strings, |e: &S| resolve(e.name))
-}
-
-/// [`index_for_string`] with `string_hash(name)` already known.
+/// `BG_IndexForString` over one of the engine's tables, with
+/// `string_hash(name)` already known (see
+/// [`uoanim_core::lookup::index_for_string_hashed`]); `resolve` turns an
+/// entry's name pointer into its bytes.
 pub fn index_for_string_hashed<'n>(name: &[u8], hash: i32, strings: &mut [S], resolve: impl Fn(*const c_char) -> Option<&'n [u8]>) -> i32 {
     lookup::index_for_string_hashed(name, hash, strings, |e: &S| resolve(e.name))
 }

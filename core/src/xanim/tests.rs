@@ -8,8 +8,8 @@ use crate::testing::Rng;
 
 /// A tree of `n` zero-filled nodes (as the engine's allocators give):
 /// leaves without asset.
-fn tree_mem(_name: &str, n: u32) -> ((), Vec<PlainNode>) {
-    ((), vec![PlainNode::default(); n as usize])
+fn zeroed_tree(n: u32) -> Vec<PlainNode> {
+    vec![PlainNode::default(); n as usize]
 }
 
 /// `XAnimSetParentNode` as the sync walk sees it: a child count of 0 makes
@@ -41,8 +41,8 @@ use super::sync::reference::{path_walk, PathWalk};
 /// A random hand-built tree of `n` nodes: parents share children, point
 /// back at their ancestors and outside the tree; leaves have any of the
 /// looped bytes, or no asset.
-fn random_tree(rng: &mut Rng, n: u32) -> ((), Vec<PlainNode>) {
-    let (mem, mut t) = tree_mem("rand", n);
+fn random_tree(rng: &mut Rng, n: u32) -> Vec<PlainNode> {
+    let mut t = zeroed_tree(n);
     for i in 0..n {
         if rng.below(3) == 0 {
             match rng.below(4) {
@@ -58,38 +58,30 @@ fn random_tree(rng: &mut Rng, n: u32) -> ((), Vec<PlainNode>) {
             set_parent_node(&mut t, i as u16, first, count, flags);
         }
     }
-    (mem, t)
-}
-
-fn entry_bytes(t: &[PlainNode]) -> Vec<PlainNode> {
-    t.to_vec()
-}
-
-fn restore(t: &mut [PlainNode], nodes: &[PlainNode]) {
-    t.copy_from_slice(nodes);
+    t
 }
 
 /// Runs one operation with the new walk and with the path walk (with and
 /// without depth guard) from the same bytes; compares what they wrote and
 /// raised. Returns (original ended, old walk's guard stayed silent).
 fn compare_walks(t: &mut [PlainNode], start: u32, fill: Option<u8>) -> (bool, bool) {
-    let initial = entry_bytes(t);
+    let initial = t.to_vec();
     let new_result = match fill {
         None => setup_sync_nodes_r(t, start),
         Some(r) => fill_in_sync_nodes(t, start, r),
     };
-    let new_bytes = entry_bytes(t);
+    let new_bytes = t.to_vec();
     let mut c_ended = false;
     let mut old_silent = false;
     for guard in [false, true] {
-        restore(t, &initial);
+        t.copy_from_slice(&initial);
         match path_walk(t, start, fill, guard, 2_000_000) {
             PathWalk::Ended { result, guard_fired } => {
                 if guard && guard_fired {
                     continue;
                 }
                 assert_eq!(result, new_result, "guard {guard}, start {start}, fill {fill:?}, tree {initial:?}");
-                assert_eq!(entry_bytes(t), new_bytes, "guard {guard}, start {start}, fill {fill:?}, tree {initial:?}");
+                assert_eq!(t.to_vec(), new_bytes, "guard {guard}, start {start}, fill {fill:?}, tree {initial:?}");
                 if guard {
                     old_silent = true;
                 } else {
@@ -99,7 +91,7 @@ fn compare_walks(t: &mut [PlainNode], start: u32, fill: Option<u8>) -> (bool, bo
             PathWalk::Endless => assert!(!guard, "the guarded walk always ends"),
         }
     }
-    restore(t, &new_bytes);
+    t.copy_from_slice(&new_bytes);
     (c_ended, old_silent)
 }
 
@@ -109,12 +101,12 @@ fn sync_walk_equals_the_path_walk_on_small_trees_dags_and_cycles() {
     let (mut runs, mut ended, mut silent, mut raised) = (0, 0, 0, 0);
     for round in 0..crate::rounds(20_000) {
         let n = 1 + (round % 9) as u32;
-        let (_mem, mut t) = random_tree(&mut rng, n);
+        let mut t = random_tree(&mut rng, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
         let fill = if rng.below(6) == 0 { Some(rng.below(2) as u8) } else { None };
-        let before = entry_bytes(&t);
+        let before = t.to_vec();
         let (c, o) = compare_walks(&mut t, start, fill);
-        restore(&mut t, &before);
+        t.copy_from_slice(&before);
         let new = match fill {
             None => setup_sync_nodes_r(&mut t[..], start),
             Some(r) => fill_in_sync_nodes(&mut t[..], start, r),
@@ -138,7 +130,7 @@ fn sync_walk_equals_the_path_walk_on_shared_subtrees_with_sources() {
         let mut rng = Rng::new(12345);
     for _ in 0..crate::rounds(300) {
         let n = 18;
-        let (_mem, mut t) = tree_mem("dag", n);
+        let mut t = zeroed_tree(n);
         for i in 0..n - 2 {
             let flags = [0, 0, 0, 0, 0, 0, FLAG_SYNC_LOOPING, FLAG_SYNC_NON_LOOPING][rng.below(8) as usize];
             set_parent_node(&mut t, i as u16, i as u16 + 1, 2, flags);
@@ -159,26 +151,26 @@ fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
     // smaller and the wall-clock bound is not checked)
     let (wide, widest): (u16, u32) = if cfg!(miri) { (64, 0x200) } else { (4096, 0x1_0000) };
     // sync_dag: node i has children i+1, i+2 (Fibonacci many paths)
-    let (_mem, mut t) = tree_mem("dag", 64);
+    let mut t = zeroed_tree(64);
     for i in 0..62u16 {
         set_parent_node(&mut t, i, i + 1, 2, 0);
     }
     let start = std::time::Instant::now();
     setup_sync_nodes(&mut t[..]).unwrap();
     // sync_cycle: both nodes list nodes 0 and 1
-    let (_mem, mut c) = tree_mem("cycle", 64);
+    let mut c = zeroed_tree(64);
     set_parent_node(&mut c, 0, 0, 2, 0);
     set_parent_node(&mut c, 1, 0, 2, 0);
     setup_sync_nodes(&mut c[..]).unwrap();
     // a dense DAG: node i has every later node as a child (2^4094 paths)
-    let (_mem, mut w) = tree_mem("wide", u32::from(wide));
+    let mut w = zeroed_tree(u32::from(wide));
     for i in 0..wide - 1 {
         set_parent_node(&mut w, i, i + 1, wide - 1 - i, 0);
     }
     setup_sync_nodes(&mut w[..]).unwrap();
     // the widest range the 16-bit fields allow, every parent listing the
     // same 65535 children (a cycle through each of them)
-    let (_mem, mut x) = tree_mem("widest", widest);
+    let mut x = zeroed_tree(widest);
     for i in 0..widest {
         set_parent_node(&mut x, i as u16, 1, 0xffff, 0);
     }
@@ -195,7 +187,7 @@ fn sync_walk_is_linear_on_shared_children_and_ends_at_cycles() {
 #[test]
 fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
         // 0 -> [1, 2]; 1 -> [0] (cycle); 2: source with parent child 3; 3 -> leaf 4
-    let (_mem, mut t) = tree_mem("lap", 5);
+    let mut t = zeroed_tree(5);
     set_parent_node(&mut t, 0, 1, 2, 0);
     set_parent_node(&mut t, 1, 0, 1, 0);
     set_parent_node(&mut t, 2, 3, 1, FLAG_SYNC_LOOPING);
@@ -208,22 +200,22 @@ fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
     assert!(matches!(path_walk(&mut t[..], 0, None, false, 1_000_000), PathWalk::Endless));
     // when the second lap meets a source again, it raises what the
     // original raises: 0 -> [2, 1]; 1 -> [0]
-    let (_mem, mut t) = tree_mem("lap2", 5);
+    let mut t = zeroed_tree(5);
     set_parent_node(&mut t, 0, 1, 2, 0);
     set_parent_node(&mut t, 1, 3, 2, FLAG_SYNC_LOOPING);
     set_parent_node(&mut t, 2, 0, 1, 0);
     set_parent_node(&mut t, 3, 4, 1, 0);
     set_leaf_node(&mut t, 4, LOOP);
-    let before = entry_bytes(&t);
+    let before = t.to_vec();
     let text = setup_sync_nodes(&mut t[..]);
     assert_eq!(text, Err(SyncFailure::Nested { depth: 1, leaf: Some(4) }));
-    let after = entry_bytes(&t);
-    restore(&mut t, &before);
+    let after = t.to_vec();
+    t.copy_from_slice(&before);
     match path_walk(&mut t[..], 0, None, false, 1_000_000) {
         PathWalk::Ended { result, .. } => assert_eq!(result, text),
         PathWalk::Endless => std::panic!("the original ends here"),
     }
-    assert_eq!(entry_bytes(&t), after);
+    assert_eq!(t.to_vec(), after);
 }
 
 /// The cubic case of the walk without budget. The root's children
@@ -232,11 +224,11 @@ fn divergence_a_cycle_ends_the_setup_after_the_second_lap() {
 /// source whose only child is Y_i. Each X_i fills Y_i, after which the next
 /// D_i walks every B_j again (k × k child visits): about 2k³ visits, as
 /// many as the original makes.
-fn cubic_tree(k: u16) -> ((), Vec<PlainNode>) {
+fn cubic_tree(k: u16) -> Vec<PlainNode> {
     let b0 = 1 + 2 * k;
     let y0 = b0 + k;
     let leaf = y0 + k;
-    let (mem, mut t) = tree_mem("cubic", u32::from(leaf) + 1);
+    let mut t = zeroed_tree(u32::from(leaf) + 1);
     set_parent_node(&mut t, 0, 1, 2 * k, 0);
     for i in 0..k {
         set_parent_node(&mut t, 1 + 2 * i, b0, k, 0);
@@ -245,7 +237,7 @@ fn cubic_tree(k: u16) -> ((), Vec<PlainNode>) {
         set_parent_node(&mut t, y0 + i, leaf, 1, 0);
     }
     set_leaf_node(&mut t, leaf, LOOP);
-    (mem, t)
+    t
 }
 
 #[test]
@@ -260,15 +252,15 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
     let rounds = crate::rounds(20_000);
     for round in 0..rounds {
         let n = 1 + (round % 9) as u32;
-        let (_mem, mut t) = random_tree(&mut rng, n);
+        let mut t = random_tree(&mut rng, n);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
         let budget = if round % 4 == 3 { u64::MAX } else { 2 + rng.below(24) };
-        let initial = entry_bytes(&t);
-        restore(&mut t, &initial);
+        let initial = t.to_vec();
+        t.copy_from_slice(&initial);
         let original = path_walk(&mut t[..], start, None, false, budget.min(2_000_000));
-        let original_bytes = entry_bytes(&t);
+        let original_bytes = t.to_vec();
         for jumping in [false, true] {
-            restore(&mut t, &initial);
+            t.copy_from_slice(&initial);
             let mut walk = super::sync::Walk::with_budget(&mut t[..], budget);
             if jumping {
                 walk = walk.jumping();
@@ -280,7 +272,7 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
                 PathWalk::Ended { result, .. } => {
                     assert!(visits <= budget, "{visits} visits, budget {budget}, tree {initial:?}");
                     assert_eq!(*result, new_result, "jumping {jumping}, budget {budget}, start {start}, tree {initial:?}");
-                    assert_eq!(entry_bytes(&t), original_bytes, "jumping {jumping}, budget {budget}, start {start}, tree {initial:?}");
+                    assert_eq!(t.to_vec(), original_bytes, "jumping {jumping}, budget {budget}, start {start}, tree {initial:?}");
                     compared += 1;
                 }
                 PathWalk::Endless => cut += usize::from(visits > budget),
@@ -296,12 +288,12 @@ fn sync_walk_equals_the_path_walk_wherever_the_path_walk_fits_the_budget() {
 fn sync_walk_costs_at_most_the_budget_plus_linear_passes() {
         // small: the result of the path walk, which walks the Bs again after
     // every fill
-    let (_mem, mut t) = cubic_tree(6);
+    let mut t = cubic_tree(6);
     assert_eq!(compare_walks(&mut t, 0, None), (true, true));
     // the path walk's 2k³ visits: here about 3k², each fill putting the
     // parents back once
     for k in [40u16, 80] {
-        let (_mem, mut t) = cubic_tree(k);
+        let mut t = cubic_tree(k);
         let nodes = t.len() as u64;
         let mut walk = super::sync::Walk::with_budget(&mut t[..], u64::MAX);
         walk.setup(0).unwrap();
@@ -311,7 +303,7 @@ fn sync_walk_costs_at_most_the_budget_plus_linear_passes() {
     // past the budget: a bounded number of arrivals per node (under Miri,
     // which interprets every visit, a smaller tree and budget)
     let (k, budget) = if cfg!(miri) { (40, 2_000) } else { (3000, super::sync::REVISIT_BUDGET) };
-    let (_mem, mut t) = cubic_tree(k);
+    let mut t = cubic_tree(k);
     let nodes = t.len() as u64;
     let start = std::time::Instant::now();
     let mut walk = super::sync::Walk::with_budget(&mut t[..], budget);
@@ -327,7 +319,7 @@ fn sync_walk_jumps_over_long_child_ranges() {
     // of which the walk visits a few per node (under Miri, which interprets
     // every visit, 512 nodes; the ranges still run past the tree's end)
     let n: u16 = if cfg!(miri) { 0x200 } else { 0xffff };
-    let (_mem, mut t) = tree_mem("dense", u32::from(n));
+    let mut t = zeroed_tree(u32::from(n));
     for i in 0..n - 1 {
         set_parent_node(&mut t, i, i + 1, 0xffff, 0);
     }
@@ -339,21 +331,21 @@ fn sync_walk_jumps_over_long_child_ranges() {
     // the nested-sync error of its second parent child
     let middle = n / 2 + 1;
     set_parent_node(&mut t, middle, middle + 1, 0xffff, FLAG_SYNC_LOOPING);
-    let before = entry_bytes(&t);
+    let before = t.to_vec();
     let mut walk = super::sync::Walk::new(&mut t[..]);
     let text = walk.setup(0);
     assert!(walk.visits() < 8 * u64::from(n), "{}", walk.visits());
     drop(walk);
     assert!(matches!(text, Err(SyncFailure::Nested { .. })), "{:?}", text);
-    restore(&mut t, &before);
+    t.copy_from_slice(&before);
 }
 
 /// A random tree as the `.atr` loader lays one out (each parent's children
 /// one block after the blocks of the earlier subtrees, depth first) or
 /// breadth first, with sync bits, leaves of every looped byte and some
 /// ranges running past the end of the tree.
-fn random_forest(rng: &mut Rng, n: u32, depth_first: bool) -> ((), Vec<PlainNode>) {
-    let (mem, mut t) = tree_mem("forest", n);
+fn random_forest(rng: &mut Rng, n: u32, depth_first: bool) -> Vec<PlainNode> {
+    let mut t = zeroed_tree(n);
     let mut next_free = 1u32;
     let mut todo = std::collections::VecDeque::from([0u32]);
     while let Some(i) = if depth_first { todo.pop_back() } else { todo.pop_front() } {
@@ -378,7 +370,7 @@ fn random_forest(rng: &mut Rng, n: u32, depth_first: bool) -> ((), Vec<PlainNode
             todo.extend(children);
         }
     }
-    (mem, t)
+    t
 }
 
 #[test]
@@ -387,23 +379,23 @@ fn forest_walk_equals_the_path_walk_and_the_bounded_walk() {
     let (mut runs, mut raised) = (0, 0);
     for round in 0..crate::rounds(6_000) {
         let n = 1 + (round % 40) as u32;
-        let (_mem, mut t) = random_forest(&mut rng, n, round % 2 == 0);
+        let mut t = random_forest(&mut rng, n, round % 2 == 0);
         let start = if rng.below(4) == 0 { rng.below(u64::from(n) + 1) as u32 } else { 0 };
         let fill = match rng.below(8) {
             0 => Some(rng.below(3) as u8),
             _ => None,
         };
-        let initial = entry_bytes(&t);
+        let initial = t.to_vec();
         assert!(super::sync::is_forest(&t[..]), "tree {initial:?}");
         let forest = super::sync::walk_forest(&mut t[..], start, fill);
-        let forest_bytes = entry_bytes(&t);
-        restore(&mut t, &initial);
+        let forest_bytes = t.to_vec();
+        t.copy_from_slice(&initial);
         match path_walk(&mut t[..], start, fill, false, u64::MAX) {
             PathWalk::Ended { result, .. } => assert_eq!(result, forest, "tree {initial:?}"),
             PathWalk::Endless => std::panic!("a forest's path walk ends"),
         }
-        assert_eq!(entry_bytes(&t), forest_bytes, "tree {initial:?}");
-        restore(&mut t, &initial);
+        assert_eq!(t.to_vec(), forest_bytes, "tree {initial:?}");
+        t.copy_from_slice(&initial);
         let mut walk = super::sync::Walk::with_budget(&mut t[..], u64::MAX);
         let bounded = match fill {
             None => walk.setup(start),
@@ -411,7 +403,7 @@ fn forest_walk_equals_the_path_walk_and_the_bounded_walk() {
         };
         drop(walk);
         assert_eq!(bounded, forest, "tree {initial:?}");
-        assert_eq!(entry_bytes(&t), forest_bytes, "tree {initial:?}");
+        assert_eq!(t.to_vec(), forest_bytes, "tree {initial:?}");
         runs += 1;
         raised += usize::from(forest.is_err());
     }
@@ -429,7 +421,7 @@ fn forest_walk_only_on_one_path_to_each_node() {
         (&[(1, 2), (3, 1), (4, 1)][..], true),
         (&[(2, 2), (4, 9)][..], true),
     ] {
-        let (_mem, mut t) = tree_mem("shape", 6);
+        let mut t = zeroed_tree(6);
         for (i, &(first, count)) in ranges.iter().enumerate() {
             if count != 0 {
                 set_parent_node(&mut t, i as u16, first, count, 0);
@@ -438,12 +430,12 @@ fn forest_walk_only_on_one_path_to_each_node() {
         for i in ranges.len()..6 {
             set_leaf_node(&mut t, i as u16, LOOP);
         }
-        let before = entry_bytes(&t);
+        let before = t.to_vec();
         assert_eq!(super::sync::is_forest(&t[..]), forest, "{ranges:?}");
-        assert_eq!(entry_bytes(&t), before, "nothing written");
+        assert_eq!(t.to_vec(), before, "nothing written");
     }
     // a chain deeper than the inline stack, and ranges over word bounds
-    let (_mem, mut t) = tree_mem("chain", 3000);
+    let mut t = zeroed_tree(3000);
     for i in 0..2999u16 {
         set_parent_node(&mut t, i, i + 1, 1, if i == 1000 { FLAG_SYNC_NON_LOOPING } else { 0 });
     }
@@ -452,7 +444,7 @@ fn forest_walk_only_on_one_path_to_each_node() {
     assert_eq!(super::sync::walk_forest(&mut t[..], 0, None), Ok(()));
     assert_eq!(flags(&t, 1000), FLAG_SYNC_NON_LOOPING | FLAG_NOTIFY_SOURCE);
     assert_eq!(flags(&t, 2998), FLAG_SYNC_NON_LOOPING);
-    let (_mem, mut w) = tree_mem("wide", 200);
+    let mut w = zeroed_tree(200);
     set_parent_node(&mut w, 0, 1, 130, FLAG_SYNC_LOOPING);
     set_parent_node(&mut w, 1, 131, 69, 0);
     assert!(super::sync::is_forest(&w[..]));

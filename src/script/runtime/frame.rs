@@ -18,7 +18,7 @@ use crate::abi::common::{scr_anim_t, XAnim};
 use crate::arith::{Arith, CType::*, Decimal, LOOP_PHASE_PER_CLIENT, MILLISECONDS_TO_SECONDS, RATE_ZERO_EPSILON};
 use crate::error::Failure;
 use crate::flavour::Behaviour;
-pub use uoanim_core::formulas::{lanes, lerp_angles, lerp_offset, vector_distance, Emulating, Floats, Roles};
+pub use uoanim_core::formulas::{lerp_angles, lerp_offset, vector_distance, Emulating, Floats, Roles};
 use core::cmp::Ordering;
 use core::ffi::{c_char, c_void};
 
