@@ -50,7 +50,7 @@ TARGET_DIR := target
 PARITY := tests/parity
 UO_DATA ?= $(if $(wildcard ../shared/difftest/pa/stock/playeranim.script),../shared/difftest)
 
-SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src -name '*.rs' 2>/dev/null)
+SOURCES := Cargo.toml Cargo.lock build.rs $(shell find src core/src -name '*.rs' 2>/dev/null)
 # aarch64 Linux, when its Rust target is installed (block at the end)
 AARCH64_TRIPLE := aarch64-unknown-linux-gnu
 AARCH64 := $(shell rustup target list --installed 2>/dev/null | grep -qx $(AARCH64_TRIPLE) && echo yes)

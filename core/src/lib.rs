@@ -9,6 +9,9 @@
 //! init and runtime, which write the engine's records, are still the
 //! units'):
 //!
+//! * [`abi`]: the `#[repr(C)]` mirrors of the engine's player-animation
+//!   records, in the layout the engine reads them in (a pointer field is a
+//!   value here, never followed);
 //! * [`action`]: the Torque-style action-animation selector (a table of
 //!   action animations, its text form, the pick of the best fit);
 //! * [`atr`]: the `.atr` parser (text to the pruned tree of names);
@@ -64,6 +67,7 @@ extern crate alloc;
 #[macro_use]
 extern crate std;
 
+pub mod abi;
 pub mod action;
 pub mod arith;
 pub mod atoi;

@@ -1,15 +1,8 @@
-//! `#[repr(C)]` mirrors of the C types the exports take, return, read or
-//! write, with their sizes and offsets asserted for i686 and x86_64 at
-//! compile time (and again in C by `c_tests/layout.c`). The numbers of one
-//! pointer width hold for Linux and Windows alike (no mirrored structure has
-//! a `long`, a `double`, a 64-bit integer or a bit-field, the types whose
-//! size or alignment differ between the two), and every target the units are
-//! built for checks them: `i686` for i686 Linux and i686 Windows, `x86_64`
-//! for x86_64 Linux and x86_64 Windows.
-//!
-//! Names follow the C headers (`bg_animation_types.h`, `xanim_types.h`,
-//! `client_info_types.h`, `player_state_types.h`) so that the generated
-//! headers read like the originals.
+//! The `#[repr(C)]` mirrors of the C types the exports take, return, read
+//! or write are the core's (`uoanim_core::abi`, with their sizes and offsets
+//! asserted); this module adds what reaches into them with `unsafe`: the
+//! all-zero records ([`Zeroed`]) and the byte views of their name fields
+//! ([`bg::NameField`]).
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 
 pub mod bg;
@@ -46,29 +39,3 @@ unsafe impl Zeroed for bg::bg_anim_script_t {}
 unsafe impl Zeroed for bg::clientInfo_t {}
 // SAFETY: integers and floats only.
 unsafe impl Zeroed for bg::playerState_t {}
-
-// A mirrored field of one of the types whose layout differs between Linux
-// and Windows would make the asserts target-dependent: there is none.
-const _: () = assert!(core::mem::size_of::<core::ffi::c_int>() == 4 && core::mem::align_of::<u32>() == 4);
-
-/// Asserts `size_of::<T>()` for the arch being built.
-#[macro_export]
-macro_rules! assert_size {
-    ($t:ty, i686 = $a:expr, x86_64 = $b:expr) => {
-        #[cfg(target_pointer_width = "32")]
-        const _: () = assert!(core::mem::size_of::<$t>() == $a);
-        #[cfg(target_pointer_width = "64")]
-        const _: () = assert!(core::mem::size_of::<$t>() == $b);
-    };
-}
-
-/// Asserts `offset_of!(T, field)` for the arch being built.
-#[macro_export]
-macro_rules! assert_offset {
-    ($t:ty, $f:ident, i686 = $a:expr, x86_64 = $b:expr) => {
-        #[cfg(target_pointer_width = "32")]
-        const _: () = assert!(core::mem::offset_of!($t, $f) == $a);
-        #[cfg(target_pointer_width = "64")]
-        const _: () = assert!(core::mem::offset_of!($t, $f) == $b);
-    };
-}

@@ -117,44 +117,44 @@ pub type script_anim_tree_alloc_t = Option<unsafe extern "C" fn(size: usize) -> 
 /// The copy callback of `XAnimCopyRuntimeTree` (`MT_Free` has this type).
 pub type xanim_runtime_tree_copy_t = Option<unsafe extern "C" fn(data: *mut c_void, size: usize)>;
 
-crate::assert_size!(XAnim, i686 = 8, x86_64 = 16);
-crate::assert_offset!(XAnim, name, i686 = 0, x86_64 = 0);
-crate::assert_offset!(XAnim, nodeCount, i686 = 4, x86_64 = 8);
-crate::assert_offset!(XAnim, entries, i686 = 8, x86_64 = 16);
+uoanim_core::assert_size!(XAnim, i686 = 8, x86_64 = 16);
+uoanim_core::assert_offset!(XAnim, name, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(XAnim, nodeCount, i686 = 4, x86_64 = 8);
+uoanim_core::assert_offset!(XAnim, entries, i686 = 8, x86_64 = 16);
 const _: () = assert!(core::mem::align_of::<XAnim>() == core::mem::size_of::<usize>());
 
-crate::assert_size!(XAnimEntry, i686 = 8, x86_64 = 16);
-crate::assert_offset!(XAnimEntry, childCount, i686 = 0, x86_64 = 0);
-crate::assert_offset!(XAnimEntry, parentIndex, i686 = 2, x86_64 = 2);
-crate::assert_offset!(XAnimEntry, payload, i686 = 4, x86_64 = 8);
+uoanim_core::assert_size!(XAnimEntry, i686 = 8, x86_64 = 16);
+uoanim_core::assert_offset!(XAnimEntry, childCount, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(XAnimEntry, parentIndex, i686 = 2, x86_64 = 2);
+uoanim_core::assert_offset!(XAnimEntry, payload, i686 = 4, x86_64 = 8);
 const _: () = assert!(core::mem::align_of::<XAnimEntry>() == core::mem::size_of::<usize>());
-crate::assert_offset!(XAnimParentPayload, flags, i686 = 0, x86_64 = 0);
-crate::assert_offset!(XAnimParentPayload, firstChildIndex, i686 = 2, x86_64 = 2);
+uoanim_core::assert_offset!(XAnimParentPayload, flags, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(XAnimParentPayload, firstChildIndex, i686 = 2, x86_64 = 2);
 
-crate::assert_size!(xanim_notetrack_t, i686 = 8, x86_64 = 8);
-crate::assert_offset!(xanim_notetrack_t, nameHandle, i686 = 0, x86_64 = 0);
-crate::assert_offset!(xanim_notetrack_t, time, i686 = 4, x86_64 = 4);
+uoanim_core::assert_size!(xanim_notetrack_t, i686 = 8, x86_64 = 8);
+uoanim_core::assert_offset!(xanim_notetrack_t, nameHandle, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(xanim_notetrack_t, time, i686 = 4, x86_64 = 4);
 
-crate::assert_size!(XAnimParts, i686 = 32, x86_64 = 56);
-crate::assert_offset!(XAnimParts, frameCountMinusOne, i686 = 0, x86_64 = 0);
-crate::assert_offset!(XAnimParts, looped, i686 = 2, x86_64 = 2);
-crate::assert_offset!(XAnimParts, hasDeltaMotion, i686 = 3, x86_64 = 3);
-crate::assert_offset!(XAnimParts, frameRate, i686 = 4, x86_64 = 4);
-crate::assert_offset!(XAnimParts, frequency, i686 = 8, x86_64 = 8);
-crate::assert_offset!(XAnimParts, partNameHandles, i686 = 12, x86_64 = 16);
-crate::assert_offset!(XAnimParts, partStreamPairs, i686 = 16, x86_64 = 24);
-crate::assert_offset!(XAnimParts, noteTracks, i686 = 20, x86_64 = 32);
-crate::assert_offset!(XAnimParts, deltaMotion, i686 = 24, x86_64 = 40);
-crate::assert_offset!(XAnimParts, compressedRotationBits, i686 = 28, x86_64 = 48);
+uoanim_core::assert_size!(XAnimParts, i686 = 32, x86_64 = 56);
+uoanim_core::assert_offset!(XAnimParts, frameCountMinusOne, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(XAnimParts, looped, i686 = 2, x86_64 = 2);
+uoanim_core::assert_offset!(XAnimParts, hasDeltaMotion, i686 = 3, x86_64 = 3);
+uoanim_core::assert_offset!(XAnimParts, frameRate, i686 = 4, x86_64 = 4);
+uoanim_core::assert_offset!(XAnimParts, frequency, i686 = 8, x86_64 = 8);
+uoanim_core::assert_offset!(XAnimParts, partNameHandles, i686 = 12, x86_64 = 16);
+uoanim_core::assert_offset!(XAnimParts, partStreamPairs, i686 = 16, x86_64 = 24);
+uoanim_core::assert_offset!(XAnimParts, noteTracks, i686 = 20, x86_64 = 32);
+uoanim_core::assert_offset!(XAnimParts, deltaMotion, i686 = 24, x86_64 = 40);
+uoanim_core::assert_offset!(XAnimParts, compressedRotationBits, i686 = 28, x86_64 = 48);
 
-crate::assert_size!(fileData_t, i686 = 12, x86_64 = 24);
-crate::assert_offset!(fileData_t, name, i686 = 0, x86_64 = 0);
-crate::assert_offset!(fileData_t, data, i686 = 4, x86_64 = 8);
-crate::assert_offset!(fileData_t, freeData, i686 = 8, x86_64 = 16);
+uoanim_core::assert_size!(fileData_t, i686 = 12, x86_64 = 24);
+uoanim_core::assert_offset!(fileData_t, name, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(fileData_t, data, i686 = 4, x86_64 = 8);
+uoanim_core::assert_offset!(fileData_t, freeData, i686 = 8, x86_64 = 16);
 
-crate::assert_size!(XAnimTree, i686 = 12, x86_64 = 16);
-crate::assert_offset!(XAnimTree, sourceTree, i686 = 0, x86_64 = 0);
-crate::assert_offset!(XAnimTree, activePoolNodeCount, i686 = 4, x86_64 = 8);
-crate::assert_offset!(XAnimTree, partRemapTableSelector, i686 = 8, x86_64 = 12);
-crate::assert_offset!(XAnimTree, poolNodeHandles, i686 = 12, x86_64 = 16);
+uoanim_core::assert_size!(XAnimTree, i686 = 12, x86_64 = 16);
+uoanim_core::assert_offset!(XAnimTree, sourceTree, i686 = 0, x86_64 = 0);
+uoanim_core::assert_offset!(XAnimTree, activePoolNodeCount, i686 = 4, x86_64 = 8);
+uoanim_core::assert_offset!(XAnimTree, partRemapTableSelector, i686 = 8, x86_64 = 12);
+uoanim_core::assert_offset!(XAnimTree, poolNodeHandles, i686 = 12, x86_64 = 16);
 

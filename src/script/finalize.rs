@@ -73,7 +73,7 @@ pub fn rebuild_entries<E: FinalizeEngine, A: Arith>(
     engine: &mut E,
 ) -> Outcome<()> {
     // SAFETY: both members of the union are plain pointers.
-    let tree = unsafe { table.animTree.animTreeHandle };
+    let tree: *mut crate::abi::common::XAnim = unsafe { table.animTree.animTreeHandle }.cast();
     let tree_index = engine.anims_index(tree) as u16;
     let size = engine.tree_size(tree);
     table.entryCount = size;
@@ -241,7 +241,7 @@ mod rebuild_tests {
     #[test]
     fn rebuild_follows_the_original() {
         let mut table = <bg_static_animation_table_t as Zeroed>::boxed_zeroed();
-        table.animTree.animTreeHandle = 0x40 as *mut XAnim;
+        table.animTree.animTreeHandle = (0x40 as *mut XAnim).cast();
         table.entries[3].blendTime = 250;
         let mut tree = Tree {
             nodes: vec![

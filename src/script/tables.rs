@@ -268,22 +268,6 @@ pub fn index_for_string_indexed<'n, const N: usize>(
     lookup::index_for_string_indexed(name, hash, strings, index, move |e: &S| resolve(e.name))
 }
 
-/// An entry of the engine's tables, as the core's lookups read it.
-impl lookup::IndexedName for S {
-    #[inline(always)]
-    fn is_end(&self) -> bool {
-        self.name.is_null()
-    }
-    #[inline(always)]
-    fn hash(&self) -> i32 {
-        self.hash
-    }
-    #[inline(always)]
-    fn set_hash(&mut self, hash: i32) {
-        self.hash = hash;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::prelude::rust_2021::*;

@@ -275,7 +275,7 @@ impl<'a, F> SlotContext<'a, F> {
     fn anims(&self) -> *mut XAnim {
         // SAFETY: both union members are one pointer; after the finalize
         // step (and in every use of these functions) it is the handle.
-        unsafe { self.table.animTree.animTreeHandle }
+        unsafe { self.table.animTree.animTreeHandle }.cast()
     }
 }
 

@@ -191,7 +191,7 @@ pub fn find_anims(engine: &mut impl FindTreeEngine, state: &mut bgs_t) {
 pub fn find_anim_trees(engine: &mut impl FindTreeEngine, state: &mut bgs_t) -> Outcome<()> {
     let tree = find_anim_tree(engine, Some(MULTIPLAYER), true)?;
     state.multiplayerAnimTree = tree;
-    state.animationTable.animTree.animTreeHandle = tree;
+    state.animationTable.animTree.animTreeHandle = tree.cast();
     state.resolvedTorsoAnimHandle = state.torsoAnimHandle;
     state.resolvedLegsAnimHandle = state.legsAnimHandle;
     state.resolvedTurningAnimHandle = state.turningAnimHandle;

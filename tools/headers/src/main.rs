@@ -32,7 +32,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_common.h",
         guard: "UOANIM_COMMON_H",
-        sources: &["src/abi/common.rs"],
+        sources: &["core/src/abi/common.rs", "src/abi/common.rs"],
         defines: &[],
         includes: &[],
         trailer: "",
@@ -43,7 +43,7 @@ const HEADERS: &[Header] = &[
     Header {
         file: "uoanim_playeranim.h",
         guard: "UOANIM_PLAYERANIM_H",
-        sources: &["src/abi/bg.rs", "src/ffi/playeranim"],
+        sources: &["core/src/abi/bg.rs", "src/abi/bg.rs", "core/src/abi/player.rs", "src/ffi/playeranim"],
         defines: &[("feature = cgame", "UOANIM_FLAVOUR_CGAME"), ("feature = game", "UOANIM_FLAVOUR_GAME"), ("feature = game_windows", "UOANIM_FLAVOUR_GAME_WINDOWS")],
         includes: &["uoanim_common.h"],
         trailer: PLAYERANIM_TRAILER,
