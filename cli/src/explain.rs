@@ -9,7 +9,8 @@ use std::fmt::Write;
 use uoanim::abi::bg::*;
 use uoanim::abi::Zeroed;
 use uoanim::script::runtime::engine::RuntimeEngine;
-use uoanim::script::runtime::{self, ClientInfos, ScriptList, Scripts};
+use uoanim::script::runtime::{self, ScriptList, Scripts};
+use uoanim_core::conditions::ClientInfos;
 use uoanim::script::tables;
 use uoanim_core::literals::{ConditionMode, Literal, CONDITIONS};
 
@@ -93,7 +94,7 @@ fn condition_holds(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_
     let mut one = *script;
     one.conditionCount = 1;
     one.conditions[0] = script.conditions[i];
-    runtime::evaluate_conditions(words, &one)
+    uoanim_core::conditions::evaluate_conditions(words, &one)
 }
 
 /// A table of the block's conditions: each one's name, what the block

@@ -959,7 +959,7 @@ pub fn list_items(table: &bg_static_animation_table_t, list: &bg_anim_script_lis
 fn always_matches(script: &bg_anim_script_t) -> bool {
     let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
     script.conditions[..n].iter().all(|c| {
-        uoanim::script::runtime::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == -1 && c.value[1] == -1
+        uoanim_core::conditions::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == -1 && c.value[1] == -1
     })
 }
 
@@ -967,7 +967,7 @@ fn always_matches(script: &bg_anim_script_t) -> bool {
 fn never_holds(script: &bg_anim_script_t) -> Option<usize> {
     let n = script.conditionCount.clamp(0, ANIM_COND_COUNT as i32) as usize;
     script.conditions[..n].iter().position(|c| {
-        uoanim::script::runtime::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == 0 && c.value[1] == 0
+        uoanim_core::conditions::condition_mode(c.r#type) == Some(ANIM_CONDMODE_BITMASK) && c.value[0] == 0 && c.value[1] == 0
     })
 }
 

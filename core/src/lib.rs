@@ -24,6 +24,8 @@
 //! * [`x87_model`]: the x87's extended format and operations, bit for bit
 //!   (the model the hardware is tested against);
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
+//! * [`conditions`]: a client's condition rows, how a script's condition
+//!   line is tested against them, and how the engine writes and reads one;
 //! * [`formulas`]: the player-animation module's formulas that read
 //!   nothing of the engine (the controller lerps, the slots' distance, an
 //!   animation's move speed), over the arithmetic interface, for either
@@ -72,6 +74,7 @@ pub mod action;
 pub mod arith;
 pub mod atoi;
 pub mod atr;
+pub mod conditions;
 pub mod formulas;
 pub mod lexis;
 pub mod literals;

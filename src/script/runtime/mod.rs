@@ -25,32 +25,9 @@ pub const TIMER_PAD_MS: i32 = 50;
 /// A body part restarts only when its timer is below this (or when forced).
 pub const RESTART_MIN_TIMER_MS: i32 = 50;
 
-/// `bgAnimConditionTypes[i].mode`: WEAPONS, WEAPONCLASS and MOVETYPE are
-/// bitmask conditions, all others compare one word.
-pub const CONDITION_MODES: [i32; ANIM_COND_COUNT] = [
-    ANIM_CONDMODE_BITMASK, // WEAPONS
-    ANIM_CONDMODE_BITMASK, // WEAPONCLASS
-    ANIM_CONDMODE_EQUAL,   // MOUNTED
-    ANIM_CONDMODE_EQUAL,   // VEHICLE
-    ANIM_CONDMODE_EQUAL,   // VEHICLE_MOTION
-    ANIM_CONDMODE_BITMASK, // MOVETYPE
-    ANIM_CONDMODE_EQUAL,   // UNDERHAND
-    ANIM_CONDMODE_EQUAL,   // CROUCHING
-    ANIM_CONDMODE_EQUAL,   // FIRING
-    ANIM_CONDMODE_EQUAL,   // WEAPON_POSITION
-    ANIM_CONDMODE_EQUAL,   // STRAFING
-];
-
-/// Bits of a bitmask condition (two 32-bit words).
-pub const CONDITION_BIT_COUNT: u32 = 64;
-
-/// The mode of a condition type, `None` outside the 11 types.
-pub fn condition_mode(condition_type: i32) -> Option<i32> {
-    usize::try_from(condition_type).ok().and_then(|i| CONDITION_MODES.get(i).copied())
-}
-
-/// The condition words of all clients (`bgs.clientinfo[c].conditionWords`).
-pub type ClientInfos = [clientInfo_t; BGS_CLIENTINFO_COUNT];
+pub use uoanim_core::conditions::{
+    condition_mode, evaluate_conditions, get_condition_value, ClientInfos, ConditionFailure, CONDITION_BIT_COUNT, CONDITION_MODES,
+};
 
 // ---- script pointers ---------------------------------------------------------
 
@@ -173,52 +150,6 @@ fn list_len(list: &bg_anim_script_list_t) -> usize {
 
 // ---- conditions ----------------------------------------------------------------
 
-/// Bit `t` is set when condition type `t` is a bitmask condition.
-const BITMASK_TYPES: u32 = {
-    let mut bits = 0;
-    let mut t = 0;
-    while t < ANIM_COND_COUNT {
-        if CONDITION_MODES[t] == ANIM_CONDMODE_BITMASK {
-            bits |= 1 << t;
-        }
-        t += 1;
-    }
-    bits
-};
-
-/// `BG_EvaluateConditions`: every condition of `script` holds for the words.
-///
-/// A bitmask condition holds when either word intersects the client's word.
-/// Quirk: an equal condition compares the low word only (the high word of
-/// the condition, which the parser may have filled, is ignored). No
-/// conditions: true.
-#[inline(always)]
-pub fn evaluate_conditions(words: &[[u32; 2]; ANIM_COND_COUNT], script: &bg_anim_script_t) -> bool {
-    let count = script.conditionCount;
-    // `index < count` as the original's signed loop; bounded to the array.
-    for (index, condition) in script.conditions.iter().enumerate() {
-        if index as i32 >= count {
-            break;
-        }
-        let kind = condition.r#type as u32;
-        // A type outside the condition table (never produced by the parser):
-        // the condition does not hold.
-        let Some(row) = words.get(kind as usize) else {
-            return false;
-        };
-        let value = condition.value;
-        let holds = if BITMASK_TYPES >> kind & 1 != 0 {
-            (value[0] as u32 & row[0]) | (value[1] as u32 & row[1]) != 0
-        } else {
-            row[0] == value[0] as u32
-        };
-        if !holds {
-            return false;
-        }
-    }
-    true
-}
-
 /// `BG_FirstValidItem`: the slot (in `list`) and the script of the first
 /// script whose conditions hold for `bgs.clientinfo[client_num]`.
 ///
@@ -247,13 +178,9 @@ pub fn first_valid_item<'t, const RAW: bool>(
     Ok(None)
 }
 
-/// `BG_UpdateConditionValue`: writes a condition row of a client.
-///
-/// With `check_conversion` and a bitmask condition the row becomes the single
-/// bit `value`; a value of 64 or more is an error, except WEAPONS 64..127,
-/// which only clears the row (guards of the reconstruction). Quirk:
-/// otherwise the low word becomes `value` and the high word is left as it
-/// was (also for a bitmask condition written without conversion).
+/// `BG_UpdateConditionValue` ([`uoanim_core::conditions::update_condition_value`]),
+/// its failures the engine's.
+#[inline]
 pub fn update_condition_value(
     clients: &mut ClientInfos,
     client_num: i32,
@@ -261,43 +188,10 @@ pub fn update_condition_value(
     value: i32,
     check_conversion: bool,
 ) -> Outcome<()> {
-    let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get_mut(c)) else {
-        return Err(Failure::UpdateClient { client: client_num });
-    };
-    let Some(mode) = condition_mode(condition_type) else {
-        // Outside the 11 rows: nothing is written.
-        return Ok(());
-    };
-    let row = &mut client.conditionWords[condition_type as usize];
-    if check_conversion && mode == ANIM_CONDMODE_BITMASK {
-        let bit = value as u32;
-        if bit >= CONDITION_BIT_COUNT {
-            if condition_type == ANIM_COND_WEAPON && bit < MAX_WEAPONS as u32 {
-                *row = [0, 0];
-                return Ok(());
-            }
-            return Err(Failure::UpdateValue { value });
-        }
-        *row = [0, 0];
-        row[(bit >> 5) as usize] |= 1 << (bit & 31);
-    } else {
-        row[0] = value as u32;
-    }
-    Ok(())
-}
-
-/// `BG_GetConditionValue`: the low word, or for a bitmask condition with
-/// `convert_bitset` the index of the lowest set bit (0 when none is set).
-/// A condition type outside the 11 rows reads as 0.
-pub fn get_condition_value(client: &clientInfo_t, condition_type: i32, convert_bitset: bool) -> i32 {
-    let Some(mode) = condition_mode(condition_type) else {
-        return 0;
-    };
-    let row = client.conditionWords[condition_type as usize];
-    if !convert_bitset || mode != ANIM_CONDMODE_BITMASK {
-        return row[0] as i32;
-    }
-    (0..CONDITION_BIT_COUNT).find(|&bit| row[(bit >> 5) as usize] & (1 << (bit & 31)) != 0).map_or(0, |bit| bit as i32)
+    uoanim_core::conditions::update_condition_value(clients, client_num, condition_type, value, check_conversion).map_err(|f| match f {
+        ConditionFailure::Client { client } => Failure::UpdateClient { client },
+        ConditionFailure::Value { value } => Failure::UpdateValue { value },
+    })
 }
 
 // ---- playback --------------------------------------------------------------------
