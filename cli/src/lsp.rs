@@ -254,85 +254,24 @@ pub struct TreeNode {
     pub block_end: usize,
 }
 
-/// The names of an `.atr` text with their structure, read as the engine's
-/// tokenizer cuts it (white space: every byte whose signed value is at most
-/// 32, `//` and `/* */` comments). For hover, completion and definition; the
-/// check itself is the library's parser.
+/// The names of an `.atr` text with their structure, from the core's tree
+/// outline (the text read as the engine's tokenizer cuts it). For hover,
+/// completion and definition; the check itself is the library's parser.
 pub fn tree_outline(text: &[u8]) -> Vec<TreeNode> {
-    let tokens = tree_tokens(text);
-    let mut nodes: Vec<TreeNode> = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    let mut last: Option<usize> = None;
-    let mut in_flags = false;
-    for &(s, e, nl) in &tokens {
-        let t = String::from_utf8_lossy(&text[s..e]).into_owned();
-        if nl {
-            in_flags = false;
-        }
-        match t.as_str() {
-            "{" => {
-                if let Some(l) = last {
-                    nodes[l].block = true;
-                    stack.push(l);
-                }
-                last = None;
-            }
-            "}" => {
-                if let Some(p) = stack.pop() {
-                    nodes[p].block_end = e;
-                }
-                last = None;
-            }
-            ":" => in_flags = true,
-            _ if in_flags => {
-                if let Some(l) = last {
-                    nodes[l].flags.push(t.to_ascii_lowercase());
-                }
-            }
-            _ => {
-                nodes.push(TreeNode { name: t, start: s, end: e, parent: stack.last().copied(), flags: Vec::new(), block: false, block_end: e });
-                last = Some(nodes.len() - 1);
-            }
-        }
-    }
-    for p in stack {
-        nodes[p].block_end = text.len();
-    }
-    nodes
-}
-
-/// The tokens of an `.atr` text as the engine's tokenizer cuts them (white
-/// space: every byte whose signed value is at most 32; `//` and `/* */`
-/// comments skipped): each one's span and whether it is the first of its
-/// line.
-pub fn tree_tokens(text: &[u8]) -> Vec<(usize, usize, bool)> {
-    let ws = |b: u8| (b as i8) <= 32;
-    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
-    let mut i = 0;
-    let mut newline = true;
-    while i < text.len() {
-        let b = text[i];
-        if b == b'\n' {
-            newline = true;
-            i += 1;
-        } else if ws(b) {
-            i += 1;
-        } else if text[i..].starts_with(b"//") {
-            while i < text.len() && text[i] != b'\n' {
-                i += 1;
-            }
-        } else if text[i..].starts_with(b"/*") {
-            i = text[i + 2..].windows(2).position(|w| w == b"*/").map_or(text.len(), |e| i + 2 + e + 2);
-        } else {
-            let s = i;
-            while i < text.len() && !ws(text[i]) {
-                i += 1;
-            }
-            tokens.push((s, i, newline));
-            newline = false;
-        }
-    }
-    tokens
+    let o = uoanim_core::tree_outline::outline(text);
+    let words = |s: Span| String::from_utf8_lossy(&text[s.start..s.end]).into_owned();
+    o.nodes
+        .iter()
+        .map(|n| TreeNode {
+            name: words(n.name),
+            start: n.name.start,
+            end: n.name.end,
+            parent: n.parent,
+            flags: n.properties.iter().map(|&p| words(p).to_ascii_lowercase()).collect(),
+            block: n.block.is_some(),
+            block_end: n.end(),
+        })
+        .collect()
 }
 
 /// The hover text of a tree's name.

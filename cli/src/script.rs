@@ -588,7 +588,7 @@ pub fn check_script(script: &SourceFile, setup: &Setup<'_>, xanims: Option<&BTre
                 (Stage::Precache, _) => continue,
                 _ if wrote_brace => continue,
                 (_, Some(pos)) => {
-                    if !trees::blank_line_keeping_braces(&mut work, pos) {
+                    if !uoanim_core::tree_outline::blank_bad_line(&mut work, pos) {
                         break 'runs false;
                     }
                 }

@@ -6,8 +6,11 @@ use crate::diag::{Diagnostic, Severity};
 use crate::input::SourceFile;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
-use uoanim_core::atr::{self as parse, Class};
+use uoanim_core::atr as parse;
+use uoanim_core::lexis::token_end;
 use uoanim_core::names::{CName, Names};
+use uoanim_core::outline::Span;
+use uoanim_core::tree_outline::{blank_bad_line, outline};
 use uoanim_core::registry::{AnimTrees, Globals, MissingAsset, TreeEngine, TreeFailure, TREE_SLOTS};
 use uoanim_core::text::Report;
 
@@ -190,154 +193,18 @@ pub fn load_tree(name: &str, text: &[u8], refs: &[&[u8]], anim_check: bool) -> (
 
 /// The lower-cased names of a `.atr` text (its name tokens).
 pub fn tree_names(text: &[u8]) -> Vec<Vec<u8>> {
-    let mut names = Names::new();
-    let mut tokens = Vec::new();
-    parse::tokenize(text, &mut names, &mut tokens);
-    tokens.iter().filter(|t| t.class == Class::Name && !t.empty).map(|t| names.get(t.name).to_vec()).collect()
+    outline(text).names().map(<[u8]>::to_vec).collect()
 }
 
 /// Offset and length of the `nth` (0-based) name token equal to `name`
 /// (ASCII case ignored).
 pub fn find_name(text: &[u8], name: &[u8], nth: usize) -> Option<(usize, usize)> {
-    let mut names = Names::new();
-    let mut tokens = Vec::new();
-    parse::tokenize(text, &mut names, &mut tokens);
-    tokens
-        .iter()
-        .filter(|t| t.class == Class::Name && names.get(t.name).eq_ignore_ascii_case(name))
-        .nth(nth)
-        .map(|t| (t.start as usize, name.len()))
+    outline(text).find_name(name, nth).map(|p| (p.span.start, name.len()))
 }
 
 /// Length of the token at `pos` (up to white space).
 pub fn token_len_at(text: &[u8], pos: usize) -> usize {
-    text.get(pos..).map_or(0, |rest| rest.iter().take_while(|&&b| (b as i8) > b' ' as i8).count())
-}
-
-/// Whether `text[i]` is a brace standing alone as a token.
-fn lone_brace(text: &[u8], i: usize) -> bool {
-    let ws = |j: Option<usize>| j.and_then(|j| text.get(j)).is_none_or(|&b| (b as i8) <= b' ' as i8);
-    matches!(text.get(i), Some(b'{') | Some(b'}')) && ws(i.checked_sub(1)) && ws(Some(i + 1))
-}
-
-/// The depth of the lone braces of `text[..end]`, and whether a `}` there
-/// closed no `{`.
-fn brace_depth(text: &[u8], end: usize) -> (usize, bool) {
-    let (mut depth, mut stray) = (0usize, false);
-    for i in (0..end.min(text.len())).filter(|&i| lone_brace(text, i)) {
-        if text[i] == b'{' {
-            depth += 1;
-        } else if depth == 0 {
-            stray = true;
-        } else {
-            depth -= 1;
-        }
-    }
-    (depth, stray)
-}
-
-/// Whether the lone `}` at `pos` closes no `{` before it.
-fn closes_nothing(text: &[u8], pos: usize) -> bool {
-    brace_depth(text, pos).0 == 0
-}
-
-/// Where a `{` seems missing before `pos`: the first line holding one name
-/// alone whose next line with a token is indented deeper and is no `{`;
-/// the name's offset and the start of that next line.
-fn missing_open(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let space = |b: u8| (b as i8) <= b' ' as i8;
-    let indent = |line: &[u8]| line.iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| if b == b'\t' { 4 } else { 1 }).sum::<usize>();
-    let mut lines = Vec::new();
-    let mut start = 0;
-    while start < pos.min(text.len()) {
-        let end = text[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
-        if text[start..end].iter().any(|&b| !space(b)) {
-            lines.push((start, end));
-        }
-        start = end + 1;
-    }
-    lines.windows(2).find_map(|w| {
-        let ((s, e), (ns, ne)) = (w[0], w[1]);
-        let line = &text[s..e];
-        let words: Vec<&[u8]> = line.split(|&b| space(b)).filter(|w| !w.is_empty()).collect();
-        let next = &text[ns..ne];
-        let next_first = next.iter().position(|&b| !space(b)).map(|i| next[i]);
-        (words.len() == 1 && !matches!(words[0], b"{" | b"}") && !words[0].starts_with(b"//") && indent(next) > indent(line) && next_first != Some(b'{'))
-            .then(|| (s + line.iter().position(|&b| !space(b)).unwrap_or(0), ns))
-    })
-}
-
-/// Whether the lone braces of a tree's text pair (no `}` without its `{`,
-/// none left open).
-fn braces_pair(text: &[u8]) -> bool {
-    brace_depth(text, text.len()) == (0, false)
-}
-
-/// Blanks `text[from..]` up to and including the brace that closes the
-/// lone `{` at `from`; returns the end.
-fn blank_block(text: &mut [u8], from: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = from;
-    while i < text.len() {
-        if lone_brace(text, i) {
-            if text[i] == b'{' {
-                depth += 1;
-            } else {
-                depth = depth.saturating_sub(1);
-            }
-        }
-        let closing = depth == 0;
-        if text[i] != b'\n' {
-            text[i] = b' ';
-        }
-        i += 1;
-        if closing {
-            break;
-        }
-    }
-    i
-}
-
-/// The recovery step after an error at `pos`: the line is blanked (line
-/// breaks kept, so positions stay), lone braces on it kept; when the next
-/// token is a `{`, the block it opens goes too (it belongs to the bad
-/// line). An error on a `{` blanks that block. False when nothing changed.
-pub fn blank_line_keeping_braces(text: &mut [u8], pos: usize) -> bool {
-    let before = text.to_vec();
-    let pos = pos.min(text.len());
-    // a brace after a name on its line: the brace moved to a line of its
-    // own (the white space before it becomes the line break)
-    if let Some(gap) = brace_after_name(text, pos) {
-        if matches!(text.get(gap), Some(b' ' | b'\t')) {
-            text[gap] = b'\n';
-            return true;
-        }
-    }
-    if matches!(text.get(pos), Some(b'{')) && lone_brace(text, pos) {
-        blank_block(text, pos);
-        return text != before.as_slice();
-    }
-    let error_on_brace = lone_brace(text, pos);
-    let start = crate::diag::line_start(text, pos);
-    let end = text[pos..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| pos + i);
-    let mut kept_open = false;
-    for i in start..end {
-        let keep = lone_brace(text, i) && !error_on_brace;
-        if keep {
-            kept_open |= text[i] == b'{';
-            continue;
-        }
-        if text[i] != b' ' && text[i] != b'\r' {
-            text[i] = b' ';
-        }
-    }
-    if !kept_open && !error_on_brace {
-        let next = (end..text.len()).find(|&i| (text[i] as i8) > b' ' as i8);
-        if let Some(i) = next.filter(|&i| text[i] == b'{' && lone_brace(text, i)) {
-            blank_block(text, i);
-        }
-    }
-    text != before.as_slice()
+    token_end(text, pos).saturating_sub(pos)
 }
 
 /// Where an error of a tree load points: its position in the text, if it
@@ -349,8 +216,8 @@ pub fn failure_position(text: &[u8], failure: &EngineError) -> Option<(usize, us
             // the engine names the token after a leaf's properties: the
             // mistake is the properties, on the line before
             if failure.text == LEAF_PROPERTIES {
-                if let Some(span) = leaf_properties(text, pos) {
-                    return Some(span);
+                if let Some(span) = outline(text).leaf_properties(pos) {
+                    return Some((span.start, span.end - span.start));
                 }
             }
             Some((pos, token_len_at(text, pos)))
@@ -369,31 +236,6 @@ pub fn failure_position(text: &[u8], failure: &EngineError) -> Option<(usize, us
 
 /// The engine's text when a name with properties opens no block.
 const LEAF_PROPERTIES: &[u8] = b"properties cannot be applied to primitive animations";
-
-/// The properties (from the lone `:` to the end of the line) of the last
-/// line before `pos` that has a token, if it has some.
-fn leaf_properties(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    // the line of `pos` up to it first, then the lines before
-    let (start, end) = crate::diag::last_line_with_token(text, pos)?;
-    let line = &text[start..end];
-    let space = |b: u8| (b as i8) <= b' ' as i8;
-    let colon = (0..line.len()).find(|&i| line[i] == b':' && (i == 0 || space(line[i - 1])) && line.get(i + 1).is_none_or(|&b| space(b)))?;
-    let last = line.iter().rposition(|&b| !space(b)).map_or(colon, |i| i + 1);
-    // the engine names the token after them, not them
-    (start + colon < pos).then_some((start + colon, last - colon))
-}
-
-/// A brace that is not alone on its line: the name before it, on the same
-/// line (`legs {`), the offset of the white space before the brace.
-fn brace_after_name(text: &[u8], pos: usize) -> Option<usize> {
-    if !matches!(text.get(pos), Some(b'{') | Some(b'}')) || !lone_brace(text, pos) {
-        return None;
-    }
-    let start = crate::diag::line_start(text, pos);
-    let before = &text[start..pos];
-    let word = before.iter().rposition(|&b| (b as i8) > b' ' as i8)?;
-    Some(start + word + 1)
-}
 
 /// The message of a tree failure (the engine's text without the marker).
 pub fn failure_message(failure: &EngineError) -> String {
@@ -438,7 +280,7 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
         // An end of the file inside a block, after the recovery changed the
         // text, where the file's own braces pair: the recovery's, not the
         // file's.
-        if failure.text == b"unexpected end of file" && !out.is_empty() && braces_pair(&file.text) {
+        if failure.text == b"unexpected end of file" && !out.is_empty() && outline(&file.text).braces_pair() {
             break;
         }
         let Some((pos, len)) = failure_position(&work, &failure) else {
@@ -457,7 +299,7 @@ fn errors_with_recovery(file: &SourceFile, refs: &[&[u8]], anim_check: bool, sev
             work[pos..pos + len].iter_mut().for_each(|b| *b = b' ');
             continue;
         }
-        if at_end || !blank_line_keeping_braces(&mut work, pos) {
+        if at_end || !blank_bad_line(&mut work, pos) {
             break;
         }
     }
@@ -489,6 +331,7 @@ const PROPERTIES: [&[u8]; 3] = [b"loopsync", b"nonloopsync", b"complete"];
 /// duplicate's first definition is, which properties there are.
 pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError, pos: usize, len: usize) {
     let message = failure.text.strip_prefix(b"\x15").unwrap_or(&failure.text);
+    let o = outline(text);
     if message.starts_with(b"duplicate animation") {
         let name = match message.strip_prefix(b"duplicate animation '") {
             Some(rest) => &rest[..rest.iter().position(|&b| b == b'\'').unwrap_or(rest.len())],
@@ -500,11 +343,11 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
             d.note = Some(format!("'{name}' is first defined at line {}; the engine says: {}", crate::diag::line_col(text, first).0, crate::diag::printable(message)));
             d.related.push(crate::diag::Related::at(&d.file, text, first, format!("'{name}' is first defined here")));
         }
-    } else if message == b"bad token" && text.get(pos) == Some(&b'}') && lone_brace(text, pos) && closes_nothing(text, pos) {
+    } else if message == b"bad token" && text.get(pos) == Some(&b'}') && o.closes_nothing(pos) {
         d.message = "this '}' closes no block".into();
         d.note = Some("the engine says: bad token".into());
-        match missing_open(text, pos) {
-            Some((name, body)) => {
+        match o.missing_open(text, pos) {
+            Some((Span { start: name, .. }, body)) => {
                 let (name_line, _) = crate::diag::line_col(text, name);
                 let word = crate::diag::printable(&text[name..name + token_len_at(text, name)]);
                 d.help = Some(format!("is the '{{' of '{word}' (line {name_line}) missing? the lines after it are indented deeper"));
@@ -515,12 +358,12 @@ pub fn explain_tree_error(d: &mut Diagnostic, text: &[u8], failure: &EngineError
             }
             None => d.help = Some("remove it, or add the '{' it should close".into()),
         }
-    } else if message == b"bad token" && brace_after_name(text, pos).is_some() {
+    } else if message == b"bad token" && o.brace_not_alone(text, pos).is_some() {
         let brace = text[pos] as char;
         d.message = format!("'{brace}' must be alone on its line");
         d.note = Some("the engine says: bad token".into());
         d.help = Some(format!("put the '{brace}' on the next line"));
-        if let Some(gap) = brace_after_name(text, pos) {
+        if let Some(gap) = o.brace_not_alone(text, pos) {
             let start = crate::diag::line_start(text, pos);
             let indent: String = text[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').map(|&b| b as char).collect();
             d.fix = Some(crate::diag::Fix { start: gap, end: pos, text: format!("\n{indent}"), title: format!("put the '{brace}' on the next line") });

@@ -39,6 +39,9 @@
 //!   up;
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
+//! * [`tree_outline`]: the structure of an `.atr` text with byte spans (its
+//!   tokens, names, blocks, properties and the facts of its braces) and a
+//!   checker's recovery step, recovering from any mistake (for tools);
 //! * [`names`]: the interned names of the animation trees' module;
 //! * [`xanim`]: the sync setup of a compact `XAnim` tree, over a trait
 //!   that reads and writes its nodes, and a leaf's length;
@@ -84,6 +87,7 @@ pub mod names;
 pub mod outline;
 pub mod registry;
 pub mod text;
+pub mod tree_outline;
 pub mod x87_model;
 pub mod xanim;
 

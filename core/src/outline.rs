@@ -149,7 +149,7 @@ struct Open {
 }
 
 /// Indentation of the line holding `pos`, a tab to the next multiple of 4.
-fn indent_of(text: &[u8], pos: usize) -> usize {
+pub(crate) fn indent_of(text: &[u8], pos: usize) -> usize {
     let mut col = 0;
     for &b in &text[line_start(text, pos)..] {
         match b {
@@ -161,7 +161,8 @@ fn indent_of(text: &[u8], pos: usize) -> usize {
     col
 }
 
-fn line_start(text: &[u8], pos: usize) -> usize {
+/// Start of the line holding `pos`.
+pub(crate) fn line_start(text: &[u8], pos: usize) -> usize {
     text[..pos.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
 }
 

@@ -5,6 +5,7 @@
 use super::index::{self, Lines, Occurrence, Vocabulary, What};
 use lsp_types as lt;
 use uoanim_core::outline::outline;
+use uoanim_core::tree_outline::{self, Role};
 
 /// The token types, in the legend's order (a token's type is its index).
 pub const TYPES: [lt::SemanticTokenType; 11] = [
@@ -90,26 +91,18 @@ pub fn script_tokens(text: &str) -> Vec<Token> {
 /// properties after a `:`, the braces and `:`, and its comments.
 pub fn tree_tokens(text: &str) -> Vec<Token> {
     let t = text.as_bytes();
-    let mut out = Vec::new();
-    let mut in_flags = false;
-    for (start, end, first) in super::tree_tokens(t) {
-        if first {
-            in_flags = false;
-        }
-        let (ty, modifiers) = match &t[start..end] {
-            b"{" | b"}" => {
-                in_flags = false;
-                (OPERATOR, 0)
-            }
-            b":" => {
-                in_flags = true;
-                (OPERATOR, 0)
-            }
-            _ if in_flags => (PROPERTY, 0),
-            _ => (FUNCTION, DECLARATION),
-        };
-        out.push(Token { start, end, ty, modifiers });
-    }
+    let mut out: Vec<Token> = tree_outline::outline(t)
+        .tokens
+        .iter()
+        .map(|p| {
+            let (ty, modifiers) = match p.role {
+                Role::Open | Role::Close | Role::Colon => (OPERATOR, 0),
+                Role::Property => (PROPERTY, 0),
+                Role::Name(_) => (FUNCTION, DECLARATION),
+            };
+            Token { start: p.span.start, end: p.span.end, ty, modifiers }
+        })
+        .collect();
     out.extend(index::comments(t).into_iter().map(|(start, end, _)| Token { start, end, ty: COMMENT, modifiers: 0 }));
     in_order(out)
 }
