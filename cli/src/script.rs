@@ -182,6 +182,7 @@ struct FinEngine<'t> {
 }
 
 impl FinalizeEngine for FinEngine<'_> {
+    type Tree = *mut XAnim;
     fn anims_index(&mut self, _tree: *mut XAnim) -> u32 {
         1
     }

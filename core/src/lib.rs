@@ -26,6 +26,9 @@
 //! * [`math`]: correctly rounded square roots in integer arithmetic;
 //! * [`conditions`]: a client's condition rows, how a script's condition
 //!   line is tested against them, and how the engine writes and reads one;
+//! * [`finalize`]: the rebuild of the table's entries from the animation
+//!   tree (`BG_FinalizePlayerAnims`) and the reload notes
+//!   (`BG_SetupAnimNoteTypes`), over an engine trait of the tree's queries;
 //! * [`formulas`]: the player-animation module's formulas that read
 //!   nothing of the engine (the controller lerps, the slots' distance, an
 //!   animation's move speed), over the arithmetic interface, for either
@@ -78,6 +81,7 @@ pub mod arith;
 pub mod atoi;
 pub mod atr;
 pub mod conditions;
+pub mod finalize;
 pub mod formulas;
 pub mod lexis;
 pub mod literals;

@@ -518,7 +518,7 @@ impl<'a> PlayerAnim<'a> {
     /// `BG_FinalizePlayerAnims`: rebuilds the entries of the published
     /// table from its tree, then runs pass 2 (`BG_AnimParseAnimScript(table,
     /// NULL, NULL)`) and `BG_SetupAnimNoteTypes(table)`, as the original.
-    pub fn finalize_player_anims<P: ParseEngine, F: crate::script::runtime::engine::FinalizeEngine, A: crate::arith::Arith>(
+    pub fn finalize_player_anims<P: ParseEngine, F: crate::script::runtime::engine::FinalizeEngine<Tree = *mut crate::abi::common::XAnim>, A: crate::arith::Arith>(
         self,
         parse: &mut P,
         finalize: &mut F,

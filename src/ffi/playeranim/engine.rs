@@ -147,6 +147,7 @@ pub(super) struct Finalize;
 
 #[cfg(parse_exports)]
 impl FinalizeEngine for Finalize {
+    type Tree = *mut XAnim;
     fn anims_index(&mut self, tree: *mut XAnim) -> u32 {
         // SAFETY: engine import; the tree pointer is the engine's own.
         unsafe { anims_index(tree) }

@@ -22,27 +22,9 @@ pub trait RuntimeEngine {
     fn sound_event(&mut self, client_num: i32, alias: *const c_char);
 }
 
-/// Engine services used by `BG_FinalizePlayerAnims` to rebuild the entries.
-///
-/// Per-node queries take the tree index (low 16 bits of
-/// [`anims_index`](FinalizeEngine::anims_index)) and the node index; the game
-/// packs them as `(tree << 16) | node`, cgame passes two words.
-pub trait FinalizeEngine {
-    /// `Scr_GetAnimsIndex(tree)`.
-    fn anims_index(&mut self, tree: *mut XAnim) -> u32;
-    /// `trap_XAnimGetAnimTreeSize(tree)`: node count.
-    fn tree_size(&mut self, tree: *mut XAnim) -> i32;
-    /// `trap_XAnimIsPrimitive`.
-    fn is_primitive(&mut self, tree_index: u16, anim_index: u16) -> bool;
-    /// `trap_XAnimGetAnimName`: the name (None for a NULL pointer).
-    fn anim_name(&mut self, tree_index: u16, anim_index: u16) -> Option<&CStr>;
-    /// `trap_XAnimGetLength(tree, animIndex)`: milliseconds.
-    fn length(&mut self, tree: *mut XAnim, anim_index: u16) -> i32;
-    /// `trap_XAnimGetRelDelta(anim, rotation, move, 0.0f, 1.0f)`.
-    fn rel_delta(&mut self, tree_index: u16, anim_index: u16, rotation: &mut [f32; 3], movement: &mut [f32; 3]);
-    /// `trap_XAnimIsLooped`.
-    fn is_looped(&mut self, tree_index: u16, anim_index: u16) -> bool;
-}
+/// Engine services used by `BG_FinalizePlayerAnims` to rebuild the entries
+/// (the core's trait).
+pub use uoanim_core::finalize::FinalizeEngine;
 
 /// Engine services used by `BG_FindAnims`, `BG_FindAnimTree` and
 /// `BG_FindAnimTrees`: the parser's `Scr_FindAnim`, and `Scr_FindAnimTree`.

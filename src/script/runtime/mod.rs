@@ -31,19 +31,7 @@ pub use uoanim_core::conditions::{
 
 // ---- script pointers ---------------------------------------------------------
 
-/// The pool index of a script pointer of `table`'s lists, or `None` when it
-/// does not point at a `globalItems` element of that table (NULL, foreign).
-#[inline]
-pub fn resolve_script(table: &bg_static_animation_table_t, script: *const bg_anim_script_t) -> Option<usize> {
-    const SIZE: usize = core::mem::size_of::<bg_anim_script_t>();
-    let offset = (script as usize).wrapping_sub(table.globalItems.as_ptr() as usize);
-    if offset >= SIZE * BG_ANIM_MAX_GLOBAL_SCRIPTS {
-        return None;
-    }
-    // offset < 2^20: a 32-bit division by the constant is exact and cheap.
-    let index = (offset as u32 / SIZE as u32) as usize;
-    (index * SIZE == offset).then_some(index)
-}
+pub use uoanim_core::finalize::resolve_script;
 
 /// A table whose script lists the runtime reads, and how it follows their
 /// slots: `RAW` false resolves every pointer into the table's pool (see
