@@ -8,7 +8,7 @@ use crate::script::{condition_names, table_names, Observed, World};
 use std::fmt::Write;
 use uoanim::abi::bg::*;
 use uoanim::abi::Zeroed;
-use uoanim::script::runtime::engine::RuntimeEngine;
+use uoanim_core::playback::RuntimeEngine;
 use uoanim::script::runtime::{self, ScriptList, Scripts};
 use uoanim_core::conditions::ClientInfos;
 use uoanim::script::tables;

@@ -40,6 +40,8 @@
 //!   move types, events, conditions and their values, sections);
 //! * [`lookup`]: a name's index in a table of names, as the engine looks it
 //!   up;
+//! * [`playback`]: the runtime's playback: an entry started on a body
+//!   part, one command of a script run, the dead gate, an event's list;
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`tree_outline`]: the structure of an `.atr` text with byte spans (its
@@ -89,6 +91,7 @@ pub mod lookup;
 pub mod math;
 pub mod names;
 pub mod outline;
+pub mod playback;
 pub mod registry;
 pub mod text;
 pub mod tree_outline;

@@ -285,6 +285,12 @@ pub struct bg_static_animation_t {
     pub usedByScript: i32,
 }
 
+impl bg_static_animation_t {
+    /// An all-zero entry.
+    pub const ZERO: Self =
+        Self { name: [0; BG_ANIM_NAME_SIZE], blendTime: 0, moveSpeed: 0, duration: 0, hash: 0, flags: 0, stateFlags: 0, usedByScript: 0 };
+}
+
 crate::assert_size!(bg_static_animation_t, i686 = 0x5c, x86_64 = 0x5c);
 crate::assert_offset!(bg_static_animation_t, name, i686 = 0, x86_64 = 0);
 crate::assert_offset!(bg_static_animation_t, blendTime, i686 = 0x40, x86_64 = 0x40);

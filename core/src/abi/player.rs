@@ -33,6 +33,33 @@ pub struct playerState_t {
     pub opaque620: [u8; 0x3ee4],
 }
 
+impl playerState_t {
+    /// An all-zero state (about 17 KiB: box it where it is kept).
+    pub const ZERO: Self = Self {
+        commandTime: 0,
+        pmType: 0,
+        bobCycle: 0,
+        playerStateFlags: 0,
+        opaque010: [0; 0x60],
+        legsTimer: 0,
+        legsAnim: 0,
+        torsoTimer: 0,
+        torsoAnim: 0,
+        opaque080: [0; 4],
+        entityStateFlags: 0,
+        opaque088: [0; 0x4c],
+        psClientNum: 0,
+        currentWeapon: 0,
+        opaque0dc: [0; 0xc],
+        viewAngles: [0.0; 3],
+        opaque0f4: [0; 0x520],
+        vehiclePosition: 0,
+        vehicleType: 0,
+        vehicleMotion: 0,
+        opaque620: [0; 0x3ee4],
+    };
+}
+
 crate::assert_size!(playerState_t, i686 = 0x4504, x86_64 = 0x4504);
 crate::assert_offset!(playerState_t, commandTime, i686 = 0, x86_64 = 0);
 crate::assert_offset!(playerState_t, pmType, i686 = 4, x86_64 = 4);

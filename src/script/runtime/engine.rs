@@ -9,18 +9,11 @@
 
 use crate::abi::common::XAnim;
 use crate::script::engine::ParseEngine;
-use core::ffi::{c_char, CStr};
+use core::ffi::CStr;
 
-/// Engine services used while selecting and playing animations.
-pub trait RuntimeEngine {
-    /// The platform random range (`coduo_glibc_randrange` in the game,
-    /// `coduo_crt_randrange` in cgame): always called as `(0, commandCount)`.
-    fn rand_range(&mut self, minimum: i32, maximum: i32) -> i32;
-    /// `bgs.soundEventCallback(clientNum, alias)`, reached through the table
-    /// pointer cast to `bgs_t` as the original does (the runtime calls it
-    /// only while a table is published). `alias` is non-NULL.
-    fn sound_event(&mut self, client_num: i32, alias: *const c_char);
-}
+/// Engine services used while selecting and playing animations (the core's
+/// trait).
+pub use uoanim_core::playback::RuntimeEngine;
 
 /// Engine services used by `BG_FinalizePlayerAnims` to rebuild the entries
 /// (the core's trait).
