@@ -42,6 +42,9 @@
 //!   up;
 //! * [`playback`]: the runtime's playback: an entry started on a body
 //!   part, one command of a script run, the dead gate, an event's list;
+//! * [`selection`]: the runtime's choice of a script (the first of a list
+//!   whose conditions hold) and the entry points that run one of its
+//!   commands (a movement, a state change, an event);
 //! * [`outline`]: the structure of a player-animation script with byte
 //!   spans, recovering from any mistake (for tools);
 //! * [`tree_outline`]: the structure of an `.atr` text with byte spans (its
@@ -93,6 +96,7 @@ pub mod names;
 pub mod outline;
 pub mod playback;
 pub mod registry;
+pub mod selection;
 pub mod text;
 pub mod tree_outline;
 pub mod x87_model;

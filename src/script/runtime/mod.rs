@@ -1,12 +1,13 @@
-//! Runtime of the player animation scripts: condition words, script
-//! selection and playback (`bg_animation_conditions.c`,
-//! `bg_animation_execution.c`, `bg_load_anim_for_index.c`).
+//! Runtime of the player animation scripts over the engine's memory: the
+//! core's conditions, playback and selection (`uoanim_core::conditions`,
+//! `::playback`, `::selection`) with their failures turned into the
+//! engine's, the lookups of `bg_load_anim_for_index.c`, the per-frame
+//! functions (`frame`) and the module's published state (`state`).
 //!
-//! Everything here works on the `#[repr(C)]` mirrors by reference. The lists
-//! of the table hold raw pointers into `globalItems`; the runtime reads them
-//! only through a [`ScriptList`], which either resolves them into pool
-//! indices ([`resolve_script`]) or, for engine memory whose contract the
-//! boundary vouched for in an `unsafe` constructor, follows them as the
+//! The lists of the table hold raw pointers into `globalItems`; the runtime
+//! reads them only through a [`ScriptList`], which either resolves them into
+//! pool indices ([`resolve_script`]) or, for engine memory whose contract
+//! the boundary vouched for in an `unsafe` constructor, follows them as the
 //! original does. Every index the original leaves unchecked is bounded
 //! here; the defined results are listed in docs/DIVERGENCES.md ("Player
 //! animation runtime").
@@ -20,6 +21,7 @@ use crate::error::{CText, Failure, Outcome};
 use core::ffi::CStr;
 use engine::RuntimeEngine;
 
+pub use uoanim_core::selection::{self, list_len, Lists, SelectFailure, Slots};
 pub use uoanim_core::conditions::{
     condition_mode, evaluate_conditions, get_condition_value, ClientInfos, ConditionFailure, CONDITION_BIT_COUNT, CONDITION_MODES,
 };
@@ -58,20 +60,36 @@ impl<'t> Scripts<'t, true> {
     }
 }
 
-impl<'t, const RAW: bool> Scripts<'t, RAW> {
-    /// The table.
+impl<'t> Lists<'t> for Scripts<'t, false> {
+    type Slots = ScriptList<'t, false>;
     #[inline]
-    pub fn table(self) -> &'t bg_static_animation_table_t {
+    fn table(self) -> &'t bg_static_animation_table_t {
         self.table
     }
-
-    /// One of the table's own lists (never another: the constructors'
-    /// contracts speak of these).
     #[inline]
-    fn list(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, RAW> {
+    fn slots(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, false> {
         ScriptList { list, pool: Some(self.table) }
     }
 }
+
+impl<'t> Lists<'t> for Scripts<'t, true> {
+    type Slots = ScriptList<'t, true>;
+    #[inline]
+    fn table(self) -> &'t bg_static_animation_table_t {
+        self.table
+    }
+    /// One of the table's own lists, whose slots the constructor's contract
+    /// covers; a list outside the table's memory is read as empty.
+    #[inline]
+    fn slots(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, true> {
+        let offset = (list as *const bg_anim_script_list_t as usize).wrapping_sub(self.table as *const _ as usize);
+        let inside = offset <= core::mem::size_of::<bg_static_animation_table_t>() - core::mem::size_of::<bg_anim_script_list_t>();
+        ScriptList { list: if inside { list } else { &EMPTY_LIST }, pool: None }
+    }
+}
+
+/// A list of no slots.
+const EMPTY_LIST: bg_anim_script_list_t = bg_anim_script_list_t { count: 0, scripts: [core::ptr::null_mut(); BG_ANIM_MAX_LIST_ITEMS] };
 
 /// A script list, and how the runtime follows its slots (see [`Scripts`]).
 #[derive(Clone, Copy)]
@@ -108,16 +126,28 @@ impl<'t, const RAW: bool> ScriptList<'t, RAW> {
     pub fn list(self) -> &'t bg_anim_script_list_t {
         self.list
     }
+}
 
-    /// The script `slot` (below [`list_len`]) points at, `None` when it
-    /// cannot be followed.
+impl<'t, const RAW: bool> Slots<'t> for ScriptList<'t, RAW> {
+    #[inline]
+    fn list(self) -> &'t bg_anim_script_list_t {
+        self.list
+    }
+
+    /// The script `slot` points at, `None` when it cannot be followed (a
+    /// slot at or past the list's count, NULL, or, pooled, a pointer
+    /// outside the pool).
     #[inline]
     fn script(self, slot: usize) -> Option<&'t bg_anim_script_t> {
+        if slot >= list_len(self.list) {
+            return None;
+        }
         let pointer = *self.list.scripts.get(slot)?;
         if RAW {
             // SAFETY: `slot` is below the list's `count`; the constructor's
             // contract (`ScriptList::engine`, or `Scripts::engine` for the
-            // table's own lists) makes the pointer NULL or a live script.
+            // table's own lists, which `Lists::slots` checks it is given)
+            // makes the pointer NULL or a live script.
             unsafe { pointer.as_ref() }
         } else {
             let table = self.pool?;
@@ -126,39 +156,35 @@ impl<'t, const RAW: bool> ScriptList<'t, RAW> {
     }
 }
 
-/// Slots of a list the runtime looks at: `count`, bounded to the array.
-fn list_len(list: &bg_anim_script_list_t) -> usize {
-    usize::try_from(list.count).unwrap_or(0).min(BG_ANIM_MAX_LIST_ITEMS)
-}
-
 // ---- conditions ----------------------------------------------------------------
 
-/// `BG_FirstValidItem`: the slot (in `list`) and the script of the first
-/// script whose conditions hold for `bgs.clientinfo[client_num]`.
-///
-/// `count <= 0` gives `None` before the client number is checked; a client
-/// number outside 0..64 is an error (a guard of the reconstruction). Slots
-/// that cannot be followed never match.
+/// `BG_FirstValidItem` ([`uoanim_core::selection::first_valid_item`]),
+/// its failures the engine's.
+#[inline]
 pub fn first_valid_item<'t, const RAW: bool>(
     clients: &ClientInfos,
     client_num: i32,
     scripts: ScriptList<'t, RAW>,
 ) -> Outcome<Option<(usize, &'t bg_anim_script_t)>> {
-    let list = scripts.list;
-    if list.count <= 0 {
-        return Ok(None);
+    selection::first_valid_item(clients, client_num, scripts).map_err(select_failure)
+}
+
+/// A selection's failure as the engine's.
+#[cold]
+fn select_failure(failure: SelectFailure) -> Failure<'static> {
+    match failure {
+        SelectFailure::FirstValidClient { client } => Failure::FirstValidClient { client },
+        SelectFailure::Condition(condition) => condition_failure(condition),
     }
-    let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get(c)) else {
-        return Err(Failure::FirstValidClient { client: client_num });
-    };
-    for slot in 0..list_len(list) {
-        if let Some(script) = scripts.script(slot) {
-            if evaluate_conditions(&client.conditionWords, script) {
-                return Ok(Some((slot, script)));
-            }
-        }
+}
+
+/// A condition row's failure as the engine's.
+#[cold]
+fn condition_failure(failure: ConditionFailure) -> Failure<'static> {
+    match failure {
+        ConditionFailure::Client { client } => Failure::UpdateClient { client },
+        ConditionFailure::Value { value } => Failure::UpdateValue { value },
     }
-    Ok(None)
 }
 
 /// `BG_UpdateConditionValue` ([`uoanim_core::conditions::update_condition_value`]),
@@ -171,35 +197,19 @@ pub fn update_condition_value(
     value: i32,
     check_conversion: bool,
 ) -> Outcome<()> {
-    uoanim_core::conditions::update_condition_value(clients, client_num, condition_type, value, check_conversion).map_err(|f| match f {
-        ConditionFailure::Client { client } => Failure::UpdateClient { client },
-        ConditionFailure::Value { value } => Failure::UpdateValue { value },
-    })
+    uoanim_core::conditions::update_condition_value(clients, client_num, condition_type, value, check_conversion).map_err(condition_failure)
 }
 
 // ---- playback --------------------------------------------------------------------
 
 pub use uoanim_core::playback::{anim_script_animation, event_list, is_dead, play_anim, RESTART_MIN_TIMER_MS, TIMER_PAD_MS};
 
-/// `BG_ExecuteCommand`: picks the movement script for (state, move type) and
-/// runs one of its commands without setting timers.
-///
-/// * -1 when dead (`pmType >= 6`);
-/// * from `state_index` down to 0, the first non-empty list with a valid
-///   script (empty or non-matching lists fall back to the next lower state);
-/// * none found, or no commands: -1;
-/// * Quirk: the MOVETYPE condition is updated only **after** the selection,
-///   so the selection saw the previous move type;
-/// * Quirk: the command is `commands[clientNum % commandCount]`, no random
-///   draw;
-/// * Quirk: returns 1 when the command reported the legs started, else 0
-///   (not the duration).
-///
-/// States above 3 and move types outside 0..17 address no list here (they
-/// count as empty), so the search starts at state 3 at most.
+/// `BG_ExecuteCommand` ([`uoanim_core::selection::execute_command`]), its
+/// failures the engine's.
 #[allow(clippy::too_many_arguments)]
-pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
-    scripts: Scripts<'_, RAW>,
+#[inline]
+pub fn execute_command<'t, S: Lists<'t>, E: RuntimeEngine>(
+    scripts: S,
     clients: &mut ClientInfos,
     player: &mut playerState_t,
     state_index: i32,
@@ -207,104 +217,29 @@ pub fn execute_command<const RAW: bool, E: RuntimeEngine>(
     restart_same: bool,
     engine: &mut E,
 ) -> Outcome<i32> {
-    let table = scripts.table;
-    let client_num = player.psClientNum;
-    if is_dead(player) {
-        return Ok(-1);
-    }
-    // A move type outside 0..17 addresses no list in any state.
-    let Ok(move_type) = usize::try_from(anim_group) else {
-        return Ok(-1);
-    };
-    // The rows of the states from `state_index` (at most 3) down to 0.
-    let top = usize::try_from(state_index.min(ANIM_STATE_COUNT as i32 - 1)).map_or(0, |top| top + 1);
-    let mut found = None;
-    for row in table.animations[..top].iter().rev() {
-        let Some(list) = row.get(move_type) else {
-            return Ok(-1);
-        };
-        if list.count != 0 {
-            if let Some((_, script)) = first_valid_item(clients, client_num, scripts.list(list))? {
-                found = Some(script);
-                break;
-            }
-        }
-    }
-    let Some(script) = found else {
-        return Ok(-1);
-    };
-    if script.commandCount == 0 {
-        return Ok(-1);
-    }
-    update_condition_value(clients, client_num, ANIM_COND_MOVETYPE, anim_group, true)?;
-    let Some(command) = usize::try_from(client_num.wrapping_rem(script.commandCount))
-        .ok()
-        .and_then(|i| script.commands.get(i))
-    else {
-        return Ok(-1);
-    };
-    let result = anim_script_animation(&table.entries, command, player, false, restart_same, false, engine);
-    Ok(i32::from(result != -1))
+    selection::execute_command(scripts, clients, player, state_index, anim_group, restart_same, engine).map_err(select_failure)
 }
 
-/// Selects a script of `list` and draws one of its commands at random:
-/// the chosen command, or `None` (no valid script, no commands, or a drawn
-/// index outside the commands).
-fn draw_command<'t, const RAW: bool, E: RuntimeEngine>(
-    clients: &ClientInfos,
-    client_num: i32,
-    list: ScriptList<'t, RAW>,
-    engine: &mut E,
-) -> Outcome<Option<&'t bg_anim_script_command_t>> {
-    if list.list.count == 0 {
-        return Ok(None);
-    }
-    let Some((_, script)) = first_valid_item(clients, client_num, list)? else {
-        return Ok(None);
-    };
-    if script.commandCount == 0 {
-        return Ok(None);
-    }
-    let drawn = engine.rand_range(0, script.commandCount);
-    Ok(usize::try_from(drawn).ok().and_then(|i| script.commands.get(i)))
-}
-
-/// `BG_AnimScriptStateChange`: plays a random command of the first valid
-/// script of `statechanges[to][from]`, with timers, no restart-same, not
-/// forced. -1 when dead, when nothing applies, or for states outside 0..3.
-pub fn anim_script_state_change<const RAW: bool, E: RuntimeEngine>(
-    scripts: Scripts<'_, RAW>,
+/// `BG_AnimScriptStateChange` ([`uoanim_core::selection::anim_script_state_change`]),
+/// its failures the engine's.
+#[inline]
+pub fn anim_script_state_change<'t, S: Lists<'t>, E: RuntimeEngine>(
+    scripts: S,
     clients: &ClientInfos,
     player: &mut playerState_t,
     from_state: i32,
     to_state: i32,
     engine: &mut E,
 ) -> Outcome<i32> {
-    let table = scripts.table;
-    if is_dead(player) {
-        return Ok(-1);
-    }
-    // Quirk: the table is indexed [to][from].
-    let list = usize::try_from(to_state)
-        .ok()
-        .and_then(|to| table.statechanges.get(to))
-        .and_then(|row| usize::try_from(from_state).ok().and_then(|from| row.get(from)));
-    let Some(list) = list else {
-        return Ok(-1);
-    };
-    match draw_command(clients, player.psClientNum, scripts.list(list), engine)? {
-        Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, false, false, engine)),
-        None => Ok(-1),
-    }
+    selection::anim_script_state_change(scripts, clients, player, from_state, to_state, engine).map_err(select_failure)
 }
 
-/// `BG_AnimScriptEvent`: plays a random command of the first valid script
-/// of the event's list, with timers. Quirk: DEATH is the only event that
-/// still plays for a dead player. -1 when nothing applies or for events
-/// outside 0..15.
+/// `BG_AnimScriptEvent` ([`uoanim_core::selection::anim_script_event`]),
+/// its failures the engine's.
 #[allow(clippy::too_many_arguments)]
-pub fn anim_script_event<const RAW: bool, E: RuntimeEngine>(
-    scripts: Scripts<'_, RAW>,
+#[inline]
+pub fn anim_script_event<'t, S: Lists<'t>, E: RuntimeEngine>(
+    scripts: S,
     clients: &ClientInfos,
     player: &mut playerState_t,
     event: i32,
@@ -312,36 +247,20 @@ pub fn anim_script_event<const RAW: bool, E: RuntimeEngine>(
     force: bool,
     engine: &mut E,
 ) -> Outcome<i32> {
-    let table = scripts.table;
-    if event != ANIM_EVENT_DEATH && is_dead(player) {
-        return Ok(-1);
-    }
-    let Some(list) = event_list(table, event) else {
-        return Ok(-1);
-    };
-    match draw_command(clients, player.psClientNum, scripts.list(list), engine)? {
-        Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, restart_same, force, engine)),
-        None => Ok(-1),
-    }
+    selection::anim_script_event(scripts, clients, player, event, restart_same, force, engine).map_err(select_failure)
 }
 
-/// `BG_GetAnimScriptEvent`: like [`anim_script_event`] (same gates, same
-/// random draw) but only returns `animIndex[0]` of the drawn command.
-pub fn get_anim_script_event<const RAW: bool, E: RuntimeEngine>(
-    scripts: Scripts<'_, RAW>,
+/// `BG_GetAnimScriptEvent` ([`uoanim_core::selection::get_anim_script_event`]),
+/// its failures the engine's.
+#[inline]
+pub fn get_anim_script_event<'t, S: Lists<'t>, E: RuntimeEngine>(
+    scripts: S,
     clients: &ClientInfos,
     player: &playerState_t,
     event: i32,
     engine: &mut E,
 ) -> Outcome<i32> {
-    let table = scripts.table;
-    if event != ANIM_EVENT_DEATH && is_dead(player) {
-        return Ok(-1);
-    }
-    let Some(list) = event_list(table, event) else {
-        return Ok(-1);
-    };
-    Ok(draw_command(clients, player.psClientNum, scripts.list(list), engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
+    selection::get_anim_script_event(scripts, clients, player, event, engine).map_err(select_failure)
 }
 
 // ---- lookups ---------------------------------------------------------------------
