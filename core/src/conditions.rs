@@ -119,6 +119,7 @@ pub enum ConditionFailure {
 /// which only clears the row (guards of the reconstruction). Quirk:
 /// otherwise the low word becomes `value` and the high word is left as it
 /// was (also for a bitmask condition written without conversion).
+#[inline]
 pub fn update_condition_value(
     clients: &mut ClientInfos,
     client_num: i32,
@@ -154,6 +155,7 @@ pub fn update_condition_value(
 /// `BG_GetConditionValue`: the low word, or for a bitmask condition with
 /// `convert_bitset` the index of the lowest set bit (0 when none is set).
 /// A condition type outside the 11 rows reads as 0.
+#[inline]
 pub fn get_condition_value(client: &clientInfo_t, condition_type: i32, convert_bitset: bool) -> i32 {
     let Some(mode) = condition_mode(condition_type) else {
         return 0;

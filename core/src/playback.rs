@@ -45,6 +45,7 @@ pub const RESTART_MIN_TIMER_MS: i32 = 50;
 
 /// Duration and LOOPED flag of an entry; an index past `entries` reads as
 /// duration 0, not looped.
+#[inline]
 fn entry_duration_looped(entries: &[bg_static_animation_t], index: u32) -> (i32, bool) {
     entries
         .get(index as usize)
@@ -220,11 +221,13 @@ pub fn anim_script_animation<E: RuntimeEngine>(
 ///
 /// Quirk: `pmType` is an enum with no negative member, which gcc makes
 /// unsigned, so the comparison is unsigned: a negative pmType counts as dead.
+#[inline]
 pub fn is_dead(player: &playerState_t) -> bool {
     player.pmType as u32 >= PM_DEAD as u32
 }
 
 /// The list of an event: 0..9 in `events`, 10..15 in `scriptLists`.
+#[inline]
 pub fn event_list(table: &bg_static_animation_table_t, event: i32) -> Option<&bg_anim_script_list_t> {
     let event = usize::try_from(event).ok()?;
     if event < ANIM_EVENT_RELOAD {

@@ -19,11 +19,15 @@ use crate::playback::{anim_script_animation, event_list, is_dead, RuntimeEngine}
 
 /// One script list, and how its slots are followed.
 pub trait Slots<'t>: Copy {
+    /// The scripts of the list's slots.
+    type Scripts: Iterator<Item = Option<&'t bg_anim_script_t>>;
     /// The list.
     fn list(self) -> &'t bg_anim_script_list_t;
-    /// The script slot `slot` of the list points at; `None` when it cannot
-    /// be followed (NULL, outside what the list's owner vouches for).
-    fn script(self, slot: usize) -> Option<&'t bg_anim_script_t>;
+    /// The scripts the list's first `count` slots (at most the array's
+    /// [`BG_ANIM_MAX_LIST_ITEMS`]) point at, in order; `None` for a slot
+    /// that cannot be followed (NULL, outside what the list's owner vouches
+    /// for).
+    fn scripts(self) -> Self::Scripts;
 }
 
 /// A table whose script lists the runtime reads, and how it follows them.
@@ -32,8 +36,25 @@ pub trait Lists<'t>: Copy {
     type Slots: Slots<'t>;
     /// The table.
     fn table(self) -> &'t bg_static_animation_table_t;
-    /// One of the table's own lists (the runtime asks for no other).
-    fn slots(self, list: &'t bg_anim_script_list_t) -> Self::Slots;
+    /// One of the table's own lists.
+    fn slots(self, list: TableList<'t>) -> Self::Slots;
+}
+
+/// One of the lists of the table a [`Lists`] reads, as the selection hands
+/// it to [`Lists::slots`]: made only by this module's functions, from the
+/// fields of that [`Lists::table`], and never handed out otherwise, so an
+/// implementation may rely on it being one of its table's lists.
+#[derive(Clone, Copy)]
+pub struct TableList<'t> {
+    list: &'t bg_anim_script_list_t,
+}
+
+impl<'t> TableList<'t> {
+    /// The list.
+    #[inline]
+    pub fn get(self) -> &'t bg_anim_script_list_t {
+        self.list
+    }
 }
 
 /// A table whose list slots are resolved into its own pool by address.
@@ -71,20 +92,36 @@ impl<'t> Lists<'t> for Pool<'t> {
         self.table
     }
     #[inline]
-    fn slots(self, list: &'t bg_anim_script_list_t) -> PoolSlots<'t> {
-        PoolSlots { table: self.table, list }
+    fn slots(self, list: TableList<'t>) -> PoolSlots<'t> {
+        PoolSlots { table: self.table, list: list.list }
     }
 }
 
 impl<'t> Slots<'t> for PoolSlots<'t> {
+    type Scripts = PoolScripts<'t>;
     #[inline]
     fn list(self) -> &'t bg_anim_script_list_t {
         self.list
     }
     #[inline]
-    fn script(self, slot: usize) -> Option<&'t bg_anim_script_t> {
-        let pointer = *self.list.scripts.get(slot)?;
-        self.table.globalItems.get(resolve_script(self.table, pointer)?)
+    fn scripts(self) -> PoolScripts<'t> {
+        PoolScripts { table: self.table, pointers: self.list.scripts[..list_len(self.list)].iter() }
+    }
+}
+
+/// The scripts of a [`PoolSlots`]' slots, resolved into the pool.
+#[derive(Clone)]
+pub struct PoolScripts<'t> {
+    table: &'t bg_static_animation_table_t,
+    pointers: core::slice::Iter<'t, *mut bg_anim_script_t>,
+}
+
+impl<'t> Iterator for PoolScripts<'t> {
+    type Item = Option<&'t bg_anim_script_t>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let pointer = *self.pointers.next()?;
+        Some(resolve_script(self.table, pointer).and_then(|i| self.table.globalItems.get(i)))
     }
 }
 
@@ -125,8 +162,8 @@ pub fn first_valid_item<'t, L: Slots<'t>>(
     let Some(client) = usize::try_from(client_num).ok().and_then(|c| clients.get(c)) else {
         return Err(SelectFailure::FirstValidClient { client: client_num });
     };
-    for slot in 0..list_len(list) {
-        if let Some(script) = scripts.script(slot) {
+    for (slot, script) in scripts.scripts().enumerate() {
+        if let Some(script) = script {
             if evaluate_conditions(&client.conditionWords, script) {
                 return Ok(Some((slot, script)));
             }
@@ -178,7 +215,7 @@ pub fn execute_command<'t, S: Lists<'t>, E: RuntimeEngine>(
             return Ok(-1);
         };
         if list.count != 0 {
-            if let Some((_, script)) = first_valid_item(clients, client_num, scripts.slots(list))? {
+            if let Some((_, script)) = first_valid_item(clients, client_num, scripts.slots(TableList { list }))? {
                 found = Some(script);
                 break;
             }
@@ -246,7 +283,7 @@ pub fn anim_script_state_change<'t, S: Lists<'t>, E: RuntimeEngine>(
     let Some(list) = list else {
         return Ok(-1);
     };
-    match draw_command(clients, player.psClientNum, scripts.slots(list), engine)? {
+    match draw_command(clients, player.psClientNum, scripts.slots(TableList { list }), engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, false, false, engine)),
         None => Ok(-1),
     }
@@ -273,7 +310,7 @@ pub fn anim_script_event<'t, S: Lists<'t>, E: RuntimeEngine>(
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    match draw_command(clients, player.psClientNum, scripts.slots(list), engine)? {
+    match draw_command(clients, player.psClientNum, scripts.slots(TableList { list }), engine)? {
         Some(command) => Ok(anim_script_animation(&table.entries, command, player, true, restart_same, force, engine)),
         None => Ok(-1),
     }
@@ -295,6 +332,6 @@ pub fn get_anim_script_event<'t, S: Lists<'t>, E: RuntimeEngine>(
     let Some(list) = event_list(table, event) else {
         return Ok(-1);
     };
-    Ok(draw_command(clients, player.psClientNum, scripts.slots(list), engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
+    Ok(draw_command(clients, player.psClientNum, scripts.slots(TableList { list }), engine)?.map_or(-1, |c| i32::from(c.animIndex[0])))
 }
 

@@ -21,7 +21,7 @@ use crate::error::{CText, Failure, Outcome};
 use core::ffi::CStr;
 use engine::RuntimeEngine;
 
-pub use uoanim_core::selection::{self, list_len, Lists, SelectFailure, Slots};
+pub use uoanim_core::selection::{self, list_len, Lists, SelectFailure, Slots, TableList};
 pub use uoanim_core::conditions::{
     condition_mode, evaluate_conditions, get_condition_value, ClientInfos, ConditionFailure, CONDITION_BIT_COUNT, CONDITION_MODES,
 };
@@ -67,8 +67,8 @@ impl<'t> Lists<'t> for Scripts<'t, false> {
         self.table
     }
     #[inline]
-    fn slots(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, false> {
-        ScriptList { list, pool: Some(self.table) }
+    fn slots(self, list: TableList<'t>) -> ScriptList<'t, false> {
+        ScriptList { list: list.get(), pool: Some(self.table) }
     }
 }
 
@@ -78,18 +78,14 @@ impl<'t> Lists<'t> for Scripts<'t, true> {
     fn table(self) -> &'t bg_static_animation_table_t {
         self.table
     }
-    /// One of the table's own lists, whose slots the constructor's contract
-    /// covers; a list outside the table's memory is read as empty.
+    /// One of the table's own lists, which the constructor's contract
+    /// covers: a [`TableList`] is made only by the core's selection, from
+    /// this table's fields.
     #[inline]
-    fn slots(self, list: &'t bg_anim_script_list_t) -> ScriptList<'t, true> {
-        let offset = (list as *const bg_anim_script_list_t as usize).wrapping_sub(self.table as *const _ as usize);
-        let inside = offset <= core::mem::size_of::<bg_static_animation_table_t>() - core::mem::size_of::<bg_anim_script_list_t>();
-        ScriptList { list: if inside { list } else { &EMPTY_LIST }, pool: None }
+    fn slots(self, list: TableList<'t>) -> ScriptList<'t, true> {
+        ScriptList { list: list.get(), pool: None }
     }
 }
-
-/// A list of no slots.
-const EMPTY_LIST: bg_anim_script_list_t = bg_anim_script_list_t { count: 0, scripts: [core::ptr::null_mut(); BG_ANIM_MAX_LIST_ITEMS] };
 
 /// A script list, and how the runtime follows its slots (see [`Scripts`]).
 #[derive(Clone, Copy)]
@@ -129,30 +125,39 @@ impl<'t, const RAW: bool> ScriptList<'t, RAW> {
 }
 
 impl<'t, const RAW: bool> Slots<'t> for ScriptList<'t, RAW> {
+    type Scripts = SlotScripts<'t, RAW>;
     #[inline]
     fn list(self) -> &'t bg_anim_script_list_t {
         self.list
     }
-
-    /// The script `slot` points at, `None` when it cannot be followed (a
-    /// slot at or past the list's count, NULL, or, pooled, a pointer
-    /// outside the pool).
     #[inline]
-    fn script(self, slot: usize) -> Option<&'t bg_anim_script_t> {
-        if slot >= list_len(self.list) {
-            return None;
-        }
-        let pointer = *self.list.scripts.get(slot)?;
-        if RAW {
-            // SAFETY: `slot` is below the list's `count`; the constructor's
-            // contract (`ScriptList::engine`, or `Scripts::engine` for the
-            // table's own lists, which `Lists::slots` checks it is given)
-            // makes the pointer NULL or a live script.
+    fn scripts(self) -> SlotScripts<'t, RAW> {
+        SlotScripts { pointers: self.list.scripts[..list_len(self.list)].iter(), pool: self.pool }
+    }
+}
+
+/// The scripts of a [`ScriptList`]'s first `count` slots: NULL, or, pooled,
+/// a pointer outside the pool, is `None`.
+#[derive(Clone)]
+pub struct SlotScripts<'t, const RAW: bool> {
+    pointers: core::slice::Iter<'t, *mut bg_anim_script_t>,
+    pool: Option<&'t bg_static_animation_table_t>,
+}
+
+impl<'t, const RAW: bool> Iterator for SlotScripts<'t, RAW> {
+    type Item = Option<&'t bg_anim_script_t>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let pointer = *self.pointers.next()?;
+        Some(if RAW {
+            // SAFETY: the pointer is one of the list's first `count` slots;
+            // the constructor's contract (`ScriptList::engine`, or
+            // `Scripts::engine` for the table's own lists, the only ones a
+            // `TableList` can be) makes it NULL or a live script.
             unsafe { pointer.as_ref() }
         } else {
-            let table = self.pool?;
-            table.globalItems.get(resolve_script(table, pointer)?)
-        }
+            self.pool.and_then(|table| table.globalItems.get(resolve_script(table, pointer)?))
+        })
     }
 }
 
