@@ -57,6 +57,8 @@ pub const BLEND_NONE: i32 = -1;
 
 /// `Q_strncpyz(field, source, 64)`: at most 63 bytes of `source` (up to its
 /// first NUL), the rest of the field zero-filled (strncpy padding).
+// `c_char` is `i8` on x86 and `u8` on aarch64: the casts are real on one of them.
+#[allow(clippy::unnecessary_cast)]
 pub fn copy_name(field: &mut [c_char; BG_ANIM_NAME_SIZE], source: &[u8]) {
     let length = source.iter().take(BG_ANIM_NAME_SIZE - 1).position(|&b| b == 0).unwrap_or(source.len().min(BG_ANIM_NAME_SIZE - 1));
     field.fill(0);
@@ -67,6 +69,7 @@ pub fn copy_name(field: &mut [c_char; BG_ANIM_NAME_SIZE], source: &[u8]) {
 
 /// A name field's bytes (`char` is signed on x86, unsigned on aarch64;
 /// the bytes are the same).
+#[allow(clippy::unnecessary_cast)]
 fn name_bytes(name: &[c_char; BG_ANIM_NAME_SIZE]) -> [u8; BG_ANIM_NAME_SIZE] {
     name.map(|c| c as u8)
 }
@@ -237,7 +240,7 @@ mod tests {
 
     #[test]
     fn names_are_cut_at_63_bytes_and_zero_padded() {
-        let mut field = [0 as c_char; BG_ANIM_NAME_SIZE];
+        let mut field: [c_char; BG_ANIM_NAME_SIZE] = [0; BG_ANIM_NAME_SIZE];
         copy_name(&mut field, &[b'x'; 100]);
         assert!(name_bytes(&field)[..63].iter().all(|&b| b == b'x'));
         assert_eq!(name_bytes(&field)[63], 0);
