@@ -2,12 +2,12 @@
 //! compute with, in safe Rust (the crate forbids `unsafe_code`), without an
 //! engine or `std`.
 //!
-//! So far the core holds the float arithmetic of the C original's builds
-//! and the player-animation formulas that read nothing of the engine, the
-//! tokenizer and the script's names, the animation trees' parser, registry
-//! and sync setup, and the action selector (the player-animation parser,
-//! init and runtime, which write the engine's records, are still the
-//! units'):
+//! So far the core holds the engine's player-animation records, the float
+//! arithmetic of the C original's builds and the player-animation formulas,
+//! the tokenizer and the script's names, the runtime's conditions, playback
+//! and selection and the entries' rebuild, the animation trees' parser,
+//! registry and sync setup, and the action selector (the player-animation
+//! parser and init and the per-frame functions are still the units'):
 //!
 //! * [`abi`]: the `#[repr(C)]` mirrors of the engine's player-animation
 //!   records, in the layout the engine reads them in (a pointer field is a
