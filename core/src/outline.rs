@@ -443,15 +443,12 @@ mod tests {
 
     #[test]
     fn any_bytes_give_an_outline() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::Rng::new(0x2545_f491_4f6c_dd1d);
         let words: [&[u8]; 12] = [b"{", b"}", b"state", b"ANIMATIONS", b"EVENTS", b"set", b"x", b"\n", b"\t", b"\"q", b"//", b"\0"];
         for _ in 0..crate::rounds(2_000) {
             let mut text = Vec::new();
-            for _ in 0..(seed % 40) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                text.extend_from_slice(words[(seed % words.len() as u64) as usize]);
+            for _ in 0..rng.below(40) {
+                text.extend_from_slice(words[rng.index(words.len())]);
                 text.push(b' ');
             }
             let o = outline(&text);
